@@ -1,0 +1,109 @@
+# Image URL to use all building/pushing image targets
+VERSION ?= 0.1.0
+IMAGE_TAG_BASE ?= ghcr.io/cmft/demo-operator
+IMG ?= $(IMAGE_TAG_BASE):$(VERSION)
+
+# The container tool users build images with; nothing in the tests needs one.
+CONTAINER_TOOL ?= docker
+
+SHELL = /usr/bin/env bash -o pipefail
+.SHELLFLAGS = -ec
+
+LOCALBIN ?= $(shell pwd)/bin
+TOOLS_MOD = hack/tools/gen
+CONTROLLER_GEN ?= $(LOCALBIN)/controller-gen
+KUSTOMIZE ?= $(LOCALBIN)/kustomize
+KUBECTL ?= kubectl
+GO_TEST_FLAGS ?= -timeout 30m
+
+.PHONY: all
+all: build
+
+##@ General
+
+.PHONY: help
+help: ## Display this help.
+	@awk 'BEGIN {FS = ":.*##"; printf "\nUsage:\n  make \033[36m<target>\033[0m\n"} /^[a-zA-Z_0-9-]+:.*?##/ { printf "  \033[36m%-18s\033[0m %s\n", $$1, $$2 } /^##@/ { printf "\n\033[1m%s\033[0m\n", substr($$0, 5) } ' $(MAKEFILE_LIST)
+
+##@ Development
+
+.PHONY: manifests
+manifests: controller-gen ## Generate the CRD and the controllers' ClusterRole from the markers in api/ and controllers/.
+	$(CONTROLLER_GEN) rbac:roleName=manager-role crd paths="./..." output:crd:artifacts:config=config/crd/bases output:rbac:artifacts:config=config/rbac
+
+.PHONY: generate
+generate: controller-gen ## Generate the DeepCopy methods of the API types.
+	$(CONTROLLER_GEN) object:headerFile="hack/boilerplate.go.txt" paths="./api/..."
+
+.PHONY: fmt
+fmt: ## Run go fmt against code.
+	go fmt ./...
+
+.PHONY: vet
+vet: ## Run go vet against code.
+	go vet ./...
+
+.PHONY: envtest
+envtest: ## Build kube-apiserver and etcd from the Go module proxy into bin/ (first time only).
+	@hack/control-plane.sh >/dev/null
+
+.PHONY: test
+test: controller-gen envtest ## Run unit and integration tests (a real kube-apiserver and etcd) and the staleness checks.
+	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" CONTROLLER_GEN="$(CONTROLLER_GEN)" go test $(GO_TEST_FLAGS) ./... -coverprofile cover.out
+
+.PHONY: verify
+verify: generate manifests ## Fail when a generated file differs from what is committed.
+	@git diff --exit-code -- api config || { echo "generated files are stale: run make generate manifests and commit"; exit 1; }
+
+##@ Build
+
+.PHONY: build
+build: generate fmt vet ## Build the manager binary.
+	go build -o bin/manager main.go
+
+.PHONY: run
+run: manifests generate fmt vet ## Run the manager from your host against the cluster in KUBECONFIG.
+	go run ./main.go
+
+.PHONY: docker-build
+docker-build: ## Build the manager's image.
+	$(CONTAINER_TOOL) build -t $(IMG) .
+
+.PHONY: docker-push
+docker-push: ## Push the manager's image.
+	$(CONTAINER_TOOL) push $(IMG)
+
+##@ Deployment
+
+ifndef ignore-not-found
+  ignore-not-found = false
+endif
+
+.PHONY: install
+install: manifests kustomize ## Install the CRD into the cluster in KUBECONFIG.
+	$(KUSTOMIZE) build config/crd | $(KUBECTL) apply --server-side -f -
+
+.PHONY: uninstall
+uninstall: manifests kustomize ## Uninstall the CRD from the cluster in KUBECONFIG. Call with ignore-not-found=true to ignore errors.
+	$(KUSTOMIZE) build config/crd | $(KUBECTL) delete --ignore-not-found=$(ignore-not-found) -f -
+
+.PHONY: deploy
+deploy: manifests kustomize ## Deploy the operator (CRD, RBAC, manager) to the cluster in KUBECONFIG.
+	cd config/manager && $(KUSTOMIZE) edit set image controller=$(IMG)
+	$(KUSTOMIZE) build config/default | $(KUBECTL) apply --server-side -f -
+
+.PHONY: undeploy
+undeploy: kustomize ## Remove the operator from the cluster in KUBECONFIG. Call with ignore-not-found=true to ignore errors.
+	$(KUSTOMIZE) build config/default | $(KUBECTL) delete --ignore-not-found=$(ignore-not-found) -f -
+
+##@ Tools
+
+.PHONY: controller-gen
+controller-gen: $(CONTROLLER_GEN) ## Build controller-gen at the version pinned in hack/tools/gen/go.mod.
+$(CONTROLLER_GEN): $(TOOLS_MOD)/go.mod
+	cd $(TOOLS_MOD) && go build -o $(CONTROLLER_GEN) sigs.k8s.io/controller-tools/cmd/controller-gen
+
+.PHONY: kustomize
+kustomize: $(KUSTOMIZE) ## Build kustomize at the version pinned in hack/tools/gen/go.mod.
+$(KUSTOMIZE): $(TOOLS_MOD)/go.mod
+	cd $(TOOLS_MOD) && go build -o $(KUSTOMIZE) sigs.k8s.io/kustomize/kustomize/v5

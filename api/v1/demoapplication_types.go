@@ -1,0 +1,204 @@
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+)
+
+// DemoApplicationSpec is what the user declares: one container image, run as a Deployment
+// and exposed by a Service.
+// +kubebuilder:validation:XValidation:rule="!has(self.ports) || size(self.ports) <= 1 || self.ports.all(p, has(p.name) && p.name != '')",message="every port needs a name when there is more than one port",fieldPath=".ports"
+// +kubebuilder:validation:XValidation:rule="!has(self.ports) || self.ports.all(p, !has(p.name) || self.ports.exists_one(q, has(q.name) && q.name == p.name))",message="port names must be unique",fieldPath=".ports"
+// +kubebuilder:validation:XValidation:rule="!has(self.ports) || self.ports.all(p, self.ports.exists_one(q, q.port == p.port && q.protocol == p.protocol))",message="port numbers must be unique for each protocol",fieldPath=".ports"
+// +kubebuilder:validation:XValidation:rule="!has(self.ports) || self.ports.all(p, !has(p.nodePort) || self.ports.exists_one(q, has(q.nodePort) && q.nodePort == p.nodePort))",message="nodePorts must be unique",fieldPath=".ports"
+type DemoApplicationSpec struct {
+	// image is the container image to run, for example nginx:1.27.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=512
+	// +kubebuilder:validation:XValidation:rule="self.trim() == self",message="image must not have leading or trailing spaces"
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Image",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:text"}
+	Image string `json:"image"`
+
+	// replica is the number of pods to run.
+	// +optional
+	// +kubebuilder:default=1
+	// +kubebuilder:validation:Minimum=0
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Replicas",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:podCount"}
+	Replica *int32 `json:"replica,omitempty"`
+
+	// ports are exposed by the application's Service. The Service is of type NodePort when
+	// any port sets a nodePort, ClusterIP otherwise.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=32
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Ports"
+	Ports []DemoApplicationPort `json:"ports,omitempty"`
+
+	// env lists environment variables set in the application's container.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=128
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Environment"
+	Env []corev1.EnvVar `json:"env,omitempty"`
+
+	// resources are the compute resources of the application's container.
+	// +optional
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Resources",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:resourceRequirements"}
+	Resources *corev1.ResourceRequirements `json:"resources,omitempty"`
+}
+
+// DemoApplicationPort is one port of the application's Service.
+type DemoApplicationPort struct {
+	// name of the port; required when there is more than one port.
+	// +optional
+	// +kubebuilder:validation:MaxLength=15
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
+	Name string `json:"name,omitempty"`
+
+	// protocol of the port: TCP, UDP or SCTP.
+	// +optional
+	// +kubebuilder:default=TCP
+	// +kubebuilder:validation:Enum=TCP;UDP;SCTP
+	Protocol corev1.Protocol `json:"protocol,omitempty"`
+
+	// port the Service listens on.
+	// +required
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=65535
+	Port int32 `json:"port"`
+
+	// targetPort is the container port traffic goes to, a number or a port name; it
+	// defaults to port.
+	// +optional
+	// +kubebuilder:validation:XValidation:rule="type(self) == string || (self >= 1 && self <= 65535)",message="targetPort must be between 1 and 65535"
+	TargetPort *intstr.IntOrString `json:"targetPort,omitempty"`
+
+	// nodePort exposes the port on every node; setting it on any port makes the Service
+	// a NodePort Service.
+	// +optional
+	// +kubebuilder:validation:Minimum=30000
+	// +kubebuilder:validation:Maximum=32767
+	NodePort *int32 `json:"nodePort,omitempty"`
+}
+
+// DemoApplicationStatus is what the operator observed, rebuilt from the owned Deployment on
+// every reconcile; it is never read back as input.
+type DemoApplicationStatus struct {
+	// observedGeneration is the generation of the spec this status describes.
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+
+	// replicas is the number of pods the Deployment runs.
+	// +optional
+	// +operator-sdk:csv:customresourcedefinitions:type=status,displayName="Replicas",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:podCount"}
+	Replicas int32 `json:"replicas,omitempty"`
+
+	// readyReplicas is the number of pods that are ready.
+	// +optional
+	// +operator-sdk:csv:customresourcedefinitions:type=status,displayName="Ready Replicas"
+	ReadyReplicas int32 `json:"readyReplicas,omitempty"`
+
+	// availableReplicas is the number of pods ready for at least the Deployment's minReadySeconds.
+	// +optional
+	// +operator-sdk:csv:customresourcedefinitions:type=status,displayName="Available Replicas"
+	AvailableReplicas int32 `json:"availableReplicas,omitempty"`
+
+	// conditions are Available, Progressing and Degraded.
+	// +optional
+	// +listType=map
+	// +listMapKey=type
+	// +patchStrategy=merge
+	// +patchMergeKey=type
+	// +operator-sdk:csv:customresourcedefinitions:type=status,displayName="Conditions",xDescriptors={"urn:alm:descriptor:io.kubernetes.conditions"}
+	Conditions []metav1.Condition `json:"conditions,omitempty" patchStrategy:"merge" patchMergeKey:"type"`
+}
+
+// Condition types of a DemoApplication.
+const (
+	// ConditionAvailable is True when the Deployment has its minimum of available pods.
+	ConditionAvailable = "Available"
+	// ConditionProgressing is True while the Deployment rolls out a change.
+	ConditionProgressing = "Progressing"
+	// ConditionDegraded is True when the operator cannot make the cluster match the spec.
+	ConditionDegraded = "Degraded"
+)
+
+// Condition reasons of a DemoApplication.
+const (
+	// ReasonMinimumReplicasAvailable: the Deployment has its minimum of available pods.
+	ReasonMinimumReplicasAvailable = "MinimumReplicasAvailable"
+	// ReasonReplicasUnavailable: fewer pods are available than the Deployment requires.
+	ReasonReplicasUnavailable = "ReplicasUnavailable"
+	// ReasonDeploymentMissing: the Deployment does not exist (yet).
+	ReasonDeploymentMissing = "DeploymentMissing"
+	// ReasonRollingOut: the Deployment has not finished rolling out the current spec.
+	ReasonRollingOut = "RollingOut"
+	// ReasonRolloutComplete: every pod runs the current spec.
+	ReasonRolloutComplete = "RolloutComplete"
+	// ReasonProgressDeadlineExceeded: the Deployment's rollout is stuck.
+	ReasonProgressDeadlineExceeded = "ProgressDeadlineExceeded"
+	// ReasonResourceConflict: an object the DemoApplication needs is held by someone else.
+	ReasonResourceConflict = "ResourceConflict"
+	// ReasonApplyFailed: the API server refused an owned object (a nodePort in use, a quota).
+	ReasonApplyFailed = "ApplyFailed"
+	// ReasonAsExpected: nothing is wrong.
+	ReasonAsExpected = "AsExpected"
+)
+
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+// +kubebuilder:storageversion
+// +kubebuilder:resource:shortName=demoapp;demoapps,categories=all
+// +kubebuilder:printcolumn:name="Image",type=string,JSONPath=`.spec.image`
+// +kubebuilder:printcolumn:name="Desired",type=integer,JSONPath=`.spec.replica`
+// +kubebuilder:printcolumn:name="Ready",type=integer,JSONPath=`.status.readyReplicas`
+// +kubebuilder:printcolumn:name="Available",type=string,JSONPath=`.status.conditions[?(@.type=="Available")].status`
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+// +operator-sdk:csv:customresourcedefinitions:displayName="Demo Application",resources={{Deployment,v1},{Service,v1}}
+
+// DemoApplication runs a container image as a Deployment exposed by a Service.
+type DemoApplication struct {
+	metav1.TypeMeta `json:",inline"`
+	// metadata is the standard object metadata.
+	// +optional
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	// spec is what the user declares.
+	// +required
+	Spec DemoApplicationSpec `json:"spec"`
+
+	// status is what the operator observed.
+	// +optional
+	Status DemoApplicationStatus `json:"status,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+
+// DemoApplicationList is a list of DemoApplications.
+type DemoApplicationList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []DemoApplication `json:"items"`
+}
+
+func init() {
+	SchemeBuilder.Register(&DemoApplication{}, &DemoApplicationList{})
+}

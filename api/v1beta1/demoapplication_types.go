@@ -1,0 +1,70 @@
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1beta1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	v1 "github.com/cmft/demo-operator/api/v1"
+)
+
+// DemoApplicationSpec is v1's spec: v1beta1 serves the same schema, so the API server
+// converts between the two versions by changing apiVersion alone.
+// +kubebuilder:object:generate=false
+type DemoApplicationSpec = v1.DemoApplicationSpec
+
+// DemoApplicationStatus is v1's status, for the same reason as DemoApplicationSpec.
+// +kubebuilder:object:generate=false
+type DemoApplicationStatus = v1.DemoApplicationStatus
+
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:shortName=demoapp;demoapps,categories=all
+// +kubebuilder:printcolumn:name="Image",type=string,JSONPath=`.spec.image`
+// +kubebuilder:printcolumn:name="Desired",type=integer,JSONPath=`.spec.replica`
+// +kubebuilder:printcolumn:name="Ready",type=integer,JSONPath=`.status.readyReplicas`
+// +kubebuilder:printcolumn:name="Available",type=string,JSONPath=`.status.conditions[?(@.type=="Available")].status`
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+
+// DemoApplication runs a container image as a Deployment exposed by a Service.
+type DemoApplication struct {
+	metav1.TypeMeta `json:",inline"`
+	// metadata is the standard object metadata.
+	// +optional
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	// spec is what the user declares.
+	// +required
+	Spec DemoApplicationSpec `json:"spec"`
+
+	// status is what the operator observed.
+	// +optional
+	Status DemoApplicationStatus `json:"status,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+
+// DemoApplicationList is a list of DemoApplications.
+type DemoApplicationList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []DemoApplication `json:"items"`
+}
+
+func init() {
+	SchemeBuilder.Register(&DemoApplication{}, &DemoApplicationList{})
+}

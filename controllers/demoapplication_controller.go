@@ -1,0 +1,294 @@
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controllers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	kerrors "k8s.io/apimachinery/pkg/util/errors"
+	appsv1ac "k8s.io/client-go/applyconfigurations/apps/v1"
+	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
+	"k8s.io/client-go/tools/events"
+	"k8s.io/klog/v2"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+
+	paasv1 "github.com/cmft/demo-operator/api/v1"
+)
+
+// Event reasons of the DemoApplication controller.
+const (
+	// EventCreated: an owned object was created.
+	EventCreated = "Created"
+	// EventUpdated: an owned object was brought back to the spec.
+	EventUpdated = "Updated"
+	// EventDeleted: an owned object the spec no longer asks for was deleted.
+	EventDeleted = "Deleted"
+	// EventResourceConflict: an object of the wanted name exists and is not ours.
+	EventResourceConflict = paasv1.ReasonResourceConflict
+	// EventApplyFailed: the API server refused an owned object.
+	EventApplyFailed = paasv1.ReasonApplyFailed
+)
+
+// DefaultConflictRetryInterval is how often a DemoApplication blocked by an object it does
+// not own looks again: that object is outside the operator's label-filtered cache, so no
+// event tells when its name is freed.
+const DefaultConflictRetryInterval = 30 * time.Second
+
+// DemoApplicationReconciler turns a DemoApplication into the Deployment and Service it
+// declares, keeps them as declared, and reports their state in the DemoApplication's status.
+type DemoApplicationReconciler struct {
+	client.Client
+	// APIReader reads objects the cache does not hold, to tell a free name from a taken one.
+	APIReader client.Reader
+	Recorder  events.EventRecorder
+	// ExtraEnv is added to every application container (OLM's proxy settings).
+	ExtraEnv []corev1.EnvVar
+	// ConflictRetryInterval overrides DefaultConflictRetryInterval when set.
+	ConflictRetryInterval time.Duration
+}
+
+// conflictError says that an object the DemoApplication needs is held by someone else.
+type conflictError struct {
+	kind, name string
+}
+
+func (e *conflictError) Error() string {
+	return fmt.Sprintf("%s %q already exists and is not controlled by this DemoApplication", e.kind, e.name)
+}
+
+// applyError is a refusal by the API server of an object the DemoApplication owns.
+type applyError struct {
+	kind string
+	err  error
+}
+
+func (e *applyError) Error() string { return fmt.Sprintf("applying %s: %v", e.kind, e.err) }
+func (e *applyError) Unwrap() error { return e.err }
+
+// +kubebuilder:rbac:groups=paas.cmft.com,resources=demoapplications,verbs=get;list;watch
+// +kubebuilder:rbac:groups=paas.cmft.com,resources=demoapplications/status,verbs=patch
+// +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list;watch;create;patch
+// +kubebuilder:rbac:groups="",resources=services,verbs=get;list;watch;create;patch;delete
+// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
+
+// Reconcile applies the Deployment and the Service that the DemoApplication declares, then
+// rebuilds its status from what it observed. Status is written once, at the end, and only
+// when it changed.
+func (r *DemoApplicationReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	app := &paasv1.DemoApplication{}
+	if err := r.Get(ctx, req.NamespacedName, app); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if !app.DeletionTimestamp.IsZero() {
+		// The garbage collector deletes what the DemoApplication owns.
+		return ctrl.Result{}, nil
+	}
+
+	original := app.DeepCopy()
+	deployment, err := r.reconcileDeployment(ctx, app)
+	if err == nil {
+		err = r.reconcileService(ctx, app)
+	}
+	var conflict *conflictError
+	var refused *applyError
+	if err != nil && !errors.As(err, &conflict) && !errors.As(err, &refused) {
+		// A transient failure (API server unreachable, a timeout): retry with backoff and
+		// keep the status the last complete reconcile wrote.
+		return ctrl.Result{}, err
+	}
+
+	setStatus(app, deployment, err)
+	if patchErr := r.patchStatus(ctx, original, app); patchErr != nil {
+		return ctrl.Result{}, kerrors.NewAggregate([]error{err, patchErr})
+	}
+	if conflict != nil {
+		// Not an error to retry with backoff: only someone else can free the name.
+		return ctrl.Result{RequeueAfter: r.conflictRetryInterval()}, nil
+	}
+	return ctrl.Result{}, err
+}
+
+// reconcileDeployment applies the desired Deployment and returns the one it observed, or
+// nil when there is none that the DemoApplication controls.
+func (r *DemoApplicationReconciler) reconcileDeployment(ctx context.Context, app *paasv1.DemoApplication) (*appsv1.Deployment, error) {
+	current := &appsv1.Deployment{}
+	found, err := r.apply(ctx, app, current, newDeployment(app, r.ExtraEnv), func() (any, error) {
+		return appsv1ac.ExtractDeployment(current, FieldManager)
+	})
+	if !found {
+		return nil, err
+	}
+	return current, err
+}
+
+// reconcileService applies the desired Service, or deletes ours when the app has no ports.
+func (r *DemoApplicationReconciler) reconcileService(ctx context.Context, app *paasv1.DemoApplication) error {
+	current := &corev1.Service{}
+	desired := newService(app)
+	if desired == nil {
+		return r.deleteOwned(ctx, app, current)
+	}
+	_, err := r.apply(ctx, app, current, desired, func() (any, error) {
+		return corev1ac.ExtractService(current, FieldManager)
+	})
+	return err
+}
+
+// apply makes the object that desired names match desired and reads it into current,
+// reporting whether current holds it. It writes nothing when the fields the operator owns
+// already hold the desired values, and never touches an object app does not control.
+// extract returns the fields of current that the operator owns, to compare with desired.
+func (r *DemoApplicationReconciler) apply(ctx context.Context, app *paasv1.DemoApplication, current client.Object, desired runtime.ApplyConfiguration, extract func() (any, error)) (bool, error) {
+	kind := r.kindOf(current)
+	key := client.ObjectKey{Namespace: app.Namespace, Name: app.Name}
+	exists, err := r.getOwned(ctx, app, key, current)
+	if err != nil {
+		return false, err
+	}
+	if exists {
+		owned, err := extract()
+		if err != nil {
+			return true, fmt.Errorf("reading the fields of %s %s the operator owns: %w", kind, key, err)
+		}
+		if equality.Semantic.DeepEqual(owned, desired) {
+			return true, nil
+		}
+	}
+
+	if err := r.Client.Apply(ctx, desired, client.FieldOwner(FieldManager), client.ForceOwnership); err != nil {
+		r.Recorder.Eventf(app, nil, corev1.EventTypeWarning, EventApplyFailed, "Apply",
+			"Applying %s %s failed: %v", kind, key.Name, err)
+		return exists, &applyError{kind: kind, err: err}
+	}
+	reason := EventUpdated
+	if !exists {
+		reason = EventCreated
+	}
+	r.Recorder.Eventf(app, current, corev1.EventTypeNormal, reason, "Apply", "%s %s %s", reason, kind, key.Name)
+	ctrl.LoggerFrom(ctx).V(1).Info("applied", "kind", kind, "name", key.Name, "created", !exists)
+	// Apply filled desired with the API server's answer: the object as it now stands.
+	convert(desired, current)
+	return true, nil
+}
+
+// getOwned reads the object of app's name into obj. It reports false when there is none,
+// and a conflictError when one exists that app does not control. The cache only holds
+// objects labelled as managed by the operator, so a miss there is confirmed with a
+// metadata-only read from the API server.
+func (r *DemoApplicationReconciler) getOwned(ctx context.Context, app *paasv1.DemoApplication, key client.ObjectKey, obj client.Object) (bool, error) {
+	kind := r.kindOf(obj)
+	err := r.Get(ctx, key, obj)
+	if apierrors.IsNotFound(err) {
+		gvk, err := r.GroupVersionKindFor(obj)
+		if err != nil {
+			return false, err
+		}
+		meta := &metav1.PartialObjectMetadata{}
+		meta.SetGroupVersionKind(gvk)
+		if err := r.APIReader.Get(ctx, key, meta); err != nil {
+			return false, client.IgnoreNotFound(err)
+		}
+		if !metav1.IsControlledBy(meta, app) {
+			return false, r.conflict(app, kind, key.Name)
+		}
+		// Ours, but not yet (or no longer) labelled for the cache: applying relabels it.
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("getting %s %s: %w", kind, key, err)
+	}
+	if !metav1.IsControlledBy(obj, app) {
+		return false, r.conflict(app, kind, key.Name)
+	}
+	return true, nil
+}
+
+// deleteOwned deletes the object of app's name if app controls it.
+func (r *DemoApplicationReconciler) deleteOwned(ctx context.Context, app *paasv1.DemoApplication, obj client.Object) error {
+	key := client.ObjectKey{Namespace: app.Namespace, Name: app.Name}
+	if err := r.Get(ctx, key, obj); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	if !metav1.IsControlledBy(obj, app) {
+		return nil
+	}
+	uid := obj.GetUID()
+	if err := r.Delete(ctx, obj, client.Preconditions{UID: &uid}); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	r.Recorder.Eventf(app, obj, corev1.EventTypeNormal, EventDeleted, "Delete", "Deleted %s %s", r.kindOf(obj), key.Name)
+	return nil
+}
+
+// conflict records that the name is taken and returns the conflictError.
+func (r *DemoApplicationReconciler) conflict(app *paasv1.DemoApplication, kind, name string) error {
+	err := &conflictError{kind: kind, name: name}
+	r.Recorder.Eventf(app, nil, corev1.EventTypeWarning, EventResourceConflict, "Apply", "%s; it is left untouched", err)
+	return err
+}
+
+// patchStatus writes app's status if it differs from original's.
+func (r *DemoApplicationReconciler) patchStatus(ctx context.Context, original, app *paasv1.DemoApplication) error {
+	if equality.Semantic.DeepEqual(original.Status, app.Status) {
+		return nil
+	}
+	if err := r.Status().Patch(ctx, app, client.MergeFrom(original)); err != nil {
+		return client.IgnoreNotFound(fmt.Errorf("patching status of %s: %w", klog.KObj(app), err))
+	}
+	return nil
+}
+
+func (r *DemoApplicationReconciler) conflictRetryInterval() time.Duration {
+	if r.ConflictRetryInterval > 0 {
+		return r.ConflictRetryInterval
+	}
+	return DefaultConflictRetryInterval
+}
+
+// kindOf names the kind of a typed object, for messages.
+func (r *DemoApplicationReconciler) kindOf(obj client.Object) string {
+	gvk, err := r.GroupVersionKindFor(obj)
+	if err != nil {
+		return fmt.Sprintf("%T", obj)
+	}
+	return gvk.Kind
+}
+
+// SetupWithManager registers the controller: it reconciles DemoApplications on spec
+// changes and whenever a Deployment or Service they own changes.
+func (r *DemoApplicationReconciler) SetupWithManager(mgr ctrl.Manager, options controller.Options) error {
+	return ctrl.NewControllerManagedBy(mgr).
+		Named("demoapplication").
+		For(&paasv1.DemoApplication{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		Owns(&appsv1.Deployment{}).
+		Owns(&corev1.Service{}).
+		WithOptions(options).
+		Complete(r)
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Builds the control-plane binaries from the Go module proxy (release downloads are not
+# reachable everywhere this project runs) and caches them under bin/, keyed by version.
+# Prints the directory that holds them, ready for KUBEBUILDER_ASSETS.
+#
+#   hack/control-plane.sh            kube-apiserver + etcd (what envtest needs)
+#   hack/control-plane.sh --all      also kube-controller-manager and kube-scheduler
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+kube_version=v1.37.1
+etcd_version=v3.6.6
+dir="$root/bin/k8s/${kube_version#v}-$(go env GOOS)-$(go env GOARCH)"
+
+kube_cmds=(kube-apiserver)
+[[ "${1:-}" == "--all" ]] && kube_cmds+=(kube-controller-manager kube-scheduler)
+
+mkdir -p "$dir"
+minor=${kube_version#v1.}; minor=${minor%%.*}
+ldflags="-s -w -X k8s.io/component-base/version.gitVersion=$kube_version \
+ -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=$minor \
+ -X k8s.io/component-base/version.gitTreeState=clean"
+
+for cmd in "${kube_cmds[@]}"; do
+  if [[ ! -x "$dir/$cmd" ]]; then
+    echo "building $cmd $kube_version (first time only, several minutes)" >&2
+    (cd "$root/hack/tools/kube" && CGO_ENABLED=0 go build -trimpath -ldflags "$ldflags" -o "$dir/$cmd.tmp" "k8s.io/kubernetes/cmd/$cmd")
+    mv "$dir/$cmd.tmp" "$dir/$cmd"
+  fi
+done
+
+if [[ ! -x "$dir/etcd" || "$(cat "$dir/etcd.version" 2>/dev/null)" != "$etcd_version" ]]; then
+  echo "building etcd $etcd_version (first time only)" >&2
+  (cd "$root/hack/tools/etcd" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$dir/etcd.tmp" ./cmd/etcd)
+  mv "$dir/etcd.tmp" "$dir/etcd"
+  echo "$etcd_version" > "$dir/etcd.version"
+fi
+
+echo "$dir"
