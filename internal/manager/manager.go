@@ -1,0 +1,246 @@
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package manager builds demo-operator's manager from its settings: the one place that
+// wires the caches, the metrics and probe servers, leader election and both controllers,
+// shared by the binary and by the tests that run it in-process.
+package manager
+
+import (
+	"crypto/tls"
+	"errors"
+	"flag"
+	"fmt"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/operator-framework/operator-lib/proxy"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/apimachinery/pkg/util/validation"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/healthz"
+	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	paasv1 "github.com/cmft/demo-operator/api/v1"
+	paasv1beta1 "github.com/cmft/demo-operator/api/v1beta1"
+	"github.com/cmft/demo-operator/controllers"
+)
+
+// LeaderElectionID names the Lease that elects the one active manager.
+const LeaderElectionID = "demo-operator.paas.cmft.com"
+
+// Scheme holds every type the manager reads or writes.
+var Scheme = runtime.NewScheme()
+
+func init() {
+	utilruntime.Must(clientgoscheme.AddToScheme(Scheme))
+	utilruntime.Must(paasv1.AddToScheme(Scheme))
+	utilruntime.Must(paasv1beta1.AddToScheme(Scheme))
+}
+
+// Options are the manager's settings, one per command-line flag.
+type Options struct {
+	MetricsAddr        string
+	ProbeAddr          string
+	LeaderElect        bool
+	EnableHTTP2        bool
+	WatchNamespaces    string
+	PodLabelAnnotation string
+	PodNameLabel       string
+	EnablePodLabeler   bool
+	EnableDemoApp      bool
+	MaxConcurrent      int
+	ConflictRetry      time.Duration
+	QPS                float64
+	Burst              int
+}
+
+// DefaultOptions returns the settings the flags default to.
+func DefaultOptions() Options {
+	var o Options
+	o.BindFlags(flag.NewFlagSet("defaults", flag.ContinueOnError))
+	return o
+}
+
+// BindFlags registers the settings as flags of fs, with their defaults.
+func (o *Options) BindFlags(fs *flag.FlagSet) {
+	fs.StringVar(&o.MetricsAddr, "metrics-bind-address", ":8443",
+		"Address of the HTTPS metrics endpoint, served to authenticated and authorized clients only. 0 turns it off.")
+	fs.StringVar(&o.ProbeAddr, "health-probe-bind-address", ":8081", "Address of the /healthz and /readyz endpoints.")
+	fs.BoolVar(&o.LeaderElect, "leader-elect", false,
+		"Elect one active manager through a Lease, so that several replicas can run; the Lease is released on a graceful stop.")
+	fs.BoolVar(&o.EnableHTTP2, "enable-http2", false,
+		"Serve metrics over HTTP/2 as well; off by default against HTTP/2 stream-reset attacks.")
+	fs.StringVar(&o.WatchNamespaces, "watch-namespaces", "",
+		"Comma-separated namespaces to watch; empty means all, or those in the WATCH_NAMESPACE environment variable that OLM sets.")
+	fs.StringVar(&o.PodLabelAnnotation, "pod-label-annotation", controllers.DefaultPodLabelAnnotation,
+		`Annotation whose value "true" opts a pod in to the pod-name label.`)
+	fs.StringVar(&o.PodNameLabel, "pod-name-label", controllers.DefaultPodNameLabel, "Label that carries the pod's own name.")
+	fs.BoolVar(&o.EnablePodLabeler, "enable-pod-labeler", true, "Run the pod labeler.")
+	fs.BoolVar(&o.EnableDemoApp, "enable-demoapplication-controller", true, "Run the DemoApplication controller.")
+	fs.IntVar(&o.MaxConcurrent, "max-concurrent-reconciles", 4, "Reconciles each controller runs at once.")
+	fs.DurationVar(&o.ConflictRetry, "conflict-retry-interval", controllers.DefaultConflictRetryInterval,
+		"How often a DemoApplication blocked by an object it does not own checks whether the name was freed.")
+	fs.Float64Var(&o.QPS, "kube-api-qps", 50, "Queries per second the manager may send to the API server.")
+	fs.IntVar(&o.Burst, "kube-api-burst", 100, "Queries the manager may send at once above kube-api-qps.")
+}
+
+// namespaces returns the namespaces to watch: the flag's, else WATCH_NAMESPACE's, none for all.
+func (o *Options) namespaces() []string {
+	value := o.WatchNamespaces
+	if value == "" {
+		value = os.Getenv("WATCH_NAMESPACE")
+	}
+	var out []string
+	for _, ns := range strings.Split(value, ",") {
+		if ns = strings.TrimSpace(ns); ns != "" {
+			out = append(out, ns)
+		}
+	}
+	return out
+}
+
+// Validate reports every bad setting at once, before anything starts.
+func (o *Options) Validate() error {
+	var errs []error
+	for _, ns := range o.namespaces() {
+		if msgs := validation.IsDNS1123Label(ns); len(msgs) > 0 {
+			errs = append(errs, fmt.Errorf("--watch-namespaces: %q is not a namespace name: %s", ns, strings.Join(msgs, "; ")))
+		}
+	}
+	for flagName, key := range map[string]string{"--pod-label-annotation": o.PodLabelAnnotation, "--pod-name-label": o.PodNameLabel} {
+		if msgs := validation.IsQualifiedName(key); len(msgs) > 0 {
+			errs = append(errs, fmt.Errorf("%s: %q is not a valid key: %s", flagName, key, strings.Join(msgs, "; ")))
+		}
+	}
+	if o.MaxConcurrent < 1 {
+		errs = append(errs, fmt.Errorf("--max-concurrent-reconciles must be at least 1, not %d", o.MaxConcurrent))
+	}
+	if o.ConflictRetry <= 0 {
+		errs = append(errs, fmt.Errorf("--conflict-retry-interval must be positive, not %v", o.ConflictRetry))
+	}
+	if o.QPS <= 0 {
+		errs = append(errs, fmt.Errorf("--kube-api-qps must be positive, not %v", o.QPS))
+	}
+	if o.Burst < 1 {
+		errs = append(errs, fmt.Errorf("--kube-api-burst must be at least 1, not %d", o.Burst))
+	}
+	if !o.EnablePodLabeler && !o.EnableDemoApp {
+		errs = append(errs, errors.New("both controllers are turned off: nothing to run"))
+	}
+	return errors.Join(errs...)
+}
+
+// cacheOptions keeps the caches small: pods as metadata without managedFields, and only
+// the Deployments and Services the operator manages.
+func (o *Options) cacheOptions() cache.Options {
+	managed := labels.SelectorFromSet(labels.Set{controllers.LabelManagedBy: controllers.ManagedByValue})
+	opts := cache.Options{
+		ByObject: map[client.Object]cache.ByObject{
+			&corev1.Pod{}:        {Transform: cache.TransformStripManagedFields()},
+			&appsv1.Deployment{}: {Label: managed},
+			&corev1.Service{}:    {Label: managed},
+		},
+	}
+	if namespaces := o.namespaces(); len(namespaces) > 0 {
+		opts.DefaultNamespaces = map[string]cache.Config{}
+		for _, ns := range namespaces {
+			opts.DefaultNamespaces[ns] = cache.Config{}
+		}
+	}
+	return opts
+}
+
+// New builds the manager for cfg; Start runs it.
+func New(cfg *rest.Config, opts Options) (ctrl.Manager, error) {
+	cfg = rest.CopyConfig(cfg)
+	cfg.QPS, cfg.Burst = float32(opts.QPS), opts.Burst
+
+	var tlsOpts []func(*tls.Config)
+	if !opts.EnableHTTP2 {
+		tlsOpts = append(tlsOpts, func(c *tls.Config) { c.NextProtos = []string{"http/1.1"} })
+	}
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+		Scheme: Scheme,
+		Cache:  opts.cacheOptions(),
+		Metrics: metricsserver.Options{
+			BindAddress:    opts.MetricsAddr,
+			SecureServing:  true,
+			FilterProvider: filters.WithAuthenticationAndAuthorization,
+			TLSOpts:        tlsOpts,
+		},
+		HealthProbeBindAddress:        opts.ProbeAddr,
+		LeaderElection:                opts.LeaderElect,
+		LeaderElectionID:              LeaderElectionID,
+		LeaderElectionReleaseOnCancel: true,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("creating the manager: %w", err)
+	}
+
+	ctrlOpts := controller.Options{MaxConcurrentReconciles: opts.MaxConcurrent}
+	if opts.EnablePodLabeler {
+		err := (&controllers.PodReconciler{
+			Client:     mgr.GetClient(),
+			Recorder:   mgr.GetEventRecorder("pod-labeler"),
+			Annotation: opts.PodLabelAnnotation,
+			Label:      opts.PodNameLabel,
+		}).SetupWithManager(mgr, ctrlOpts)
+		if err != nil {
+			return nil, fmt.Errorf("setting up the pod labeler: %w", err)
+		}
+	}
+	if opts.EnableDemoApp {
+		err := (&controllers.DemoApplicationReconciler{
+			Client:    mgr.GetClient(),
+			APIReader: mgr.GetAPIReader(),
+			Recorder:  mgr.GetEventRecorder("demoapplication-controller"),
+			ExtraEnv:  proxy.ReadProxyVarsFromEnv(),
+
+			ConflictRetryInterval: opts.ConflictRetry,
+		}).SetupWithManager(mgr, ctrlOpts)
+		if err != nil {
+			return nil, fmt.Errorf("setting up the DemoApplication controller: %w", err)
+		}
+	}
+
+	if err := mgr.AddHealthzCheck("healthz", healthz.Ping); err != nil {
+		return nil, err
+	}
+	// Ready once the caches have synced: before that a reconcile would act on a partial view.
+	err = mgr.AddReadyzCheck("caches", func(req *http.Request) error {
+		if !mgr.GetCache().WaitForCacheSync(req.Context()) {
+			return errors.New("caches not synced")
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return mgr, nil
+}
