@@ -176,8 +176,10 @@ func (o *Options) cacheOptions() cache.Options {
 	return opts
 }
 
-// New builds the manager for cfg; Start runs it.
-func New(cfg *rest.Config, opts Options) (ctrl.Manager, error) {
+// New builds the manager for cfg; Start runs it. Each customize function may adjust the
+// controller-runtime options before the manager is built (tests running several managers
+// in one process use it to skip the unique controller-name check).
+func New(cfg *rest.Config, opts Options, customize ...func(*ctrl.Options)) (ctrl.Manager, error) {
 	cfg = rest.CopyConfig(cfg)
 	cfg.QPS, cfg.Burst = float32(opts.QPS), opts.Burst
 
@@ -185,7 +187,7 @@ func New(cfg *rest.Config, opts Options) (ctrl.Manager, error) {
 	if !opts.EnableHTTP2 {
 		tlsOpts = append(tlsOpts, func(c *tls.Config) { c.NextProtos = []string{"http/1.1"} })
 	}
-	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+	mgrOpts := ctrl.Options{
 		Scheme: Scheme,
 		Cache:  opts.cacheOptions(),
 		Metrics: metricsserver.Options{
@@ -198,7 +200,11 @@ func New(cfg *rest.Config, opts Options) (ctrl.Manager, error) {
 		LeaderElection:                opts.LeaderElect,
 		LeaderElectionID:              LeaderElectionID,
 		LeaderElectionReleaseOnCancel: true,
-	})
+	}
+	for _, f := range customize {
+		f(&mgrOpts)
+	}
+	mgr, err := ctrl.NewManager(cfg, mgrOpts)
 	if err != nil {
 		return nil, fmt.Errorf("creating the manager: %w", err)
 	}
