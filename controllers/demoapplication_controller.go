@@ -18,6 +18,7 @@ package controllers
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -28,6 +29,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	kerrors "k8s.io/apimachinery/pkg/util/errors"
 	appsv1ac "k8s.io/client-go/applyconfigurations/apps/v1"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
@@ -155,10 +157,62 @@ func (r *DemoApplicationReconciler) reconcileService(ctx context.Context, app *p
 	if desired == nil {
 		return r.deleteOwned(ctx, app, current)
 	}
+	if err := r.removeUndeclaredPorts(ctx, app); err != nil {
+		return err
+	}
 	_, err := r.apply(ctx, app, current, desired, func() (any, error) {
 		return corev1ac.ExtractService(current, FieldManager)
 	})
 	return err
+}
+
+// removeUndeclaredPorts replaces, in app's Service, the ports app does not declare with
+// the declared ones missing there. Service ports are keyed by port and protocol, so an
+// edit that renumbers a port leaves one the operator does not own: applying cannot remove
+// it, and it clashes with the declared port's name. The app's ports are all the Service's
+// ports, so such a port is drift like any other.
+func (r *DemoApplicationReconciler) removeUndeclaredPorts(ctx context.Context, app *paasv1.DemoApplication) error {
+	svc := &corev1.Service{}
+	if err := r.Get(ctx, client.ObjectKeyFromObject(app), svc); err != nil || !metav1.IsControlledBy(svc, app) {
+		return client.IgnoreNotFound(err)
+	}
+	type key struct {
+		port     int32
+		protocol corev1.Protocol
+	}
+	declared, live := map[key]bool{}, map[key]bool{}
+	for _, p := range app.Spec.Ports {
+		declared[key{p.Port, protocolOf(p)}] = true
+	}
+	var ports []any
+	for _, p := range svc.Spec.Ports {
+		live[key{p.Port, p.Protocol}] = true
+		if !declared[key{p.Port, p.Protocol}] {
+			ports = append(ports, map[string]any{"$patch": "delete", "port": p.Port, "protocol": p.Protocol})
+		}
+	}
+	if len(ports) == 0 {
+		return nil
+	}
+	// A Service needs a port at all times: add the missing declared ones in the same patch.
+	for _, p := range app.Spec.Ports {
+		if !live[key{p.Port, protocolOf(p)}] {
+			port := servicePort(p)
+			port.NodePort = p.NodePort
+			ports = append(ports, port)
+		}
+	}
+	patch, err := json.Marshal(map[string]any{
+		"metadata": map[string]any{"resourceVersion": svc.ResourceVersion},
+		"spec":     map[string]any{"ports": ports},
+	})
+	if err != nil {
+		return err
+	}
+	if err := r.Patch(ctx, svc, client.RawPatch(types.StrategicMergePatchType, patch), client.FieldOwner(FieldManager)); err != nil {
+		return fmt.Errorf("removing undeclared ports from Service %s: %w", klog.KObj(svc), err)
+	}
+	return nil
 }
 
 // apply makes the object that desired names match desired and reads it into current,

@@ -56,6 +56,9 @@ func TestMain(m *testing.M) {
 
 func runSuite(m *testing.M) int {
 	ctrl.SetLogger(zap.New(zap.UseDevMode(true), zap.WriteTo(os.Stderr)))
+	// Reconciles race the tests' own writes on two shared cores: give them time.
+	SetDefaultEventuallyTimeout(15 * time.Second)
+	SetDefaultEventuallyPollingInterval(50 * time.Millisecond)
 	env, config, err := testenv.Start()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -24,7 +24,7 @@ import (
 
 // DemoApplicationSpec is what the user declares: one container image, run as a Deployment
 // and exposed by a Service.
-// +kubebuilder:validation:XValidation:rule="!has(self.ports) || size(self.ports) <= 1 || self.ports.all(p, has(p.name) && p.name != ”)",message="every port needs a name when there is more than one port",fieldPath=".ports"
+// +kubebuilder:validation:XValidation:rule="!has(self.ports) || size(self.ports) <= 1 || self.ports.all(p, has(p.name) && size(p.name) > 0)",message="every port needs a name when there is more than one port",fieldPath=".ports"
 // +kubebuilder:validation:XValidation:rule="!has(self.ports) || self.ports.all(p, !has(p.name) || self.ports.exists_one(q, has(q.name) && q.name == p.name))",message="port names must be unique",fieldPath=".ports"
 // +kubebuilder:validation:XValidation:rule="!has(self.ports) || self.ports.all(p, self.ports.exists_one(q, q.port == p.port && q.protocol == p.protocol))",message="port numbers must be unique for each protocol",fieldPath=".ports"
 // +kubebuilder:validation:XValidation:rule="!has(self.ports) || self.ports.all(p, !has(p.nodePort) || self.ports.exists_one(q, has(q.nodePort) && q.nodePort == p.nodePort))",message="nodePorts must be unique",fieldPath=".ports"
@@ -54,7 +54,8 @@ type DemoApplicationSpec struct {
 
 	// env lists environment variables set in the application's container.
 	// +optional
-	// +listType=atomic
+	// +listType=map
+	// +listMapKey=name
 	// +kubebuilder:validation:MaxItems=128
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Environment"
 	Env []corev1.EnvVar `json:"env,omitempty"`

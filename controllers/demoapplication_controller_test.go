@@ -1,0 +1,431 @@
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controllers_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/yaml"
+
+	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/controllers"
+	"github.com/cmft/demo-operator/internal/testenv"
+)
+
+func newApp(namespace, name string) *paasv1.DemoApplication {
+	return &paasv1.DemoApplication{
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
+		Spec: paasv1.DemoApplicationSpec{
+			Image:   "nginx:1.27",
+			Replica: ptr.To[int32](2),
+			Ports:   []paasv1.DemoApplicationPort{{Port: 80, TargetPort: ptr.To(intstr.FromInt32(8080))}},
+		},
+	}
+}
+
+func get[T client.Object](g Gomega, namespace, name string, obj T) T {
+	g.Expect(k8sClient.Get(context.Background(), client.ObjectKey{Namespace: namespace, Name: name}, obj)).To(Succeed())
+	return obj
+}
+
+func condition(app *paasv1.DemoApplication, t string) metav1.Condition {
+	if c := meta.FindStatusCondition(app.Status.Conditions, t); c != nil {
+		return *c
+	}
+	return metav1.Condition{}
+}
+
+// haveCondition matches a condition's type, status and reason.
+func haveCondition(t string, status metav1.ConditionStatus, reason string) OmegaMatcher {
+	return WithTransform(func(app *paasv1.DemoApplication) metav1.Condition {
+		c := condition(app, t)
+		return metav1.Condition{Type: c.Type, Status: c.Status, Reason: c.Reason}
+	}, Equal(metav1.Condition{Type: t, Status: status, Reason: reason}))
+}
+
+// update applies change to the latest DemoApplication, retrying on conflicts.
+func update(g Gomega, app *paasv1.DemoApplication, change func(*paasv1.DemoApplication)) {
+	g.Eventually(func() error {
+		latest := get(g, app.Namespace, app.Name, &paasv1.DemoApplication{})
+		change(latest)
+		return k8sClient.Update(context.Background(), latest)
+	}).Should(Succeed())
+}
+
+// markDeploymentAvailable plays the deployment controller, which envtest does not run.
+func markDeploymentAvailable(g Gomega, namespace, name string) {
+	d := get(g, namespace, name, &appsv1.Deployment{})
+	n := *d.Spec.Replicas
+	d.Status = appsv1.DeploymentStatus{
+		ObservedGeneration: d.Generation, Replicas: n, UpdatedReplicas: n, ReadyReplicas: n, AvailableReplicas: n,
+		Conditions: []appsv1.DeploymentCondition{
+			{Type: appsv1.DeploymentAvailable, Status: corev1.ConditionTrue, Reason: "MinimumReplicasAvailable", Message: "Deployment has minimum availability."},
+			{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionTrue, Reason: "NewReplicaSetAvailable"},
+		},
+	}
+	g.Expect(k8sClient.Status().Update(context.Background(), d)).To(Succeed())
+}
+
+func TestDemoApplicationLifecycle(t *testing.T) {
+	ctx := context.Background()
+	ns := newNamespace(t)
+	g := NewWithT(t)
+	app := newApp(ns, "shop")
+	app.Spec.Env = []corev1.EnvVar{{Name: "MODE", Value: "demo"}}
+	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
+
+	t.Run("creates a Deployment and a Service it controls", func(t *testing.T) {
+		g := NewWithT(t)
+		g.Eventually(func(g Gomega) {
+			d := get(g, ns, "shop", &appsv1.Deployment{})
+			g.Expect(metav1.IsControlledBy(d, app)).To(BeTrue())
+			g.Expect(d.Labels).To(HaveKeyWithValue(controllers.LabelManagedBy, controllers.ManagedByValue))
+			g.Expect(*d.Spec.Replicas).To(Equal(int32(2)))
+			c := d.Spec.Template.Spec.Containers[0]
+			g.Expect(c.Image).To(Equal("nginx:1.27"))
+			g.Expect(c.Env).To(ConsistOf(corev1.EnvVar{Name: "MODE", Value: "demo"}))
+			g.Expect(c.Ports).To(ConsistOf(corev1.ContainerPort{ContainerPort: 8080, Protocol: corev1.ProtocolTCP}))
+
+			s := get(g, ns, "shop", &corev1.Service{})
+			g.Expect(metav1.IsControlledBy(s, app)).To(BeTrue())
+			g.Expect(s.Spec.Type).To(Equal(corev1.ServiceTypeClusterIP))
+			g.Expect(s.Spec.Selector).To(Equal(d.Spec.Selector.MatchLabels))
+			g.Expect(s.Spec.Ports).To(HaveLen(1))
+			g.Expect(s.Spec.Ports[0].Port).To(Equal(int32(80)))
+			g.Expect(s.Spec.Ports[0].TargetPort).To(Equal(intstr.FromInt32(8080)))
+		}).Should(Succeed())
+		g.Eventually(func(g Gomega) {
+			g.Expect(eventsFor(g, ns, "shop")).To(ContainElement(controllers.EventCreated))
+		}).Should(Succeed())
+	})
+
+	t.Run("status mirrors the Deployment", func(t *testing.T) {
+		g := NewWithT(t)
+		g.Eventually(func(g Gomega) {
+			got := get(g, ns, "shop", &paasv1.DemoApplication{})
+			g.Expect(got).To(haveCondition(paasv1.ConditionAvailable, metav1.ConditionFalse, paasv1.ReasonReplicasUnavailable))
+			g.Expect(got).To(haveCondition(paasv1.ConditionProgressing, metav1.ConditionTrue, paasv1.ReasonRollingOut))
+			g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionFalse, paasv1.ReasonAsExpected))
+			g.Expect(got.Status.ObservedGeneration).To(Equal(got.Generation))
+		}).Should(Succeed())
+
+		markDeploymentAvailable(g, ns, "shop")
+		g.Eventually(func(g Gomega) {
+			got := get(g, ns, "shop", &paasv1.DemoApplication{})
+			g.Expect(got.Status.Replicas).To(Equal(int32(2)))
+			g.Expect(got.Status.ReadyReplicas).To(Equal(int32(2)))
+			g.Expect(got.Status.AvailableReplicas).To(Equal(int32(2)))
+			g.Expect(got).To(haveCondition(paasv1.ConditionAvailable, metav1.ConditionTrue, paasv1.ReasonMinimumReplicasAvailable))
+			g.Expect(got).To(haveCondition(paasv1.ConditionProgressing, metav1.ConditionFalse, paasv1.ReasonRolloutComplete))
+		}).Should(Succeed())
+	})
+
+	t.Run("a reconcile that finds everything right writes nothing", func(t *testing.T) {
+		g := NewWithT(t)
+		before := writes.to("/apis/")
+		// A change to the Deployment outside the fields the operator owns still
+		// triggers a reconcile, through the owned-object watch. (A label: an annotation
+		// would bump a Deployment's generation and start a rollout.)
+		d := get(g, ns, "shop", &appsv1.Deployment{})
+		mergePatch(t, d, `{"metadata":{"labels":{"touched":"yes"}}}`)
+		g.Consistently(func() int { return writes.to("/apis/") }, 2*time.Second).Should(Equal(before))
+		g.Expect(writes.to("/api/v1/namespaces/" + ns + "/services")).To(Equal(1))
+	})
+
+	t.Run("each spec field reaches the Deployment and the Service", func(t *testing.T) {
+		g := NewWithT(t)
+		update(g, app, func(a *paasv1.DemoApplication) {
+			a.Spec.Image = "nginx:1.28"
+			a.Spec.Replica = ptr.To[int32](3)
+			a.Spec.Env = []corev1.EnvVar{{Name: "MODE", Value: "prod"}, {Name: "EXTRA", Value: "1"}}
+			a.Spec.Ports = []paasv1.DemoApplicationPort{
+				{Name: "http", Port: 80, NodePort: ptr.To[int32](30080)},
+				{Name: "metrics", Port: 9090, Protocol: corev1.ProtocolTCP},
+			}
+		})
+		g.Eventually(func(g Gomega) {
+			d := get(g, ns, "shop", &appsv1.Deployment{})
+			g.Expect(*d.Spec.Replicas).To(Equal(int32(3)))
+			c := d.Spec.Template.Spec.Containers[0]
+			g.Expect(c.Image).To(Equal("nginx:1.28"))
+			g.Expect(c.Env).To(Equal([]corev1.EnvVar{{Name: "MODE", Value: "prod"}, {Name: "EXTRA", Value: "1"}}))
+			g.Expect(c.Ports).To(ConsistOf(
+				corev1.ContainerPort{Name: "http", ContainerPort: 80, Protocol: corev1.ProtocolTCP},
+				corev1.ContainerPort{Name: "metrics", ContainerPort: 9090, Protocol: corev1.ProtocolTCP}))
+
+			s := get(g, ns, "shop", &corev1.Service{})
+			g.Expect(s.Spec.Type).To(Equal(corev1.ServiceTypeNodePort))
+			g.Expect(s.Spec.Ports).To(HaveLen(2))
+			g.Expect(s.Spec.Ports[0].NodePort).To(Equal(int32(30080)))
+			g.Expect(s.Spec.Ports[1].Port).To(Equal(int32(9090)))
+		}).Should(Succeed())
+
+		update(g, app, func(a *paasv1.DemoApplication) {
+			a.Spec.Ports = []paasv1.DemoApplicationPort{{Name: "http", Port: 80}}
+			a.Spec.Env = nil
+		})
+		g.Eventually(func(g Gomega) {
+			s := get(g, ns, "shop", &corev1.Service{})
+			g.Expect(s.Spec.Type).To(Equal(corev1.ServiceTypeClusterIP))
+			g.Expect(s.Spec.Ports).To(HaveLen(1))
+			g.Expect(s.Spec.Ports[0].NodePort).To(BeZero())
+			d := get(g, ns, "shop", &appsv1.Deployment{})
+			g.Expect(d.Spec.Template.Spec.Containers[0].Env).To(BeEmpty())
+		}).Should(Succeed())
+	})
+
+	t.Run("drift in the Deployment and the Service is repaired", func(t *testing.T) {
+		g := NewWithT(t)
+		d := get(g, ns, "shop", &appsv1.Deployment{})
+		mergePatch(t, d, `{"spec":{"replicas":7}}`)
+		g.Eventually(func(g Gomega) {
+			g.Expect(*get(g, ns, "shop", &appsv1.Deployment{}).Spec.Replicas).To(Equal(int32(3)))
+		}).Should(Succeed())
+
+		d = get(g, ns, "shop", &appsv1.Deployment{})
+		d.Spec.Template.Spec.Containers[0].Image = "evil:latest"
+		g.Expect(k8sClient.Update(ctx, d)).To(Succeed())
+		g.Eventually(func(g Gomega) {
+			g.Expect(get(g, ns, "shop", &appsv1.Deployment{}).Spec.Template.Spec.Containers[0].Image).To(Equal("nginx:1.28"))
+		}).Should(Succeed())
+
+		s := get(g, ns, "shop", &corev1.Service{})
+		s.Spec.Ports[0].Port = 81
+		g.Expect(k8sClient.Update(ctx, s)).To(Succeed())
+		g.Eventually(func(g Gomega) {
+			g.Expect(get(g, ns, "shop", &corev1.Service{}).Spec.Ports[0].Port).To(Equal(int32(80)))
+		}).Should(Succeed())
+
+		uid := s.UID
+		g.Expect(k8sClient.Delete(ctx, s)).To(Succeed())
+		g.Eventually(func(g Gomega) {
+			g.Expect(get(g, ns, "shop", &corev1.Service{}).UID).NotTo(Equal(uid))
+		}).Should(Succeed())
+
+		// Removing the managed-by label takes the Deployment out of the operator's
+		// cache; the operator finds it by name and labels it again.
+		d = get(g, ns, "shop", &appsv1.Deployment{})
+		mergePatch(t, d, `{"metadata":{"labels":{"app.kubernetes.io/managed-by":null}}}`)
+		g.Eventually(func(g Gomega) {
+			g.Expect(get(g, ns, "shop", &appsv1.Deployment{}).Labels).To(HaveKeyWithValue(controllers.LabelManagedBy, controllers.ManagedByValue))
+		}).Should(Succeed())
+	})
+
+	t.Run("the Service's allocated clusterIP is not fought over", func(t *testing.T) {
+		g := NewWithT(t)
+		s := get(g, ns, "shop", &corev1.Service{})
+		g.Expect(s.Spec.ClusterIP).NotTo(BeEmpty())
+		g.Consistently(func(g Gomega) {
+			g.Expect(get(g, ns, "shop", &corev1.Service{}).ResourceVersion).To(Equal(s.ResourceVersion))
+		}, 2*time.Second).Should(Succeed())
+	})
+
+	t.Run("no ports means no Service", func(t *testing.T) {
+		g := NewWithT(t)
+		update(g, app, func(a *paasv1.DemoApplication) { a.Spec.Ports = nil })
+		g.Eventually(func() bool {
+			err := k8sClient.Get(ctx, client.ObjectKey{Namespace: ns, Name: "shop"}, &corev1.Service{})
+			return client.IgnoreNotFound(err) == nil && err != nil
+		}).Should(BeTrue())
+	})
+}
+
+func TestDemoApplicationConflict(t *testing.T) {
+	ctx := context.Background()
+	ns := newNamespace(t)
+	g := NewWithT(t)
+
+	theirs := &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "taken", Labels: map[string]string{"owner": "someone"}},
+		Spec: appsv1.DeploymentSpec{
+			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "theirs"}},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "theirs"}},
+				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "theirs:1"}}},
+			},
+		},
+	}
+	g.Expect(k8sClient.Create(ctx, theirs)).To(Succeed())
+	app := newApp(ns, "taken")
+	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
+
+	g.Eventually(func(g Gomega) {
+		got := get(g, ns, "taken", &paasv1.DemoApplication{})
+		g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonResourceConflict))
+		g.Expect(eventsFor(g, ns, "taken")).To(ContainElement(controllers.EventResourceConflict))
+	}).Should(Succeed())
+	g.Consistently(func(g Gomega) {
+		got := get(g, ns, "taken", &appsv1.Deployment{})
+		g.Expect(got.ResourceVersion).To(Equal(theirs.ResourceVersion))
+	}, 3*time.Second).Should(Succeed())
+
+	// The same when their object carries the operator's label and so sits in its cache.
+	svc := &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "labelled",
+			Labels: map[string]string{controllers.LabelManagedBy: controllers.ManagedByValue}},
+		Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Port: 1234}}},
+	}
+	g.Expect(k8sClient.Create(ctx, svc)).To(Succeed())
+	g.Expect(k8sClient.Create(ctx, newApp(ns, "labelled"))).To(Succeed())
+	g.Eventually(func(g Gomega) {
+		got := get(g, ns, "labelled", &paasv1.DemoApplication{})
+		g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonResourceConflict))
+	}).Should(Succeed())
+	g.Expect(get(g, ns, "labelled", &corev1.Service{}).ResourceVersion).To(Equal(svc.ResourceVersion))
+
+	// Once the name is free the application recovers by itself.
+	g.Expect(k8sClient.Delete(ctx, theirs)).To(Succeed())
+	g.Eventually(func(g Gomega) {
+		got := get(g, ns, "taken", &paasv1.DemoApplication{})
+		g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionFalse, paasv1.ReasonAsExpected))
+		g.Expect(metav1.IsControlledBy(get(g, ns, "taken", &appsv1.Deployment{}), got)).To(BeTrue())
+	}).Should(Succeed())
+}
+
+func TestDemoApplicationNodePortCollision(t *testing.T) {
+	ctx := context.Background()
+	ns := newNamespace(t)
+	g := NewWithT(t)
+
+	first, second := newApp(ns, "first"), newApp(ns, "second")
+	first.Spec.Ports = []paasv1.DemoApplicationPort{{Port: 80, NodePort: ptr.To[int32](31111)}}
+	second.Spec.Ports = first.Spec.Ports
+	g.Expect(k8sClient.Create(ctx, first)).To(Succeed())
+	g.Eventually(func(g Gomega) { get(g, ns, "first", &corev1.Service{}) }).Should(Succeed())
+	g.Expect(k8sClient.Create(ctx, second)).To(Succeed())
+
+	g.Eventually(func(g Gomega) {
+		got := get(g, ns, "second", &paasv1.DemoApplication{})
+		g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonApplyFailed))
+		g.Expect(condition(got, paasv1.ConditionDegraded).Message).To(ContainSubstring("31111"))
+		g.Expect(eventsFor(g, ns, "second")).To(ContainElement(controllers.EventApplyFailed))
+	}).Should(Succeed())
+
+	// Moving to a free port clears the condition.
+	update(g, second, func(a *paasv1.DemoApplication) { a.Spec.Ports[0].NodePort = ptr.To[int32](31112) })
+	g.Eventually(func(g Gomega) {
+		got := get(g, ns, "second", &paasv1.DemoApplication{})
+		g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionFalse, paasv1.ReasonAsExpected))
+	}).Should(Succeed())
+}
+
+func TestDemoApplicationValidation(t *testing.T) {
+	ctx := context.Background()
+	ns := newNamespace(t)
+	port := func(p paasv1.DemoApplicationPort) []paasv1.DemoApplicationPort {
+		return []paasv1.DemoApplicationPort{p}
+	}
+
+	for _, tc := range []struct {
+		name    string
+		change  func(*paasv1.DemoApplicationSpec)
+		message string
+	}{
+		{"empty image", func(s *paasv1.DemoApplicationSpec) { s.Image = "" }, "spec.image"},
+		{"negative replica", func(s *paasv1.DemoApplicationSpec) { s.Replica = ptr.To[int32](-1) }, "spec.replica"},
+		{"port 0", func(s *paasv1.DemoApplicationSpec) { s.Ports = port(paasv1.DemoApplicationPort{Port: 0}) }, "spec.ports[0].port"},
+		{"port above 65535", func(s *paasv1.DemoApplicationSpec) { s.Ports = port(paasv1.DemoApplicationPort{Port: 70000}) }, "spec.ports[0].port"},
+		{"nodePort below the range", func(s *paasv1.DemoApplicationSpec) {
+			s.Ports = port(paasv1.DemoApplicationPort{Port: 80, NodePort: ptr.To[int32](80)})
+		}, "spec.ports[0].nodePort"},
+		{"nodePort above the range", func(s *paasv1.DemoApplicationSpec) {
+			s.Ports = port(paasv1.DemoApplicationPort{Port: 80, NodePort: ptr.To[int32](32768)})
+		}, "spec.ports[0].nodePort"},
+		{"targetPort out of range", func(s *paasv1.DemoApplicationSpec) {
+			s.Ports = port(paasv1.DemoApplicationPort{Port: 80, TargetPort: ptr.To(intstr.FromInt32(0))})
+		}, "targetPort must be between 1 and 65535"},
+		{"bad protocol", func(s *paasv1.DemoApplicationSpec) {
+			s.Ports = port(paasv1.DemoApplicationPort{Port: 80, Protocol: "HTTP"})
+		}, "spec.ports[0].protocol"},
+		{"duplicate port numbers", func(s *paasv1.DemoApplicationSpec) {
+			s.Ports = []paasv1.DemoApplicationPort{{Name: "a", Port: 80}, {Name: "b", Port: 80}}
+		}, "port numbers must be unique for each protocol"},
+		{"missing names with several ports", func(s *paasv1.DemoApplicationSpec) {
+			s.Ports = []paasv1.DemoApplicationPort{{Name: "a", Port: 80}, {Port: 81}}
+		}, "every port needs a name when there is more than one port"},
+		{"duplicate names", func(s *paasv1.DemoApplicationSpec) {
+			s.Ports = []paasv1.DemoApplicationPort{{Name: "a", Port: 80}, {Name: "a", Port: 81}}
+		}, "port names must be unique"},
+		{"duplicate nodePorts", func(s *paasv1.DemoApplicationSpec) {
+			s.Ports = []paasv1.DemoApplicationPort{{Name: "a", Port: 80, NodePort: ptr.To[int32](30001)}, {Name: "b", Port: 81, NodePort: ptr.To[int32](30001)}}
+		}, "nodePorts must be unique"},
+		{"duplicate env names", func(s *paasv1.DemoApplicationSpec) {
+			s.Env = []corev1.EnvVar{{Name: "A", Value: "1"}, {Name: "A", Value: "2"}}
+		}, "spec.env[1]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := NewWithT(t)
+			app := newApp(ns, "invalid")
+			tc.change(&app.Spec)
+			err := k8sClient.Create(ctx, app)
+			g.Expect(err).To(HaveOccurred())
+			g.Expect(err.Error()).To(ContainSubstring(tc.message))
+		})
+	}
+
+	t.Run("the same port number over TCP and UDP is fine", func(t *testing.T) {
+		g := NewWithT(t)
+		app := newApp(ns, "dns")
+		app.Spec.Ports = []paasv1.DemoApplicationPort{{Name: "dns-tcp", Port: 53}, {Name: "dns-udp", Port: 53, Protocol: corev1.ProtocolUDP}}
+		g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
+	})
+}
+
+func TestSamplesApply(t *testing.T) {
+	ctx := context.Background()
+	ns := newNamespace(t)
+	dir := filepath.Join(testenv.Root(), "config", "samples")
+	for _, file := range []string{"paas_v1_demoapplication.yaml", "paas_v1beta1_demoapplication.yaml"} {
+		t.Run(file, func(t *testing.T) {
+			g := NewWithT(t)
+			data, err := os.ReadFile(filepath.Join(dir, file))
+			g.Expect(err).NotTo(HaveOccurred())
+			sample := &unstructured.Unstructured{}
+			g.Expect(yaml.Unmarshal(data, &sample.Object)).To(Succeed())
+			sample.SetNamespace(ns)
+			g.Expect(k8sClient.Create(ctx, sample)).To(Succeed())
+
+			// Whatever version it was written in, it is served as v1 and reconciled.
+			g.Eventually(func(g Gomega) {
+				app := get(g, ns, sample.GetName(), &paasv1.DemoApplication{})
+				d := get(g, ns, sample.GetName(), &appsv1.Deployment{})
+				g.Expect(d.Spec.Template.Spec.Containers[0].Image).To(Equal(app.Spec.Image))
+				g.Expect(*d.Spec.Replicas).To(Equal(*app.Spec.Replica))
+			}).Should(Succeed())
+		})
+	}
+
+	g := NewWithT(t)
+	g.Eventually(func(g Gomega) {
+		s := get(g, ns, "nginx-demo", &corev1.Service{})
+		g.Expect(s.Spec.Type).To(Equal(corev1.ServiceTypeNodePort))
+		g.Expect(s.Spec.Ports[0].NodePort).To(Equal(int32(30002)))
+	}).Should(Succeed())
+}
