@@ -13,6 +13,8 @@ LOCALBIN ?= $(shell pwd)/bin
 TOOLS_MOD = hack/tools/gen
 CONTROLLER_GEN ?= $(LOCALBIN)/controller-gen
 KUSTOMIZE ?= $(LOCALBIN)/kustomize
+# The client generators hack/update-codegen.sh runs from bin/.
+CODEGEN_TOOLS = client-gen lister-gen informer-gen applyconfiguration-gen
 KUBECTL ?= kubectl
 GO_TEST_FLAGS ?= -timeout 30m
 
@@ -32,8 +34,9 @@ manifests: controller-gen ## Generate the CRD and the controllers' ClusterRole f
 	$(CONTROLLER_GEN) rbac:roleName=manager-role crd paths="./..." output:crd:artifacts:config=config/crd/bases output:rbac:artifacts:config=config/rbac
 
 .PHONY: generate
-generate: controller-gen ## Generate the DeepCopy methods of the API types.
+generate: controller-gen codegen-tools ## Generate the DeepCopy methods of the API types and the typed client in pkg/generated.
 	$(CONTROLLER_GEN) object:headerFile="hack/boilerplate.go.txt" paths="./api/..."
+	hack/update-codegen.sh
 
 .PHONY: fmt
 fmt: ## Run go fmt against code.
@@ -48,12 +51,12 @@ envtest: ## Build kube-apiserver and etcd from the Go module proxy into bin/ (fi
 	@hack/control-plane.sh >/dev/null
 
 .PHONY: test
-test: controller-gen envtest ## Run unit and integration tests (a real kube-apiserver and etcd) and the staleness checks.
+test: controller-gen codegen-tools envtest ## Run unit and integration tests (a real kube-apiserver and etcd) and the staleness checks.
 	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" CONTROLLER_GEN="$(CONTROLLER_GEN)" go test $(GO_TEST_FLAGS) ./... -coverprofile cover.out
 
 .PHONY: verify
 verify: generate manifests ## Fail when a generated file differs from what is committed.
-	@git diff --exit-code -- api config || { echo "generated files are stale: run make generate manifests and commit"; exit 1; }
+	@git diff --exit-code -- api config pkg/generated || { echo "generated files are stale: run make generate manifests and commit"; exit 1; }
 
 ##@ Build
 
@@ -107,3 +110,8 @@ $(CONTROLLER_GEN): $(TOOLS_MOD)/go.mod
 kustomize: $(KUSTOMIZE) ## Build kustomize at the version pinned in hack/tools/gen/go.mod.
 $(KUSTOMIZE): $(TOOLS_MOD)/go.mod
 	cd $(TOOLS_MOD) && go build -o $(KUSTOMIZE) sigs.k8s.io/kustomize/kustomize/v5
+
+.PHONY: codegen-tools
+codegen-tools: $(addprefix $(LOCALBIN)/,$(CODEGEN_TOOLS)) ## Build the client generators at the version of k8s.io/code-generator pinned in hack/tools/gen/go.mod.
+$(addprefix $(LOCALBIN)/,$(CODEGEN_TOOLS)): $(TOOLS_MOD)/go.mod
+	cd $(TOOLS_MOD) && go build -o $@ k8s.io/code-generator/cmd/$(notdir $@)

@@ -164,6 +164,7 @@ const (
 	ReasonAsExpected = "AsExpected"
 )
 
+// +genclient
 // +kubebuilder:object:root=true
 // +kubebuilder:subresource:status
 // +kubebuilder:storageversion
