@@ -1,0 +1,82 @@
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package client_test exercises the generated typed client of pkg/generated against a real
+// kube-apiserver, as another Go program built on the DemoApplication API would use it.
+package client_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/utils/ptr"
+
+	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/internal/testenv"
+	"github.com/cmft/demo-operator/pkg/generated/clientset/versioned"
+)
+
+var (
+	clientset versioned.Interface
+	kube      kubernetes.Interface
+)
+
+func TestMain(m *testing.M) {
+	os.Exit(run(m))
+}
+
+// run starts the API server, with no manager: these tests cover the client, not the operator.
+func run(m *testing.M) int {
+	env, cfg, err := testenv.Start()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer func() {
+		if err := env.Stop(); err != nil {
+			fmt.Fprintln(os.Stderr, "stopping the test API server:", err)
+		}
+	}()
+	clientset = versioned.NewForConfigOrDie(cfg)
+	kube = kubernetes.NewForConfigOrDie(cfg)
+	return m.Run()
+}
+
+// newNamespace creates a namespace of its own for one test and deletes it afterwards.
+func newNamespace(t *testing.T, g *WithT) string {
+	t.Helper()
+	ns, err := kube.CoreV1().Namespaces().Create(context.Background(),
+		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "client-"}}, metav1.CreateOptions{})
+	g.Expect(err).NotTo(HaveOccurred())
+	t.Cleanup(func() {
+		_ = kube.CoreV1().Namespaces().Delete(context.Background(), ns.Name, metav1.DeleteOptions{})
+	})
+	return ns.Name
+}
+
+// newApp returns a valid DemoApplication to create.
+func newApp(name string) *paasv1.DemoApplication {
+	return &paasv1.DemoApplication{
+		ObjectMeta: metav1.ObjectMeta{Name: name},
+		Spec:       paasv1.DemoApplicationSpec{Image: "nginx:1.27", Replica: ptr.To[int32](2)},
+	}
+}
