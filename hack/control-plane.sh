@@ -5,6 +5,7 @@
 #
 #   hack/control-plane.sh            kube-apiserver + etcd (what envtest needs)
 #   hack/control-plane.sh --all      also kube-controller-manager and kube-scheduler
+#   hack/control-plane.sh --cluster  --all plus kwok, which runs the local cluster's nodes
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,7 +14,7 @@ etcd_version=v3.6.6
 dir="$root/bin/k8s/${kube_version#v}-$(go env GOOS)-$(go env GOARCH)"
 
 kube_cmds=(kube-apiserver)
-[[ "${1:-}" == "--all" ]] && kube_cmds+=(kube-controller-manager kube-scheduler)
+[[ "${1:-}" == "--all" || "${1:-}" == "--cluster" ]] && kube_cmds+=(kube-controller-manager kube-scheduler)
 
 mkdir -p "$dir"
 minor=${kube_version#v1.}; minor=${minor%%.*}
@@ -34,6 +35,16 @@ if [[ ! -x "$dir/etcd" || "$(cat "$dir/etcd.version" 2>/dev/null)" != "$etcd_ver
   (cd "$root/hack/tools/etcd" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$dir/etcd.tmp" ./cmd/etcd)
   mv "$dir/etcd.tmp" "$dir/etcd"
   echo "$etcd_version" > "$dir/etcd.version"
+fi
+
+if [[ "${1:-}" == "--cluster" ]]; then
+  kwok_version=$(cd "$root/hack/tools/kwok" && go list -m -f '{{.Version}}' sigs.k8s.io/kwok)
+  if [[ ! -x "$dir/kwok" || "$(cat "$dir/kwok.version" 2>/dev/null)" != "$kwok_version" ]]; then
+    echo "building kwok $kwok_version (first time only)" >&2
+    (cd "$root/hack/tools/kwok" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$dir/kwok.tmp" sigs.k8s.io/kwok/cmd/kwok)
+    mv "$dir/kwok.tmp" "$dir/kwok"
+    echo "$kwok_version" > "$dir/kwok.version"
+  fi
 fi
 
 echo "$dir"

@@ -1,0 +1,464 @@
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package localcluster runs a whole Kubernetes cluster as local processes on 127.0.0.1:
+// etcd, kube-apiserver, kube-controller-manager, kube-scheduler, and kwok simulating the
+// nodes, so that Deployments make pods that become Running and Ready without a container
+// runtime. The processes outlive the program that starts them; pid files in the state
+// directory let another invocation stop them.
+package localcluster
+
+import (
+	"context"
+	"crypto/tls"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+)
+
+//go:embed kwok-stages.yaml
+var kwokStages []byte
+
+// The components' names.
+const (
+	Etcd              = "etcd"
+	APIServer         = "kube-apiserver"
+	ControllerManager = "kube-controller-manager"
+	Scheduler         = "kube-scheduler"
+	Kwok              = "kwok"
+)
+
+// Components are the cluster's processes in start order; Down stops them in reverse.
+var Components = []string{Etcd, APIServer, ControllerManager, Scheduler, Kwok}
+
+// controllers are the kube-controller-manager loops the operator's behaviour depends on:
+// Deployments and ReplicaSets make pods, the garbage collector removes owned objects,
+// endpoints follow Services, namespaces get their default ServiceAccount and finish
+// deleting, and node-lifecycle lifts the not-ready taint from kwok's nodes once they report Ready.
+var controllers = []string{
+	"deployment-controller", "replicaset-controller", "garbage-collector-controller",
+	"endpoints-controller", "endpointslice-controller", "serviceaccount-controller",
+	"serviceaccount-token-controller", "namespace-controller", "node-lifecycle-controller",
+	"root-ca-certificate-publisher-controller",
+}
+
+// Cluster is one local cluster: its binaries, its state directory and its ports.
+type Cluster struct {
+	// Dir holds the certificates, etcd's data, the kubeconfig, logs and pid files.
+	Dir string
+	// BinDir holds etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kwok.
+	BinDir string
+	// PortBase is kube-apiserver's port; the other components listen on the next five.
+	PortBase int
+	// Nodes is how many kwok nodes to create.
+	Nodes int
+	// Progress receives one line per step; nil discards them.
+	Progress io.Writer
+
+	// started holds what this process started, so that stopping one also reaps it.
+	started map[string]*exec.Cmd
+}
+
+// Kubeconfig is the admin kubeconfig's path.
+func (c *Cluster) Kubeconfig() string { return filepath.Join(c.Dir, "kubeconfig") }
+
+// Server is kube-apiserver's URL.
+func (c *Cluster) Server() string { return fmt.Sprintf("https://127.0.0.1:%d", c.PortBase) }
+
+// CAFile is the cluster CA's path, for clients that build their own kubeconfig.
+func (c *Cluster) CAFile() string { return filepath.Join(c.Dir, "pki", "ca.crt") }
+
+// RESTConfig returns the admin's client configuration.
+func (c *Cluster) RESTConfig() (*rest.Config, error) {
+	return clientcmd.BuildConfigFromFlags("", c.Kubeconfig())
+}
+
+func (c *Cluster) logf(format string, args ...any) {
+	if c.Progress != nil {
+		fmt.Fprintf(c.Progress, format+"\n", args...)
+	}
+}
+
+// Running reports whether any of the cluster's processes is alive.
+func (c *Cluster) Running() bool {
+	return slices.ContainsFunc(Components, func(name string) bool { return c.pid(name) > 0 })
+}
+
+// Up starts every component that is not running yet and waits until the cluster is healthy:
+// API server ready, nodes Ready and schedulable, the default ServiceAccount created.
+func (c *Cluster) Up(ctx context.Context) error {
+	start := time.Now()
+	pki := filepath.Join(c.Dir, "pki")
+	if err := os.MkdirAll(pki, 0o700); err != nil {
+		return err
+	}
+	if _, err := os.Stat(c.CAFile()); errors.Is(err, os.ErrNotExist) {
+		if err := writePKI(pki); err != nil {
+			return fmt.Errorf("writing certificates: %w", err)
+		}
+	}
+	if err := c.writeKubeconfig(); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(c.Dir, "kwok-stages.yaml"), kwokStages, 0o600); err != nil {
+		return err
+	}
+	for _, name := range Components {
+		if err := c.Start(name); err != nil {
+			return err
+		}
+		if name == APIServer {
+			if err := c.WaitAPIServer(ctx); err != nil {
+				return err
+			}
+		}
+	}
+	cs, err := c.clientset()
+	if err != nil {
+		return err
+	}
+	if err := c.createNodes(ctx, cs); err != nil {
+		return err
+	}
+	if err := c.waitHealthy(ctx, cs); err != nil {
+		return err
+	}
+	c.logf("cluster ready in %s: %s", time.Since(start).Round(100*time.Millisecond), c.Kubeconfig())
+	return nil
+}
+
+// Down stops every process recorded in the state directory, the cluster's and any other
+// (such as the demo's manager), and removes the state so that the next Up starts afresh.
+func (c *Cluster) Down() error {
+	var errs []error
+	extra, _ := filepath.Glob(filepath.Join(c.Dir, "run", "*.pid"))
+	for _, f := range extra {
+		if name := strings.TrimSuffix(filepath.Base(f), ".pid"); !slices.Contains(Components, name) {
+			errs = append(errs, c.Stop(name))
+		}
+	}
+	for _, name := range slices.Backward(Components) {
+		errs = append(errs, c.Stop(name))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	return os.RemoveAll(c.Dir)
+}
+
+// PID returns the process running a component, 0 when it is not running.
+func (c *Cluster) PID(name string) int { return c.pid(name) }
+
+// Start starts one component unless it is already running.
+func (c *Cluster) Start(name string) error {
+	if c.pid(name) > 0 {
+		return nil
+	}
+	args, err := c.args(name)
+	if err != nil {
+		return err
+	}
+	c.logf("starting %s", name)
+	return c.StartProcess(name, filepath.Join(c.BinDir, name), args, nil)
+}
+
+// StartProcess starts a process that outlives this program: in its own process group, so
+// that a terminal's Ctrl-C does not reach it, with its output in logs/<name>.log and its pid
+// in run/<name>.pid for Stop and Down.
+func (c *Cluster) StartProcess(name, path string, args, env []string) error {
+	for _, d := range []string{"logs", "run"} {
+		if err := os.MkdirAll(filepath.Join(c.Dir, d), 0o700); err != nil {
+			return err
+		}
+	}
+	logFile, err := os.OpenFile(c.LogFile(name), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return err
+	}
+	defer logFile.Close()
+	cmd := exec.Command(path, args...)
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	cmd.Env = append(os.Environ(), env...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("starting %s: %w", name, err)
+	}
+	if c.started == nil {
+		c.started = map[string]*exec.Cmd{}
+	}
+	c.started[name] = cmd
+	go func() { _ = cmd.Wait() }()
+	return os.WriteFile(c.pidFile(name), []byte(strconv.Itoa(cmd.Process.Pid)), 0o600)
+}
+
+// LogFile is where a process started here writes its output.
+func (c *Cluster) LogFile(name string) string { return filepath.Join(c.Dir, "logs", name+".log") }
+
+// Stop ends a process started by Start or StartProcess: SIGTERM, then SIGKILL after 20 seconds.
+func (c *Cluster) Stop(name string) error { return c.signal(name, syscall.SIGTERM, 20*time.Second) }
+
+// Kill ends a process at once with SIGKILL, as a crash would.
+func (c *Cluster) Kill(name string) error { return c.signal(name, syscall.SIGKILL, 10*time.Second) }
+
+func (c *Cluster) signal(name string, sig syscall.Signal, grace time.Duration) error {
+	pid := c.pid(name)
+	if pid > 0 {
+		_ = syscall.Kill(pid, sig)
+		err := wait.PollUntilContextTimeout(context.Background(), 50*time.Millisecond, grace, true,
+			func(context.Context) (bool, error) { return !alive(pid), nil })
+		if err != nil {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			if err := wait.PollUntilContextTimeout(context.Background(), 50*time.Millisecond, 10*time.Second, true,
+				func(context.Context) (bool, error) { return !alive(pid), nil }); err != nil {
+				return fmt.Errorf("%s (pid %d) does not stop", name, pid)
+			}
+		}
+	}
+	delete(c.started, name)
+	if err := os.Remove(c.pidFile(name)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+func (c *Cluster) pidFile(name string) string { return filepath.Join(c.Dir, "run", name+".pid") }
+
+// pid returns the recorded process if it is still alive and still ours: its command line
+// names the state directory, which guards against a recycled pid.
+func (c *Cluster) pid(name string) int {
+	data, err := os.ReadFile(c.pidFile(name))
+	if err != nil {
+		return 0
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil || !alive(pid) {
+		return 0
+	}
+	cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	if err != nil || !strings.Contains(string(cmdline), c.Dir) {
+		return 0
+	}
+	return pid
+}
+
+// alive is false for a process that is gone or a zombie waiting to be reaped.
+func alive(pid int) bool {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+	return len(fields) > 0 && fields[0] != "Z" && fields[0] != "X"
+}
+
+func (c *Cluster) args(name string) ([]string, error) {
+	pki := filepath.Join(c.Dir, "pki")
+	p := func(offset int) string { return strconv.Itoa(c.PortBase + offset) }
+	etcdClient, etcdPeer := "http://127.0.0.1:"+p(1), "http://127.0.0.1:"+p(2)
+	kubeconfig := c.Kubeconfig()
+	// kube-controller-manager and kube-scheduler delegate authentication and authorization
+	// of their own endpoints to the API server; without these flags they log errors.
+	delegated := []string{"--kubeconfig=" + kubeconfig, "--authentication-kubeconfig=" + kubeconfig,
+		"--authorization-kubeconfig=" + kubeconfig, "--bind-address=127.0.0.1", "--leader-elect=false"}
+	switch name {
+	case Etcd:
+		return []string{
+			"--name=default", "--data-dir=" + filepath.Join(c.Dir, "etcd"),
+			"--listen-client-urls=" + etcdClient, "--advertise-client-urls=" + etcdClient,
+			"--listen-peer-urls=" + etcdPeer, "--initial-advertise-peer-urls=" + etcdPeer,
+			"--initial-cluster=default=" + etcdPeer, "--log-level=warn",
+			// A throwaway cluster on a shared disk: fsync buys nothing but latency.
+			"--unsafe-no-fsync",
+		}, nil
+	case APIServer:
+		return []string{
+			"--etcd-servers=" + etcdClient,
+			"--bind-address=127.0.0.1", "--advertise-address=127.0.0.1", "--secure-port=" + p(0),
+			"--tls-cert-file=" + filepath.Join(pki, "apiserver.crt"),
+			"--tls-private-key-file=" + filepath.Join(pki, "apiserver.key"),
+			"--client-ca-file=" + filepath.Join(pki, "ca.crt"),
+			"--authorization-mode=RBAC",
+			// PodSecurity and ServiceAccount are in the default admission chain; the list
+			// says so explicitly because the operator's pods must pass both.
+			"--enable-admission-plugins=NamespaceLifecycle,ServiceAccount,PodSecurity,DefaultTolerationSeconds",
+			"--service-account-issuer=https://kubernetes.default.svc.cluster.local",
+			"--service-account-key-file=" + filepath.Join(pki, "sa.pub"),
+			"--service-account-signing-key-file=" + filepath.Join(pki, "sa.key"),
+			"--service-cluster-ip-range=10.0.0.0/24",
+			// The endpoint reconciler refuses a loopback address, and nothing in a cluster
+			// without a network dials the kubernetes Service anyway.
+			"--endpoint-reconciler-type=none",
+			"--cert-dir=" + filepath.Join(c.Dir, "apiserver-certs"),
+		}, nil
+	case ControllerManager:
+		return append(delegated,
+			"--secure-port="+p(3),
+			"--controllers="+strings.Join(controllers, ","),
+			"--service-account-private-key-file="+filepath.Join(pki, "sa.key"),
+			"--root-ca-file="+filepath.Join(pki, "ca.crt"),
+			"--cert-dir="+filepath.Join(c.Dir, "kcm-certs"),
+		), nil
+	case Scheduler:
+		return append(delegated, "--secure-port="+p(4), "--cert-dir="+filepath.Join(c.Dir, "scheduler-certs")), nil
+	case Kwok:
+		return []string{
+			"--kubeconfig=" + kubeconfig, "--config=" + filepath.Join(c.Dir, "kwok-stages.yaml"),
+			"--manage-all-nodes=true", "--cidr=10.244.0.1/16", "--node-ip=127.0.0.1",
+			"--server-address=127.0.0.1:" + p(5), "--node-port=" + p(5),
+			"--tls-cert-file=" + filepath.Join(pki, "apiserver.crt"),
+			"--tls-private-key-file=" + filepath.Join(pki, "apiserver.key"),
+			"--node-lease-duration-seconds=40",
+		}, nil
+	}
+	return nil, fmt.Errorf("unknown component %q", name)
+}
+
+func (c *Cluster) writeKubeconfig() error {
+	pki := filepath.Join(c.Dir, "pki")
+	cfg := clientcmdapi.NewConfig()
+	cfg.Clusters["local"] = &clientcmdapi.Cluster{Server: c.Server(), CertificateAuthority: c.CAFile()}
+	cfg.AuthInfos["admin"] = &clientcmdapi.AuthInfo{
+		ClientCertificate: filepath.Join(pki, "admin.crt"), ClientKey: filepath.Join(pki, "admin.key"),
+	}
+	cfg.Contexts["local"] = &clientcmdapi.Context{Cluster: "local", AuthInfo: "admin", Namespace: "default"}
+	cfg.CurrentContext = "local"
+	return clientcmd.WriteToFile(*cfg, c.Kubeconfig())
+}
+
+func (c *Cluster) clientset() (*kubernetes.Clientset, error) {
+	cfg, err := c.RESTConfig()
+	if err != nil {
+		return nil, err
+	}
+	return kubernetes.NewForConfig(cfg)
+}
+
+// WaitAPIServer waits until kube-apiserver answers /readyz.
+func (c *Cluster) WaitAPIServer(ctx context.Context) error {
+	cs, err := c.clientset()
+	if err != nil {
+		return err
+	}
+	err = wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, 2*time.Minute, true, func(ctx context.Context) (bool, error) {
+		if c.pid(APIServer) == 0 {
+			return false, errors.New("kube-apiserver exited")
+		}
+		body, err := cs.Discovery().RESTClient().Get().AbsPath("/readyz").DoRaw(ctx)
+		return err == nil && string(body) == "ok", nil
+	})
+	if err != nil {
+		return fmt.Errorf("kube-apiserver not ready (see %s): %w", c.LogFile(APIServer), err)
+	}
+	return nil
+}
+
+// createNodes registers the kwok nodes; kwok then reports them Ready and keeps their leases.
+func (c *Cluster) createNodes(ctx context.Context, cs *kubernetes.Clientset) error {
+	capacity := corev1.ResourceList{
+		corev1.ResourceCPU: resource.MustParse("32"), corev1.ResourceMemory: resource.MustParse("256Gi"),
+		corev1.ResourcePods: resource.MustParse("110"),
+	}
+	for i := range c.Nodes {
+		node := &corev1.Node{
+			ObjectMeta: metav1.ObjectMeta{
+				Name:        fmt.Sprintf("kwok-node-%d", i),
+				Annotations: map[string]string{"kwok.x-k8s.io/node": "fake"},
+				Labels:      map[string]string{"type": "kwok", corev1.LabelHostname: fmt.Sprintf("kwok-node-%d", i)},
+			},
+			Status: corev1.NodeStatus{Capacity: capacity, Allocatable: capacity},
+		}
+		if _, err := cs.CoreV1().Nodes().Create(ctx, node, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+			return fmt.Errorf("creating node %s: %w", node.Name, err)
+		}
+	}
+	return nil
+}
+
+// waitHealthy waits for what a workload needs: the controller manager and scheduler healthy,
+// every node Ready without a taint, and the default namespace's ServiceAccount.
+func (c *Cluster) waitHealthy(ctx context.Context, cs *kubernetes.Clientset) error {
+	insecure := &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{
+		// The Components serve /healthz with self-signed certificates and no authentication.
+		TLSClientConfig: &tls.Config{InsecureSkipVerify: true}, //nolint:gosec
+	}}
+	var last string
+	err := wait.PollUntilContextTimeout(ctx, 250*time.Millisecond, 3*time.Minute, true, func(ctx context.Context) (bool, error) {
+		for name, port := range map[string]int{ControllerManager: c.PortBase + 3, Scheduler: c.PortBase + 4} {
+			if c.pid(name) == 0 {
+				return false, errors.New(name + " exited")
+			}
+			resp, err := insecure.Get(fmt.Sprintf("https://127.0.0.1:%d/healthz", port))
+			if err != nil {
+				last = name + " not serving /healthz"
+				return false, nil
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				last = name + " unhealthy"
+				return false, nil
+			}
+		}
+		nodes, err := cs.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+		if err != nil || len(nodes.Items) < c.Nodes {
+			last = "nodes not registered"
+			return false, nil
+		}
+		for _, n := range nodes.Items {
+			if len(n.Spec.Taints) > 0 || !nodeReady(&n) {
+				last = "node " + n.Name + " not Ready or still tainted"
+				return false, nil
+			}
+		}
+		if _, err := cs.CoreV1().ServiceAccounts("default").Get(ctx, "default", metav1.GetOptions{}); err != nil {
+			last = "default ServiceAccount not created yet"
+			return false, nil
+		}
+		return true, nil
+	})
+	if err != nil {
+		return fmt.Errorf("cluster not healthy (%s; logs in %s): %w", last, filepath.Join(c.Dir, "logs"), err)
+	}
+	return nil
+}
+
+func nodeReady(n *corev1.Node) bool {
+	for _, cond := range n.Status.Conditions {
+		if cond.Type == corev1.NodeReady {
+			return cond.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
