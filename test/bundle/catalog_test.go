@@ -1,0 +1,119 @@
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package bundle
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/blang/semver/v4"
+	. "github.com/onsi/gomega"
+	"github.com/operator-framework/operator-registry/alpha/declcfg"
+	"github.com/operator-framework/operator-registry/alpha/model"
+	"github.com/operator-framework/operator-registry/alpha/property"
+
+	"github.com/cmft/demo-operator/hack/bundle/olm"
+)
+
+const catalogDir = root + "/catalog/demo-operator"
+
+func TestCatalogIsCurrent(t *testing.T) {
+	g := NewWithT(t)
+	tmp := copyCatalog(t)
+	g.Expect(olm.GenerateCatalog(olm.CatalogOptions{BundleDir: bundleDir, CatalogDir: tmp})).To(Succeed())
+	g.Expect(treeOf(t, tmp)).To(Equal(treeOf(t, catalogDir)), "catalog/ is stale: run make catalog")
+}
+
+func TestCatalogServesTheBundle(t *testing.T) {
+	g := NewWithT(t)
+	m := loadModel(t, catalogDir)
+	csv := readCSV(t)
+	g.Expect(m).To(HaveKey("demo-operator"))
+	pkg := m["demo-operator"]
+
+	t.Run("every channel leads to the current version", func(t *testing.T) {
+		g := NewWithT(t)
+		g.Expect(pkg.DefaultChannel.Name).To(Equal("stable"))
+		g.Expect(pkg.Channels).To(HaveKey("candidate"))
+		for name, ch := range pkg.Channels {
+			head, err := ch.Head()
+			g.Expect(err).NotTo(HaveOccurred(), name)
+			g.Expect(head.Name).To(Equal(csv.Name), name)
+		}
+	})
+	t.Run("the bundle embeds its manifests", func(t *testing.T) {
+		g := NewWithT(t)
+		b := pkg.Channels["stable"].Bundles[csv.Name]
+		g.Expect(b).NotTo(BeNil())
+		// No image: OLM takes the manifests from the catalog and runs no unpack Job.
+		g.Expect(b.Image).To(BeEmpty())
+		props, err := property.Parse(b.Properties)
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(props.BundleObjects).To(HaveLen(len(treeOf(t, bundleDir+"/manifests"))))
+		g.Expect(props.Packages).To(ConsistOf(property.Package{PackageName: "demo-operator", Version: csv.Spec.Version.String()}))
+		g.Expect(props.GVKs).To(ConsistOf(
+			property.GVK{Group: "paas.cmft.com", Kind: "DemoApplication", Version: "v1"},
+			property.GVK{Group: "paas.cmft.com", Kind: "DemoApplication", Version: "v1beta1"},
+		))
+		g.Expect(b.CsvJSON).NotTo(BeEmpty())
+	})
+}
+
+// TestCatalogUpgradesToALaterRelease releases the next minor version from today's config/ and
+// checks that it upgrades the current one in every channel.
+func TestCatalogUpgradesToALaterRelease(t *testing.T) {
+	g := NewWithT(t)
+	current := readCSV(t)
+	next := semver.Version{Major: current.Spec.Version.Major, Minor: current.Spec.Version.Minor + 1}
+	o := committedOptions(t)
+	tmp := t.TempDir()
+	o.Version, o.OutputDir, o.DockerfilePath = next.String(), filepath.Join(tmp, "bundle"), filepath.Join(tmp, "bundle.Dockerfile")
+	g.Expect(olm.GenerateBundle(o)).To(Succeed())
+	catalog := copyCatalog(t)
+	g.Expect(olm.GenerateCatalog(olm.CatalogOptions{BundleDir: o.OutputDir, CatalogDir: catalog})).To(Succeed())
+
+	pkg := loadModel(t, catalog)["demo-operator"]
+	for name, ch := range pkg.Channels {
+		head, err := ch.Head()
+		g.Expect(err).NotTo(HaveOccurred(), name)
+		g.Expect(head.Name).To(Equal(o.CSVName()), name)
+		g.Expect(head.Replaces).To(Equal(current.Name), name)
+		g.Expect(head.SkipRange).To(Equal("<"+next.String()), name)
+		g.Expect(ch.Bundles).To(HaveKey(current.Name), name)
+	}
+}
+
+// loadModel loads a catalog directory and validates it as `opm validate` does.
+func loadModel(t *testing.T, dir string) model.Model {
+	t.Helper()
+	g := NewWithT(t)
+	cfg, err := declcfg.LoadFS(context.Background(), os.DirFS(dir))
+	g.Expect(err).NotTo(HaveOccurred())
+	m, err := declcfg.ConvertToModel(*cfg)
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(m.Validate()).To(Succeed())
+	return m
+}
+
+func copyCatalog(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "demo-operator")
+	NewWithT(t).Expect(os.CopyFS(dir, os.DirFS(catalogDir))).To(Succeed())
+	return dir
+}
