@@ -115,3 +115,53 @@ $(KUSTOMIZE): $(TOOLS_MOD)/go.mod
 codegen-tools: $(addprefix $(LOCALBIN)/,$(CODEGEN_TOOLS)) ## Build the client generators at the version of k8s.io/code-generator pinned in hack/tools/gen/go.mod.
 $(addprefix $(LOCALBIN)/,$(CODEGEN_TOOLS)): $(TOOLS_MOD)/go.mod
 	cd $(TOOLS_MOD) && go build -o $@ k8s.io/code-generator/cmd/$(notdir $@)
+
+##@ Bundle
+
+# The OLM package, its channels and the images `make bundle catalog` describe. Channel names
+# follow OLM's convention (candidate, fast, stable), which the good-practices validator checks.
+PACKAGE ?= demo-operator
+CHANNELS ?= candidate,stable
+DEFAULT_CHANNEL ?= stable
+BUNDLE_IMG ?= $(IMAGE_TAG_BASE)-bundle:v$(VERSION)
+CATALOG_IMG ?= $(IMAGE_TAG_BASE)-catalog:v$(VERSION)
+# The bundle image the catalog points at. Empty: the catalog embeds the bundle's manifests only,
+# and OLM installs them without pulling and unpacking a bundle image.
+CATALOG_BUNDLE_IMG ?=
+# operator-sdk and opm are used when installed; otherwise hack/bundle does their work.
+OPERATOR_SDK ?= $(shell command -v operator-sdk 2>/dev/null)
+OPM ?= $(shell command -v opm 2>/dev/null)
+
+.PHONY: bundle
+bundle: manifests $(if $(OPERATOR_SDK),kustomize) ## Generate bundle/ and bundle.Dockerfile for VERSION from config/manifests.
+ifneq ($(OPERATOR_SDK),)
+	$(OPERATOR_SDK) generate kustomize manifests -q
+	cd config/manager && $(KUSTOMIZE) edit set image controller=$(IMG)
+	$(KUSTOMIZE) build config/manifests | $(OPERATOR_SDK) generate bundle -q --overwrite --package $(PACKAGE) --version $(VERSION) --channels $(CHANNELS) --default-channel $(DEFAULT_CHANNEL)
+	$(OPERATOR_SDK) bundle validate ./bundle --select-optional suite=operatorframework
+else
+	go run ./hack/bundle generate --package $(PACKAGE) --version $(VERSION) --image $(IMG) --channels $(CHANNELS) --default-channel $(DEFAULT_CHANNEL)
+endif
+
+.PHONY: bundle-build
+bundle-build: ## Build the bundle image.
+	$(CONTAINER_TOOL) build -f bundle.Dockerfile -t $(BUNDLE_IMG) .
+
+.PHONY: bundle-push
+bundle-push: ## Push the bundle image.
+	$(CONTAINER_TOOL) push $(BUNDLE_IMG)
+
+.PHONY: catalog
+catalog: ## Add bundle/ to the file-based catalog in catalog/ as the head of its channels.
+	go run ./hack/bundle catalog --bundle bundle --catalog catalog/$(PACKAGE) --bundle-image "$(CATALOG_BUNDLE_IMG)"
+ifneq ($(OPM),)
+	$(OPM) validate catalog
+endif
+
+.PHONY: catalog-build
+catalog-build: ## Build the catalog image (opm serving catalog/).
+	$(CONTAINER_TOOL) build -f catalog.Dockerfile -t $(CATALOG_IMG) .
+
+.PHONY: catalog-push
+catalog-push: ## Push the catalog image.
+	$(CONTAINER_TOOL) push $(CATALOG_IMG)
