@@ -137,11 +137,20 @@ func (m manifest) into(t *testing.T, key string, obj interface{}) {
 	}
 }
 
-// deployment returns the rendered manager Deployment.
+// deployment returns the rendered manager Deployment, the only one the chart renders.
 func (m manifest) deployment(t *testing.T) *appsv1.Deployment {
 	t.Helper()
+	var found []string
+	for key, obj := range m {
+		if obj.GetKind() == "Deployment" {
+			found = append(found, key)
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("want one Deployment, rendered: %v", m.keys())
+	}
 	d := &appsv1.Deployment{}
-	m.into(t, "Deployment "+releaseNamespace+"/"+releaseName, d)
+	m.into(t, found[0], d)
 	return d
 }
 

@@ -1,0 +1,397 @@
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package chart_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	. "github.com/onsi/gomega"
+	"github.com/onsi/gomega/types"
+	"helm.sh/helm/v3/pkg/action"
+	"helm.sh/helm/v3/pkg/chart"
+	"helm.sh/helm/v3/pkg/kube"
+	"helm.sh/helm/v3/pkg/release"
+	appsv1 "k8s.io/api/apps/v1"
+	authenticationv1 "k8s.io/api/authentication/v1"
+	corev1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	"sigs.k8s.io/yaml"
+
+	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/internal/manager"
+	"github.com/cmft/demo-operator/internal/testenv"
+)
+
+const crdName = "demoapplications.paas.cmft.com"
+
+// cluster is a real kube-apiserver, with no CRD until a release installs it.
+type cluster struct {
+	cfg        *rest.Config
+	admin      client.Client
+	kubeconfig string
+}
+
+func startCluster(t *testing.T) *cluster {
+	t.Helper()
+	env, err := testenv.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The chart, not envtest, installs the CRD here.
+	env.CRDDirectoryPaths, env.ErrorIfCRDPathMissing = nil, false
+	cfg, err := env.Start()
+	if err != nil {
+		t.Fatalf("starting kube-apiserver and etcd: %v", err)
+	}
+	t.Cleanup(func() { _ = env.Stop() })
+
+	// Helm reads a kubeconfig, as its CLI does.
+	user, err := env.AddUser(envtest.User{Name: "helm", Groups: []string{"system:masters"}}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := user.KubeConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
+	if err := os.WriteFile(kubeconfig, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	scheme := runtime.NewScheme()
+	utilruntime.Must(apiextensionsv1.AddToScheme(scheme))
+	for gvk := range manager.Scheme.AllKnownTypes() {
+		obj, _ := manager.Scheme.New(gvk)
+		scheme.AddKnownTypeWithName(gvk, obj)
+	}
+	admin, err := client.New(cfg, client.Options{Scheme: scheme})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &cluster{cfg: cfg, admin: admin, kubeconfig: kubeconfig}
+}
+
+// helm returns the Helm SDK's configuration for releases in namespace, stored in Secrets as
+// the CLI stores them.
+func (c *cluster) helm(t *testing.T, namespace string) *action.Configuration {
+	t.Helper()
+	cfg := &action.Configuration{}
+	if err := cfg.Init(kube.GetConfig(c.kubeconfig, "", namespace), namespace, "secret", t.Logf); err != nil {
+		t.Fatalf("helm configuration: %v", err)
+	}
+	return cfg
+}
+
+// restrictedNamespace creates a namespace that admits only pods meeting the restricted Pod
+// Security Standard.
+func (c *cluster) restrictedNamespace(t *testing.T, name string) {
+	t.Helper()
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{
+		"pod-security.kubernetes.io/enforce": "restricted",
+	}}}
+	if err := c.admin.Create(context.Background(), ns); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (c *cluster) namespace(t *testing.T, name string) {
+	t.Helper()
+	if err := c.admin.Create(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (c *cluster) install(t *testing.T, name, namespace string, ch *chart.Chart, vals map[string]interface{}) *release.Release {
+	t.Helper()
+	install := action.NewInstall(c.helm(t, namespace))
+	install.ReleaseName, install.Namespace = name, namespace
+	rel, err := install.Run(ch, vals)
+	if err != nil {
+		t.Fatalf("helm install %s: %v", name, err)
+	}
+	return rel
+}
+
+// serviceAccountConfig returns a config that authenticates as the ServiceAccount with a token
+// from the TokenRequest API, as the kubelet would mount it into the manager's pods.
+func (c *cluster) serviceAccountConfig(t *testing.T, namespace, name string) *rest.Config {
+	t.Helper()
+	clientset, err := kubernetes.NewForConfig(c.cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	token, err := clientset.CoreV1().ServiceAccounts(namespace).CreateToken(context.Background(), name,
+		&authenticationv1.TokenRequest{Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: ptr.To[int64](3600)}},
+		metav1.CreateOptions{})
+	if err != nil {
+		t.Fatalf("requesting a token for %s/%s: %v", namespace, name, err)
+	}
+	cfg := rest.AnonymousClientConfig(c.cfg)
+	cfg.BearerToken = token.Status.Token
+	return cfg
+}
+
+// runManager runs the manager in this process with the flags of the release's Deployment and
+// the identity of its ServiceAccount, until the test (or stop) ends it.
+func (c *cluster) runManager(t *testing.T, rel *release.Release) (cfg *rest.Config, stop func()) {
+	t.Helper()
+	d := parseManifest(t, rel.Manifest).deployment(t)
+	opts := managerOptions(t, d)
+	opts.MetricsAddr, opts.ProbeAddr = "0", "0"
+	cfg = c.serviceAccountConfig(t, rel.Namespace, d.Spec.Template.Spec.ServiceAccountName)
+	mgr, err := manager.New(cfg, opts, func(o *ctrl.Options) {
+		// In a pod the manager finds its namespace in the mounted token's directory.
+		o.LeaderElectionNamespace = rel.Namespace
+		// Each release's manager registers the same controller names in this one process.
+		o.Controller.SkipNameValidation = ptr.To(true)
+	})
+	if err != nil {
+		t.Fatalf("building the manager: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- mgr.Start(ctx) }()
+	stopped := false
+	stop = func() {
+		if stopped {
+			return
+		}
+		stopped = true
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("manager: %v", err)
+		}
+	}
+	t.Cleanup(stop)
+	return cfg, stop
+}
+
+func TestInstallUpgradeUninstall(t *testing.T) {
+	ctrl.SetLogger(zap.New(zap.WriteTo(os.Stderr)))
+	c := startCluster(t)
+	ctx := context.Background()
+	ch := loadChart(t)
+
+	c.restrictedNamespace(t, releaseNamespace)
+	rel := c.install(t, releaseName, releaseNamespace, ch, nil)
+	t.Run("installs the CRD", func(t *testing.T) {
+		g := newG(t)
+		g.Eventually(func(g Gomega) {
+			crd := &apiextensionsv1.CustomResourceDefinition{}
+			g.Expect(c.admin.Get(ctx, client.ObjectKey{Name: crdName}, crd)).To(Succeed())
+			g.Expect(crd.Status.Conditions).To(ContainElement(And(
+				HaveField("Type", apiextensionsv1.Established), HaveField("Status", apiextensionsv1.ConditionTrue))))
+		}).Should(Succeed())
+	})
+
+	t.Run("the pods are admitted by a restricted namespace", func(t *testing.T) {
+		g := newG(t)
+		d := parseManifest(t, rel.Manifest).deployment(t)
+		pod := &corev1.Pod{
+			ObjectMeta: metav1.ObjectMeta{GenerateName: "admission-", Namespace: releaseNamespace},
+			Spec:       d.Spec.Template.Spec,
+		}
+		g.Expect(c.admin.Create(ctx, pod.DeepCopy(), client.DryRunAll)).To(Succeed())
+		for _, hook := range rel.Hooks {
+			hookPod := &corev1.Pod{}
+			g.Expect(yaml.Unmarshal([]byte(hook.Manifest), hookPod)).To(Succeed())
+			if hookPod.Kind != "Pod" {
+				continue
+			}
+			g.Expect(c.admin.Create(ctx, hookPod, client.DryRunAll)).To(Succeed(), "the helm test pod %s", hook.Name)
+		}
+
+		// The namespace does enforce: one privilege too many and the pod is rejected.
+		pod.Spec.Containers[0].SecurityContext.AllowPrivilegeEscalation = ptr.To(true)
+		err := c.admin.Create(ctx, pod, client.DryRunAll)
+		g.Expect(err).To(MatchError(ContainSubstring("violates PodSecurity")))
+	})
+
+	const apps = "apps"
+	c.namespace(t, apps)
+	saConfig, stop := c.runManager(t, rel)
+	sa, err := client.New(saConfig, client.Options{Scheme: c.admin.Scheme()})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	t.Run("the pod labeler works with the chart's RBAC", func(t *testing.T) {
+		g := newG(t)
+		pod := annotatedPod(apps, "labelled")
+		g.Expect(c.admin.Create(ctx, pod)).To(Succeed())
+		g.Eventually(func(g Gomega) {
+			g.Expect(c.admin.Get(ctx, client.ObjectKeyFromObject(pod), pod)).To(Succeed())
+			g.Expect(pod.Labels).To(HaveKeyWithValue("padok.fr/pod-name", "labelled"))
+		}).Should(Succeed())
+	})
+
+	t.Run("the DemoApplication controller works with the chart's RBAC", func(t *testing.T) {
+		g := newG(t)
+		app := &paasv1.DemoApplication{
+			ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: apps},
+			Spec: paasv1.DemoApplicationSpec{
+				Image:   "nginx:1.27",
+				Replica: ptr.To[int32](1),
+				Ports:   []paasv1.DemoApplicationPort{{Port: 80}},
+			},
+		}
+		g.Expect(c.admin.Create(ctx, app)).To(Succeed())
+		g.Eventually(func(g Gomega) {
+			g.Expect(c.admin.Get(ctx, client.ObjectKey{Namespace: apps, Name: "web"}, &corev1.Service{})).To(Succeed())
+			g.Expect(c.admin.Get(ctx, client.ObjectKey{Namespace: apps, Name: "web"}, &appsv1.Deployment{})).To(Succeed())
+			g.Expect(c.admin.Get(ctx, client.ObjectKeyFromObject(app), app)).To(Succeed())
+			g.Expect(app.Status.ObservedGeneration).To(Equal(app.Generation))
+		}).Should(Succeed())
+	})
+
+	t.Run("the ServiceAccount can do nothing more", func(t *testing.T) {
+		g := newG(t)
+		secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "password", Namespace: apps}}
+		g.Expect(c.admin.Create(ctx, secret)).To(Succeed())
+
+		g.Expect(sa.Get(ctx, client.ObjectKeyFromObject(secret), &corev1.Secret{})).To(beForbidden(), "read a Secret")
+		g.Expect(sa.List(ctx, &corev1.SecretList{})).To(beForbidden(), "list Secrets")
+		g.Expect(sa.Delete(ctx, annotatedPod(apps, "labelled"))).To(beForbidden(), "delete a Pod")
+		g.Expect(sa.Create(ctx, annotatedPod(apps, "created"))).To(beForbidden(), "create a Pod")
+		web := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: apps}}
+		g.Expect(sa.Delete(ctx, web)).To(beForbidden(), "delete a Deployment")
+		g.Expect(sa.Delete(ctx, &apiextensionsv1.CustomResourceDefinition{ObjectMeta: metav1.ObjectMeta{Name: crdName}})).
+			To(beForbidden(), "delete the CRD")
+		g.Expect(sa.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "mine"}})).To(beForbidden(), "create a Namespace")
+	})
+	stop()
+
+	t.Run("a namespaced release watches and may touch only its namespaces", func(t *testing.T) {
+		g := newG(t)
+		const scopedNamespace, watched = "scoped-system", "team-a"
+		c.restrictedNamespace(t, scopedNamespace)
+		c.namespace(t, watched)
+		scoped := c.install(t, "scoped", scopedNamespace, ch,
+			values(t, "{watchNamespaces: [team-a], crds: {install: false}}"))
+		saConfig, stop := c.runManager(t, scoped)
+		defer stop()
+		sa, err := client.New(saConfig, client.Options{Scheme: c.admin.Scheme()})
+		g.Expect(err).NotTo(HaveOccurred())
+
+		inside, outside := annotatedPod(watched, "inside"), annotatedPod(apps, "outside")
+		g.Expect(c.admin.Create(ctx, inside)).To(Succeed())
+		g.Expect(c.admin.Create(ctx, outside)).To(Succeed())
+		g.Eventually(func(g Gomega) {
+			g.Expect(c.admin.Get(ctx, client.ObjectKeyFromObject(inside), inside)).To(Succeed())
+			g.Expect(inside.Labels).To(HaveKeyWithValue("padok.fr/pod-name", "inside"))
+		}).Should(Succeed())
+		g.Consistently(func(g Gomega) {
+			g.Expect(c.admin.Get(ctx, client.ObjectKeyFromObject(outside), outside)).To(Succeed())
+			g.Expect(outside.Labels).NotTo(HaveKey("padok.fr/pod-name"))
+		}, 2*time.Second).Should(Succeed())
+
+		g.Expect(sa.List(ctx, &corev1.PodList{}, client.InNamespace(watched))).To(Succeed())
+		g.Expect(sa.List(ctx, &corev1.PodList{}, client.InNamespace(apps))).To(beForbidden(), "list Pods outside team-a")
+		g.Expect(sa.List(ctx, &corev1.PodList{})).To(beForbidden(), "list Pods cluster-wide")
+	})
+
+	t.Run("upgrade applies a changed CRD", func(t *testing.T) {
+		g := newG(t)
+		changed := withRenamedAgeColumn(t, loadChart(t))
+		upgrade := action.NewUpgrade(c.helm(t, releaseNamespace))
+		upgrade.Namespace = releaseNamespace
+		upgraded, err := upgrade.Run(releaseName, changed, values(t, "replicaCount: 3"))
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(upgraded.Version).To(Equal(2))
+
+		crd := &apiextensionsv1.CustomResourceDefinition{}
+		g.Expect(c.admin.Get(ctx, client.ObjectKey{Name: crdName}, crd)).To(Succeed())
+		for _, version := range crd.Spec.Versions {
+			g.Expect(version.AdditionalPrinterColumns).To(ContainElement(HaveField("Name", "Created")), version.Name)
+		}
+		d := parseManifest(t, upgraded.Manifest).deployment(t)
+		g.Expect(c.admin.Get(ctx, client.ObjectKeyFromObject(d), d)).To(Succeed())
+		g.Expect(d.Spec.Replicas).To(Equal(ptr.To[int32](3)))
+	})
+
+	t.Run("uninstall removes the release but keeps the CRD and the applications", func(t *testing.T) {
+		g := newG(t)
+		_, err := action.NewUninstall(c.helm(t, releaseNamespace)).Run(releaseName)
+		g.Expect(err).NotTo(HaveOccurred())
+
+		for _, obj := range parseManifest(t, rel.Manifest) {
+			if obj.GetKind() == "CustomResourceDefinition" {
+				continue
+			}
+			err := c.admin.Get(ctx, client.ObjectKeyFromObject(obj), obj.DeepCopy())
+			g.Expect(apierrors.IsNotFound(err)).To(BeTrue(), "%s %s is left: %v", obj.GetKind(), obj.GetName(), err)
+		}
+		g.Expect(c.admin.Get(ctx, client.ObjectKey{Name: crdName}, &apiextensionsv1.CustomResourceDefinition{})).To(Succeed())
+		g.Expect(c.admin.Get(ctx, client.ObjectKey{Namespace: apps, Name: "web"}, &paasv1.DemoApplication{})).To(Succeed())
+	})
+}
+
+// annotatedPod returns a pod that opts in to the pod-name label. No kubelet runs it.
+func annotatedPod(namespace, name string) *corev1.Pod {
+	return &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{
+			Name: name, Namespace: namespace,
+			Annotations: map[string]string{"padok.fr/add-pod-name-label": "true"},
+		},
+		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: "busybox"}}},
+	}
+}
+
+// newG returns a Gomega for t whose Eventually gives the manager time to act on two busy cores.
+func newG(t *testing.T) *WithT {
+	g := NewWithT(t)
+	g.SetDefaultEventuallyTimeout(30 * time.Second)
+	g.SetDefaultEventuallyPollingInterval(100 * time.Millisecond)
+	return g
+}
+
+func beForbidden() types.GomegaMatcher {
+	return Satisfy(apierrors.IsForbidden)
+}
+
+// withRenamedAgeColumn changes the chart's copy of the CRD, as a new operator version would.
+func withRenamedAgeColumn(t *testing.T, ch *chart.Chart) *chart.Chart {
+	t.Helper()
+	for _, f := range ch.Files {
+		if strings.HasPrefix(f.Name, "files/crds/") {
+			changed := strings.ReplaceAll(string(f.Data), "name: Age\n", "name: Created\n")
+			if changed == string(f.Data) {
+				t.Fatalf("%s has no Age column to rename", f.Name)
+			}
+			f.Data = []byte(changed)
+		}
+	}
+	ch.Metadata.Version = "0.1.1"
+	return ch
+}
