@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -77,6 +78,17 @@ func TestBundleIsCurrent(t *testing.T) {
 	want := bytes.ReplaceAll(readFile(t, filepath.Join(root, "bundle.Dockerfile")), []byte("COPY bundle/"), []byte("COPY "+filepath.ToSlash(o.OutputDir)+"/"))
 	g.Expect(string(readFile(t, o.DockerfilePath))).To(Equal(string(want)), "bundle.Dockerfile is stale: run make bundle")
 	g.Expect(treeOf(t, o.OutputDir)).To(Equal(treeOf(t, bundleDir)), "bundle/ is stale: run make bundle")
+
+	// ...and for the release the Makefile describes.
+	makefile := string(readFile(t, root+"/Makefile"))
+	for variable, want := range map[string]string{
+		"VERSION": o.Version, "IMAGE_TAG_BASE": strings.TrimSuffix(o.Image, ":"+o.Version), "PACKAGE": o.Package,
+		"CHANNELS": strings.Join(o.Channels, ","), "DEFAULT_CHANNEL": o.DefaultChannel,
+	} {
+		m := regexp.MustCompile(`(?m)^` + variable + ` \?= (.*)$`).FindStringSubmatch(makefile)
+		g.Expect(m).To(HaveLen(2), variable)
+		g.Expect(m[1]).To(Equal(want), "bundle/ is for another %s than the Makefile's: run make bundle", variable)
+	}
 }
 
 func TestBundleValidates(t *testing.T) {

@@ -117,7 +117,7 @@ func GenerateBundle(o Options) error {
 
 // BundleAnnotations are the bundle's metadata/annotations.yaml, and its image's labels.
 func BundleAnnotations(o Options) map[string]string {
-	a := map[string]string{
+	return map[string]string{
 		"operators.operatorframework.io.bundle.mediatype.v1":       "registry+v1",
 		"operators.operatorframework.io.bundle.manifests.v1":       "manifests/",
 		"operators.operatorframework.io.bundle.metadata.v1":        "metadata/",
@@ -127,7 +127,6 @@ func BundleAnnotations(o Options) map[string]string {
 		"operators.operatorframework.io.test.mediatype.v1":         "scorecard+v1",
 		"operators.operatorframework.io.test.config.v1":            "tests/scorecard/",
 	}
-	return a
 }
 
 // bundleDockerfile builds the bundle image from dir, labelled exactly like annotations.yaml.
@@ -284,6 +283,24 @@ func (m *manifests) buildCSV(o Options) (*operatorsv1alpha1.ClusterServiceVersio
 		}
 		extra = append(extra, u)
 	}
+	for _, b := range m.roleBindings {
+		if !bindsAny(b.Subjects, saNames) {
+			u, err := toUnstructured(&b, "RoleBinding")
+			if err != nil {
+				return nil, nil, err
+			}
+			extra = append(extra, u)
+		}
+	}
+	for _, b := range m.crBindings {
+		if !bindsAny(b.Subjects, saNames) {
+			u, err := toUnstructured(&b, "ClusterRoleBinding")
+			if err != nil {
+				return nil, nil, err
+			}
+			extra = append(extra, u)
+		}
+	}
 	for _, name := range sortedKeys(m.roles) {
 		if !bound["Role/"+name] {
 			role := m.roles[name]
@@ -332,6 +349,17 @@ func permissions[B any](saNames map[string]bool, bindings []B, ref func(B) (rbac
 func hasServiceAccount(subjects []rbacv1.Subject, name string) bool {
 	for _, s := range subjects {
 		if s.Kind == rbacv1.ServiceAccountKind && s.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// bindsAny tells whether a binding grants to one of the deployments' service accounts, which
+// the CSV's permissions stand for.
+func bindsAny(subjects []rbacv1.Subject, saNames map[string]bool) bool {
+	for sa := range saNames {
+		if hasServiceAccount(subjects, sa) {
 			return true
 		}
 	}
