@@ -105,7 +105,7 @@ func GenerateBundle(o Options) error {
 	if m.scorecard != nil {
 		files[filepath.Join("tests", "scorecard", "config.yaml")] = m.scorecard.Object
 	}
-	annotations := BundleAnnotations(o)
+	annotations := annotationsOf(o)
 	files[filepath.Join("metadata", "annotations.yaml")] = map[string]any{"annotations": annotations}
 	for name, obj := range files {
 		if err := writeYAML(filepath.Join(o.OutputDir, name), obj); err != nil {
@@ -115,8 +115,8 @@ func GenerateBundle(o Options) error {
 	return os.WriteFile(o.DockerfilePath, bundleDockerfile(o.OutputDir, annotations, m.scorecard != nil), 0o644)
 }
 
-// BundleAnnotations are the bundle's metadata/annotations.yaml, and its image's labels.
-func BundleAnnotations(o Options) map[string]string {
+// annotationsOf are the bundle's metadata/annotations.yaml, and its image's labels.
+func annotationsOf(o Options) map[string]string {
 	return map[string]string{
 		"operators.operatorframework.io.bundle.mediatype.v1":       "registry+v1",
 		"operators.operatorframework.io.bundle.manifests.v1":       "manifests/",
