@@ -30,8 +30,9 @@ help: ## Display this help.
 ##@ Development
 
 .PHONY: manifests
-manifests: controller-gen ## Generate the CRD and the controllers' ClusterRole from the markers in api/ and controllers/.
+manifests: controller-gen ## Generate the CRD and the controllers' ClusterRole from the markers in api/ and controllers/, and copy them into the Helm chart.
 	$(CONTROLLER_GEN) rbac:roleName=manager-role crd paths="./..." output:crd:artifacts:config=config/crd/bases output:rbac:artifacts:config=config/rbac
+	hack/sync-chart.sh
 
 .PHONY: generate
 generate: controller-gen codegen-tools ## Generate the DeepCopy methods of the API types and the typed client in pkg/generated.
@@ -56,7 +57,7 @@ test: controller-gen codegen-tools envtest ## Run unit and integration tests (a 
 
 .PHONY: verify
 verify: generate manifests ## Fail when a generated file differs from what is committed.
-	@git diff --exit-code -- api config pkg/generated || { echo "generated files are stale: run make generate manifests and commit"; exit 1; }
+	@git diff --exit-code -- api config pkg/generated charts/demo-operator/files || { echo "generated files are stale: run make generate manifests and commit"; exit 1; }
 
 ##@ Build
 
@@ -98,6 +99,24 @@ deploy: manifests kustomize ## Deploy the operator (CRD, RBAC, manager) to the c
 .PHONY: undeploy
 undeploy: kustomize ## Remove the operator from the cluster in KUBECONFIG. Call with ignore-not-found=true to ignore errors.
 	$(KUSTOMIZE) build config/default | $(KUBECTL) delete --ignore-not-found=$(ignore-not-found) -f -
+
+##@ Helm
+
+CHART ?= charts/demo-operator
+# Helm's Go SDK, run from source: no helm binary needed.
+HELM_SDK = go run ./hack/helm
+
+.PHONY: helm-lint
+helm-lint: ## Lint the chart (strict).
+	$(HELM_SDK) lint $(CHART)
+
+.PHONY: helm-template
+helm-template: ## Render the chart with its default values (VALUES=file for others).
+	$(HELM_SDK) template $(CHART) $(if $(VALUES),-f $(VALUES))
+
+.PHONY: helm-package
+helm-package: manifests ## Package the chart into bin/charts, with appVersion $(VERSION).
+	$(HELM_SDK) package $(CHART) -d bin/charts --app-version $(VERSION)
 
 ##@ Tools
 
