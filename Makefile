@@ -100,6 +100,28 @@ deploy: manifests kustomize ## Deploy the operator (CRD, RBAC, manager) to the c
 undeploy: kustomize ## Remove the operator from the cluster in KUBECONFIG. Call with ignore-not-found=true to ignore errors.
 	$(KUSTOMIZE) build config/default | $(KUBECTL) delete --ignore-not-found=$(ignore-not-found) -f -
 
+##@ Local cluster
+
+# The local cluster's binaries, built once from the Go module proxy.
+CLUSTER_ASSETS = $$(hack/control-plane.sh --cluster)
+
+.PHONY: cluster-up
+cluster-up: ## Start a local cluster of processes (etcd, kube-apiserver, controller-manager, scheduler, kwok nodes); kubeconfig in bin/cluster/kubeconfig.
+	go run ./hack/cluster -bin "$(CLUSTER_ASSETS)" up
+
+.PHONY: cluster-down
+cluster-down: ## Stop the local cluster (and the demo's manager) and delete its state.
+	go run ./hack/cluster down
+
+.PHONY: demo
+demo: ## Start the local cluster (or use KUBECONFIG's), install the operator, run it, apply the samples and show the result.
+	go build -o bin/manager .
+	go run ./hack/cluster -bin "$$(if [ -z "$$KUBECONFIG" ]; then hack/control-plane.sh --cluster; fi)" demo
+
+.PHONY: test-e2e
+test-e2e: ## Run the end-to-end tests on their own local cluster: real pods, garbage collection, leader election, API server restart.
+	E2E_ASSETS="$(CLUSTER_ASSETS)" go test -tags e2e -timeout 20m -count 1 -v ./test/e2e/...
+
 ##@ Helm
 
 CHART ?= charts/demo-operator

@@ -1,0 +1,249 @@
+//go:build e2e
+
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package e2e runs the operator's binary against the local cluster, where Deployments make
+// pods that kwok turns Running, the garbage collector deletes owned objects and Services get
+// endpoints: what envtest cannot show.
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/apimachinery/pkg/util/yaml"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/hack/cluster/localcluster"
+	"github.com/cmft/demo-operator/internal/manager"
+)
+
+var (
+	cluster *localcluster.Cluster
+	k8s     client.Client
+	// managerBin is main.go built; electedBin adds the leader-election namespace flag.
+	managerBin, electedBin string
+)
+
+func TestMain(m *testing.M) {
+	assets := os.Getenv("E2E_ASSETS")
+	if assets == "" {
+		fmt.Println("E2E_ASSETS is not set: skipping the end-to-end tests (run make test-e2e)")
+		os.Exit(0)
+	}
+	os.Exit(run(m, assets))
+}
+
+func run(m *testing.M, assets string) int {
+	dir, err := os.MkdirTemp("", "demo-operator-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	port := 17443
+	if p := os.Getenv("E2E_PORT"); p != "" {
+		if port, err = strconv.Atoi(p); err != nil {
+			fmt.Fprintln(os.Stderr, "E2E_PORT:", err)
+			return 1
+		}
+	}
+	cluster = &localcluster.Cluster{Dir: filepath.Join(dir, "cluster"), BinDir: assets, PortBase: port, Nodes: 3, Progress: os.Stdout}
+	defer func() {
+		if err := cluster.Down(); err != nil {
+			fmt.Fprintln(os.Stderr, "stopping the cluster:", err)
+		}
+	}()
+	if err := setUp(dir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return m.Run()
+}
+
+// setUp builds the binaries while the cluster starts, then installs the CRD.
+func setUp(dir string) error {
+	managerBin, electedBin = filepath.Join(dir, "manager"), filepath.Join(dir, "electedmanager")
+	build := exec.Command("go", "build", "-o", dir+"/", "github.com/cmft/demo-operator", "./electedmanager")
+	build.Stdout, build.Stderr = os.Stdout, os.Stderr
+	if err := build.Start(); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	upErr := cluster.Up(ctx)
+	if err := build.Wait(); err != nil {
+		return fmt.Errorf("building the manager: %w", err)
+	}
+	if err := os.Rename(filepath.Join(dir, "demo-operator"), managerBin); err != nil {
+		return err
+	}
+	if upErr != nil {
+		return upErr
+	}
+	cfg, err := cluster.RESTConfig()
+	if err != nil {
+		return err
+	}
+	if err := apiextensionsv1.AddToScheme(manager.Scheme); err != nil {
+		return err
+	}
+	if k8s, err = client.New(cfg, client.Options{Scheme: manager.Scheme}); err != nil {
+		return err
+	}
+	data, err := os.ReadFile("../../config/crd/bases/paas.cmft.com_demoapplications.yaml")
+	if err != nil {
+		return err
+	}
+	crd := &apiextensionsv1.CustomResourceDefinition{}
+	if err := yaml.Unmarshal(data, crd); err != nil {
+		return err
+	}
+	if err := k8s.Create(ctx, crd); err != nil {
+		return err
+	}
+	for {
+		if err := k8s.Get(ctx, client.ObjectKeyFromObject(crd), crd); err != nil {
+			return err
+		}
+		for _, c := range crd.Status.Conditions {
+			if c.Type == apiextensionsv1.Established && c.Status == apiextensionsv1.ConditionTrue {
+				return nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("CRD not established: %w", ctx.Err())
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// startManager runs a manager binary as its own process until the test ends, with the admin
+// kubeconfig and no metrics or probe servers, so that several can run side by side.
+func startManager(t *testing.T, name, bin string, args ...string) {
+	t.Helper()
+	args = append([]string{"--kubeconfig=" + cluster.Kubeconfig(), "--metrics-bind-address=0",
+		"--health-probe-bind-address=0"}, args...)
+	if err := cluster.StartProcess(name, bin, args, nil); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := cluster.Stop(name); err != nil {
+			t.Error(err)
+		}
+		if t.Failed() {
+			logs, _ := os.ReadFile(cluster.LogFile(name))
+			t.Logf("%s log:\n%s", name, tail(string(logs), 40))
+		}
+	})
+}
+
+func tail(s string, lines int) string {
+	parts := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return strings.Join(parts[max(0, len(parts)-lines):], "\n")
+}
+
+// newNamespace creates a namespace for one test and deletes it afterwards; the namespace
+// controller finishes the deletion in the background.
+func newNamespace(t *testing.T) string {
+	t.Helper()
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "e2e-"}}
+	if err := k8s.Create(context.Background(), ns); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = k8s.Delete(context.Background(), ns) })
+	// Pods are refused until the ServiceAccount controller creates the default ServiceAccount.
+	NewWithT(t).Eventually(func() error {
+		return k8s.Get(context.Background(), client.ObjectKey{Namespace: ns.Name, Name: "default"}, &corev1.ServiceAccount{})
+	}, 30*time.Second, 100*time.Millisecond).Should(Succeed())
+	return ns.Name
+}
+
+func newDemoApp(namespace, name string, replicas int32, image string) *paasv1.DemoApplication {
+	return &paasv1.DemoApplication{
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
+		Spec: paasv1.DemoApplicationSpec{
+			Image:   image,
+			Replica: ptr.To(replicas),
+			Ports:   []paasv1.DemoApplicationPort{{Port: 80, TargetPort: ptr.To(intstr.FromInt32(80))}},
+		},
+	}
+}
+
+// runningPods returns the pods of a DemoApplication that are Running, Ready and not being deleted.
+func runningPods(g Gomega, app *paasv1.DemoApplication) []corev1.Pod {
+	pods := &corev1.PodList{}
+	g.Expect(k8s.List(context.Background(), pods, client.InNamespace(app.Namespace),
+		client.MatchingLabels{"app.kubernetes.io/name": app.Name})).To(Succeed())
+	var out []corev1.Pod
+	for _, p := range pods.Items {
+		if p.DeletionTimestamp == nil && p.Status.Phase == corev1.PodRunning && podReady(&p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func podReady(p *corev1.Pod) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+// expectConverged waits until the DemoApplication's Deployment, pods and status match its spec.
+func expectConverged(t *testing.T, app *paasv1.DemoApplication, timeout time.Duration) {
+	t.Helper()
+	NewWithT(t).Eventually(func(g Gomega) {
+		current := &paasv1.DemoApplication{}
+		g.Expect(k8s.Get(context.Background(), client.ObjectKeyFromObject(app), current)).To(Succeed())
+		want := *current.Spec.Replica
+		deploy := &appsv1.Deployment{}
+		g.Expect(k8s.Get(context.Background(), client.ObjectKeyFromObject(app), deploy)).To(Succeed())
+		g.Expect(metav1.IsControlledBy(deploy, current)).To(BeTrue())
+		g.Expect(deploy.Spec.Replicas).To(HaveValue(Equal(want)))
+		pods := runningPods(g, current)
+		g.Expect(pods).To(HaveLen(int(want)))
+		for _, p := range pods {
+			g.Expect(p.Spec.Containers[0].Image).To(Equal(current.Spec.Image))
+		}
+		g.Expect(current.Status.ReadyReplicas).To(Equal(want))
+		g.Expect(current.Status.ObservedGeneration).To(Equal(current.Generation))
+		available := apimeta.FindStatusCondition(current.Status.Conditions, paasv1.ConditionAvailable)
+		g.Expect(available).NotTo(BeNil())
+		g.Expect(available.Status).To(Equal(metav1.ConditionTrue))
+	}, timeout, 200*time.Millisecond).Should(Succeed())
+}
