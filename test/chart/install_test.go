@@ -215,6 +215,12 @@ func TestInstallUpgradeUninstall(t *testing.T) {
 		}).Should(Succeed())
 	})
 
+	t.Run("the notes tell the user what to do next", func(t *testing.T) {
+		g := newG(t)
+		g.Expect(rel.Info.Notes).To(ContainSubstring("helm test demo-operator -n demo-operator-system"))
+		g.Expect(rel.Info.Notes).To(ContainSubstring("kind: DemoApplication"))
+	})
+
 	t.Run("the pods are admitted by a restricted namespace", func(t *testing.T) {
 		g := newG(t)
 		d := parseManifest(t, rel.Manifest).deployment(t)
