@@ -213,8 +213,8 @@ serviceAccount: {name: operator, annotations: {example.com/role: demo}}
 		m := mustRender(t, values(t, "networkPolicy: {enabled: true}"))
 		np := m["NetworkPolicy demo-operator-system/demo-operator"]
 		g.Expect(np).NotTo(BeNil(), "rendered: %v", m.keys())
-		ports, _, _ := unstructured.NestedSlice(np.Object, "spec", "ingress")
-		g.Expect(ports).To(HaveLen(1))
+		ingress, _, _ := unstructured.NestedSlice(np.Object, "spec", "ingress")
+		g.Expect(ingress).To(ConsistOf(HaveKeyWithValue("ports", ConsistOf(HaveKeyWithValue("port", BeNumerically("==", 8443))))))
 	})
 }
 
