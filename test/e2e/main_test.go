@@ -23,7 +23,9 @@ package e2e
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -71,12 +73,10 @@ func run(m *testing.M, assets string) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	port := 17443
-	if p := os.Getenv("E2E_PORT"); p != "" {
-		if port, err = strconv.Atoi(p); err != nil {
-			fmt.Fprintln(os.Stderr, "E2E_PORT:", err)
-			return 1
-		}
+	port, err := freePorts()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
 	}
 	cluster = &localcluster.Cluster{Dir: filepath.Join(dir, "cluster"), BinDir: assets, PortBase: port, Nodes: 3, Progress: os.Stdout}
 	defer func() {
@@ -89,6 +89,25 @@ func run(m *testing.M, assets string) int {
 		return 1
 	}
 	return m.Run()
+}
+
+// freePorts finds six free ports in a row for the cluster, below the ephemeral range where
+// envtest's random ports fall, and clear of the make cluster-up ports, so that several test
+// runs and a demo can share a machine.
+func freePorts() (int, error) {
+	for base := 17443; base < 30000; base += 10 {
+		free := true
+		for p := base; p < base+6 && free; p++ {
+			l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p))
+			if free = err == nil; free {
+				l.Close()
+			}
+		}
+		if free {
+			return base, nil
+		}
+	}
+	return 0, errors.New("no free ports for the cluster")
 }
 
 // setUp builds the binaries while the cluster starts, then installs the CRD.
