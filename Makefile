@@ -52,8 +52,9 @@ envtest: ## Build kube-apiserver and etcd from the Go module proxy into bin/ (fi
 	@hack/control-plane.sh >/dev/null
 
 .PHONY: test
-test: controller-gen codegen-tools envtest ## Run unit and integration tests (a real kube-apiserver and etcd) and the staleness checks.
+test: controller-gen codegen-tools envtest ## Run unit and integration tests (a real kube-apiserver and etcd), the staleness checks and the end-to-end tests (make test-e2e).
 	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" CONTROLLER_GEN="$(CONTROLLER_GEN)" go test $(GO_TEST_FLAGS) ./... -coverprofile cover.out
+	$(MAKE) test-e2e E2E_FLAGS=
 
 .PHONY: verify
 verify: generate manifests ## Fail when a generated file differs from what is committed.
@@ -104,6 +105,8 @@ undeploy: kustomize ## Remove the operator from the cluster in KUBECONFIG. Call 
 
 # The local cluster's binaries, built once from the Go module proxy.
 CLUSTER_ASSETS = $$(hack/control-plane.sh --cluster)
+# make test-e2e shows each test and the measured failover times; make test only the verdict.
+E2E_FLAGS ?= -v
 
 .PHONY: cluster-up
 cluster-up: ## Start a local cluster of processes (etcd, kube-apiserver, controller-manager, scheduler, kwok nodes); kubeconfig in bin/cluster/kubeconfig.
@@ -120,7 +123,7 @@ demo: ## Start the local cluster (or use KUBECONFIG's), install the operator, ru
 
 .PHONY: test-e2e
 test-e2e: ## Run the end-to-end tests on their own local cluster: real pods, garbage collection, leader election, API server restart.
-	E2E_ASSETS="$(CLUSTER_ASSETS)" go test -tags e2e -timeout 20m -count 1 -v ./test/e2e/...
+	E2E_ASSETS="$(CLUSTER_ASSETS)" go test -tags e2e -timeout 20m -count 1 $(E2E_FLAGS) ./test/e2e/...
 
 ##@ Helm
 
