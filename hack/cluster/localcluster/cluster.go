@@ -321,6 +321,9 @@ func (c *Cluster) args(name string) ([]string, error) {
 			// The endpoint reconciler refuses a loopback address, and nothing in a cluster
 			// without a network dials the kubernetes Service anyway.
 			"--endpoint-reconciler-type=none",
+			// Without it a stop waits for open watches until --request-timeout (a minute);
+			// with it they are closed and clients re-establish them elsewhere.
+			"--shutdown-watch-termination-grace-period=2s",
 			"--cert-dir=" + filepath.Join(c.Dir, "apiserver-certs"),
 		}, nil
 	case ControllerManager:
