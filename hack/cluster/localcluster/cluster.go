@@ -120,6 +120,9 @@ func (c *Cluster) Running() bool {
 // Up starts every component that is not running yet and waits until the cluster is healthy:
 // API server ready, nodes Ready and schedulable, the default ServiceAccount created.
 func (c *Cluster) Up(ctx context.Context) error {
+	if c.BinDir == "" {
+		return errors.New("no directory with the cluster's binaries (hack/control-plane.sh --cluster prints it)")
+	}
 	start := time.Now()
 	pki := filepath.Join(c.Dir, "pki")
 	if err := os.MkdirAll(pki, 0o700); err != nil {
