@@ -246,6 +246,8 @@ func podReady(p *corev1.Pod) bool {
 // expectConverged waits until the DemoApplication's Deployment, pods and status match its spec.
 func expectConverged(t *testing.T, app *paasv1.DemoApplication, timeout time.Duration) {
 	t.Helper()
+	start := time.Now()
+	defer func() { t.Logf("%s converged in %s", app.Name, time.Since(start).Round(10*time.Millisecond)) }()
 	NewWithT(t).Eventually(func(g Gomega) {
 		current := &paasv1.DemoApplication{}
 		g.Expect(k8s.Get(context.Background(), client.ObjectKeyFromObject(app), current)).To(Succeed())
