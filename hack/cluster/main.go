@@ -62,7 +62,7 @@ func main() {
 	case "down":
 		err = c.Down()
 	case "status":
-		for _, name := range localcluster.Components {
+		for _, name := range append(localcluster.Components, managerName) {
 			state := "stopped"
 			if pid := c.PID(name); pid > 0 {
 				state = fmt.Sprintf("running (pid %d)", pid)

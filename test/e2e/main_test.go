@@ -78,7 +78,8 @@ func run(m *testing.M, assets string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	cluster = &localcluster.Cluster{Dir: filepath.Join(dir, "cluster"), BinDir: assets, PortBase: port, Nodes: 3, Progress: os.Stdout}
+	cluster = &localcluster.Cluster{Dir: filepath.Join(dir, "cluster"), BinDir: assets, PortBase: port, Nodes: 3,
+		Progress: os.Stdout, DieWithParent: true}
 	defer func() {
 		if err := cluster.Down(); err != nil {
 			fmt.Fprintln(os.Stderr, "stopping the cluster:", err)

@@ -87,6 +87,9 @@ type Cluster struct {
 	Nodes int
 	// Progress receives one line per step; nil discards them.
 	Progress io.Writer
+	// DieWithParent ties the processes to the one that starts them, so that a test binary
+	// killed by its timeout leaves nothing running.
+	DieWithParent bool
 
 	// started holds what this process started, so that stopping one also reaps it.
 	started map[string]*exec.Cmd
@@ -216,6 +219,9 @@ func (c *Cluster) StartProcess(name, path string, args, env []string) error {
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	cmd.Env = append(os.Environ(), env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if c.DieWithParent {
+		cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
+	}
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("starting %s: %w", name, err)
 	}
