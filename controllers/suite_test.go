@@ -18,6 +18,7 @@ package controllers_test
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"net/http"
 	"os"
@@ -51,6 +52,11 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	flag.Parse()
+	if f := flag.Lookup("test.fuzzworker"); f != nil && f.Value.String() == "true" {
+		// A fuzzing worker runs the pure builders only: no API server needed.
+		os.Exit(m.Run())
+	}
 	os.Exit(runSuite(m))
 }
 

@@ -1,0 +1,130 @@
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controllers
+
+import (
+	"errors"
+	"testing"
+
+	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+
+	paasv1 "github.com/cmft/demo-operator/api/v1"
+)
+
+func deployment(replicas int32, status appsv1.DeploymentStatus) *appsv1.Deployment {
+	return &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Generation: 3},
+		Spec:       appsv1.DeploymentSpec{Replicas: ptr.To(replicas)},
+		Status:     status,
+	}
+}
+
+func available(status corev1.ConditionStatus) appsv1.DeploymentCondition {
+	return appsv1.DeploymentCondition{Type: appsv1.DeploymentAvailable, Status: status, Message: "m"}
+}
+
+func TestSetStatus(t *testing.T) {
+	stalled := appsv1.DeploymentCondition{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionFalse,
+		Reason: "ProgressDeadlineExceeded", Message: "stuck"}
+	for _, tc := range []struct {
+		name       string
+		deployment *appsv1.Deployment
+		err        error
+		want       map[string]metav1.ConditionStatus
+		reasons    map[string]string
+	}{
+		{
+			name: "no Deployment yet",
+			want: map[string]metav1.ConditionStatus{paasv1.ConditionAvailable: "False", paasv1.ConditionProgressing: "False", paasv1.ConditionDegraded: "False"},
+			reasons: map[string]string{paasv1.ConditionAvailable: paasv1.ReasonDeploymentMissing,
+				paasv1.ConditionDegraded: paasv1.ReasonAsExpected},
+		},
+		{
+			name:       "rolling out",
+			deployment: deployment(2, appsv1.DeploymentStatus{ObservedGeneration: 3, Replicas: 2, UpdatedReplicas: 1}),
+			want:       map[string]metav1.ConditionStatus{paasv1.ConditionAvailable: "False", paasv1.ConditionProgressing: "True"},
+			reasons:    map[string]string{paasv1.ConditionAvailable: paasv1.ReasonReplicasUnavailable, paasv1.ConditionProgressing: paasv1.ReasonRollingOut},
+		},
+		{
+			name: "rolled out and available",
+			deployment: deployment(2, appsv1.DeploymentStatus{ObservedGeneration: 3, Replicas: 2, UpdatedReplicas: 2,
+				ReadyReplicas: 2, AvailableReplicas: 2, Conditions: []appsv1.DeploymentCondition{available(corev1.ConditionTrue)}}),
+			want:    map[string]metav1.ConditionStatus{paasv1.ConditionAvailable: "True", paasv1.ConditionProgressing: "False", paasv1.ConditionDegraded: "False"},
+			reasons: map[string]string{paasv1.ConditionAvailable: paasv1.ReasonMinimumReplicasAvailable, paasv1.ConditionProgressing: paasv1.ReasonRolloutComplete},
+		},
+		{
+			name:       "the Deployment has not seen its latest spec",
+			deployment: deployment(2, appsv1.DeploymentStatus{ObservedGeneration: 2, Replicas: 2, UpdatedReplicas: 2, AvailableReplicas: 2}),
+			want:       map[string]metav1.ConditionStatus{paasv1.ConditionProgressing: "True"},
+		},
+		{
+			name:       "stalled rollout",
+			deployment: deployment(2, appsv1.DeploymentStatus{Conditions: []appsv1.DeploymentCondition{stalled}}),
+			want:       map[string]metav1.ConditionStatus{paasv1.ConditionProgressing: "False", paasv1.ConditionDegraded: "True"},
+			reasons:    map[string]string{paasv1.ConditionProgressing: paasv1.ReasonProgressDeadlineExceeded, paasv1.ConditionDegraded: paasv1.ReasonProgressDeadlineExceeded},
+		},
+		{
+			name:    "name taken",
+			err:     &conflictError{kind: "Deployment", name: "web"},
+			want:    map[string]metav1.ConditionStatus{paasv1.ConditionDegraded: "True"},
+			reasons: map[string]string{paasv1.ConditionDegraded: paasv1.ReasonResourceConflict},
+		},
+		{
+			name:    "refused by the API server",
+			err:     &applyError{kind: "Service", err: errors.New("port is already allocated")},
+			want:    map[string]metav1.ConditionStatus{paasv1.ConditionDegraded: "True"},
+			reasons: map[string]string{paasv1.ConditionDegraded: paasv1.ReasonApplyFailed},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := NewWithT(t)
+			app := testApp()
+			app.Generation = 7
+			setStatus(app, tc.deployment, tc.err)
+			for typ, status := range tc.want {
+				c := meta.FindStatusCondition(app.Status.Conditions, typ)
+				g.Expect(c).NotTo(BeNil(), typ)
+				g.Expect(c.Status).To(Equal(status), typ)
+				g.Expect(c.ObservedGeneration).To(Equal(int64(7)))
+				if reason, ok := tc.reasons[typ]; ok {
+					g.Expect(c.Reason).To(Equal(reason), typ)
+				}
+			}
+			if tc.err == nil {
+				g.Expect(app.Status.ObservedGeneration).To(Equal(int64(7)))
+			} else {
+				g.Expect(app.Status.ObservedGeneration).To(BeZero())
+			}
+		})
+	}
+
+	t.Run("lastTransitionTime moves only when a condition flips", func(t *testing.T) {
+		g := NewWithT(t)
+		app := testApp()
+		setStatus(app, nil, nil)
+		first := meta.FindStatusCondition(app.Status.Conditions, paasv1.ConditionAvailable).LastTransitionTime
+		app.Status.Conditions[0].LastTransitionTime = metav1.NewTime(first.Add(-3600e9))
+		earlier := app.Status.Conditions[0].LastTransitionTime
+		setStatus(app, nil, nil)
+		g.Expect(meta.FindStatusCondition(app.Status.Conditions, paasv1.ConditionAvailable).LastTransitionTime).To(Equal(earlier))
+	})
+}

@@ -1,0 +1,193 @@
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controllers
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/utils/ptr"
+
+	paasv1 "github.com/cmft/demo-operator/api/v1"
+)
+
+func testApp() *paasv1.DemoApplication {
+	return &paasv1.DemoApplication{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "web", UID: types.UID("uid-1")},
+		Spec: paasv1.DemoApplicationSpec{
+			Image:   "nginx:1.27",
+			Replica: ptr.To[int32](2),
+			Ports:   []paasv1.DemoApplicationPort{{Port: 80, TargetPort: ptr.To(intstr.FromInt32(8080)), NodePort: ptr.To[int32](30002)}},
+		},
+	}
+}
+
+// typed converts an apply configuration into the typed object it describes.
+func typed[T any](ac any) *T {
+	out := new(T)
+	convert(ac, out)
+	return out
+}
+
+func TestNewDeployment(t *testing.T) {
+	t.Run("runs the image with the declared replicas, owned by the app", func(t *testing.T) {
+		g := NewWithT(t)
+		d := typed[appsv1.Deployment](newDeployment(testApp(), nil))
+		g.Expect(d.Name).To(Equal("web"))
+		g.Expect(d.Namespace).To(Equal("shop"))
+		g.Expect(*d.Spec.Replicas).To(Equal(int32(2)))
+		g.Expect(d.OwnerReferences).To(ConsistOf(metav1.OwnerReference{
+			APIVersion: "paas.cmft.com/v1", Kind: "DemoApplication", Name: "web", UID: "uid-1",
+			Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true),
+		}))
+		g.Expect(d.Spec.Template.Spec.Containers).To(ConsistOf(corev1.Container{
+			Name: ContainerName, Image: "nginx:1.27",
+			Ports: []corev1.ContainerPort{{ContainerPort: 8080, Protocol: corev1.ProtocolTCP}},
+		}))
+		selector := labels.SelectorFromSet(d.Spec.Selector.MatchLabels)
+		g.Expect(selector.Matches(labels.Set(d.Spec.Template.Labels))).To(BeTrue())
+		g.Expect(d.Labels).To(HaveKeyWithValue(LabelManagedBy, ManagedByValue))
+	})
+
+	t.Run("replica defaults to one", func(t *testing.T) {
+		app := testApp()
+		app.Spec.Replica = nil
+		NewWithT(t).Expect(*typed[appsv1.Deployment](newDeployment(app, nil)).Spec.Replicas).To(Equal(int32(1)))
+	})
+
+	t.Run("the user's env comes first and wins over the proxy settings", func(t *testing.T) {
+		g := NewWithT(t)
+		app := testApp()
+		app.Spec.Env = []corev1.EnvVar{
+			{Name: "HTTP_PROXY", Value: "mine"},
+			{Name: "POD", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.name"}}},
+		}
+		extra := []corev1.EnvVar{{Name: "HTTP_PROXY", Value: "olm"}, {Name: "NO_PROXY", Value: "svc"}}
+		env := typed[appsv1.Deployment](newDeployment(app, extra)).Spec.Template.Spec.Containers[0].Env
+		g.Expect(env).To(Equal([]corev1.EnvVar{
+			{Name: "HTTP_PROXY", Value: "mine"},
+			{Name: "POD", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.name"}}},
+			{Name: "NO_PROXY", Value: "svc"},
+		}))
+	})
+
+	t.Run("resources are set only when declared", func(t *testing.T) {
+		g := NewWithT(t)
+		g.Expect(newDeployment(testApp(), nil).Spec.Template.Spec.Containers[0].Resources).To(BeNil())
+		app := testApp()
+		app.Spec.Resources = &corev1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("500m")}}
+		c := typed[appsv1.Deployment](newDeployment(app, nil)).Spec.Template.Spec.Containers[0]
+		g.Expect(c.Resources.Limits.Cpu().String()).To(Equal("500m"))
+	})
+
+	t.Run("one container port per distinct target", func(t *testing.T) {
+		g := NewWithT(t)
+		app := testApp()
+		app.Spec.Ports = []paasv1.DemoApplicationPort{
+			{Name: "http", Port: 80, TargetPort: ptr.To(intstr.FromInt32(8080))},
+			{Name: "alt", Port: 8080},
+			{Name: "admin", Port: 9000, TargetPort: ptr.To(intstr.FromString("admin-port"))},
+			{Name: "dns", Port: 53, Protocol: corev1.ProtocolUDP},
+		}
+		ports := typed[appsv1.Deployment](newDeployment(app, nil)).Spec.Template.Spec.Containers[0].Ports
+		g.Expect(ports).To(Equal([]corev1.ContainerPort{
+			{Name: "http", ContainerPort: 8080, Protocol: corev1.ProtocolTCP},
+			{Name: "admin-port", ContainerPort: 9000, Protocol: corev1.ProtocolTCP},
+			{Name: "dns", ContainerPort: 53, Protocol: corev1.ProtocolUDP},
+		}))
+	})
+}
+
+func TestNewService(t *testing.T) {
+	t.Run("a nodePort makes a NodePort Service selecting the app's pods", func(t *testing.T) {
+		g := NewWithT(t)
+		app := testApp()
+		s := typed[corev1.Service](newService(app))
+		g.Expect(s.Spec.Type).To(Equal(corev1.ServiceTypeNodePort))
+		g.Expect(s.Spec.Selector).To(Equal(selectorFor(app)))
+		g.Expect(s.Spec.Ports).To(Equal([]corev1.ServicePort{
+			{Port: 80, Protocol: corev1.ProtocolTCP, TargetPort: intstr.FromInt32(8080), NodePort: 30002},
+		}))
+		g.Expect(s.OwnerReferences).To(HaveLen(1))
+	})
+
+	t.Run("without nodePorts it is a ClusterIP Service", func(t *testing.T) {
+		app := testApp()
+		app.Spec.Ports[0].NodePort = nil
+		NewWithT(t).Expect(typed[corev1.Service](newService(app)).Spec.Type).To(Equal(corev1.ServiceTypeClusterIP))
+	})
+
+	t.Run("without ports there is no Service", func(t *testing.T) {
+		app := testApp()
+		app.Spec.Ports = nil
+		NewWithT(t).Expect(newService(app)).To(BeNil())
+	})
+}
+
+// FuzzDesiredObjects checks that whatever a valid DemoApplication holds, the builders
+// never panic and produce objects the API server would accept: valid names and labels, a
+// selector that matches the pod template, container ports unique by number and protocol
+// and by name, as SSA's list keys require.
+func FuzzDesiredObjects(f *testing.F) {
+	f.Add("web", "nginx:1.27", int32(2), []byte(`[{"port":80,"targetPort":8080,"nodePort":30002}]`))
+	f.Add("a", "x", int32(0), []byte(`[{"name":"a","port":80,"targetPort":"http"},{"name":"b","port":81,"targetPort":"http"}]`))
+	f.Add("api-gateway", "registry.example.com/app@sha256:00", int32(5), []byte(`[{"name":"t","port":53},{"name":"u","port":53,"protocol":"UDP"}]`))
+	f.Fuzz(func(t *testing.T, name, image string, replica int32, portsJSON []byte) {
+		var ports []paasv1.DemoApplicationPort
+		if json.Unmarshal(portsJSON, &ports) != nil || len(validation.IsDNS1123Label(name)) > 0 || image == "" || replica < 0 {
+			t.Skip("not a DemoApplication the API server admits")
+		}
+		app := testApp()
+		app.Name, app.Spec.Image, app.Spec.Replica, app.Spec.Ports = name, image, &replica, ports
+
+		d := typed[appsv1.Deployment](newDeployment(app, nil))
+		for k, v := range d.Labels {
+			if msgs := append(validation.IsQualifiedName(k), validation.IsValidLabelValue(v)...); len(msgs) > 0 {
+				t.Fatalf("label %s=%s: %v", k, v, msgs)
+			}
+		}
+		if !labels.SelectorFromSet(d.Spec.Selector.MatchLabels).Matches(labels.Set(d.Spec.Template.Labels)) {
+			t.Fatalf("selector %v does not match template labels %v", d.Spec.Selector.MatchLabels, d.Spec.Template.Labels)
+		}
+		keys, names := map[string]bool{}, map[string]bool{}
+		for _, p := range d.Spec.Template.Spec.Containers[0].Ports {
+			key := fmt.Sprint(p.ContainerPort, p.Protocol)
+			if keys[key] || (p.Name != "" && names[p.Name]) {
+				t.Fatalf("duplicate container port %+v in %+v", p, d.Spec.Template.Spec.Containers[0].Ports)
+			}
+			keys[key], names[p.Name] = true, p.Name != ""
+		}
+
+		s := newService(app)
+		if (s == nil) != (len(ports) == 0) {
+			t.Fatalf("Service %v for %d ports", s, len(ports))
+		}
+		if s != nil && len(typed[corev1.Service](s).Spec.Ports) != len(ports) {
+			t.Fatalf("Service has %d ports, app declares %d", len(s.Spec.Ports), len(ports))
+		}
+	})
+}
