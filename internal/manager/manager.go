@@ -68,6 +68,7 @@ type Options struct {
 	MetricsAddr        string
 	ProbeAddr          string
 	LeaderElect        bool
+	LeaderElectionNS   string
 	EnableHTTP2        bool
 	WatchNamespaces    string
 	PodLabelAnnotation string
@@ -94,6 +95,8 @@ func (o *Options) BindFlags(fs *flag.FlagSet) {
 	fs.StringVar(&o.ProbeAddr, "health-probe-bind-address", ":8081", "Address of the /healthz and /readyz endpoints.")
 	fs.BoolVar(&o.LeaderElect, "leader-elect", false,
 		"Elect one active manager through a Lease, so that several replicas can run; the Lease is released on a graceful stop.")
+	fs.StringVar(&o.LeaderElectionNS, "leader-election-namespace", "",
+		"Namespace of the leader-election Lease; defaults to the pod's own namespace, which a manager running outside a pod must be told.")
 	fs.BoolVar(&o.EnableHTTP2, "enable-http2", false,
 		"Serve metrics over HTTP/2 as well; off by default against HTTP/2 stream-reset attacks.")
 	fs.StringVar(&o.WatchNamespaces, "watch-namespaces", "",
@@ -131,6 +134,11 @@ func (o *Options) Validate() error {
 	for _, ns := range o.namespaces() {
 		if msgs := validation.IsDNS1123Label(ns); len(msgs) > 0 {
 			errs = append(errs, fmt.Errorf("--watch-namespaces: %q is not a namespace name: %s", ns, strings.Join(msgs, "; ")))
+		}
+	}
+	if ns := o.LeaderElectionNS; ns != "" {
+		if msgs := validation.IsDNS1123Label(ns); len(msgs) > 0 {
+			errs = append(errs, fmt.Errorf("--leader-election-namespace: %q is not a namespace name: %s", ns, strings.Join(msgs, "; ")))
 		}
 	}
 	for flagName, key := range map[string]string{"--pod-label-annotation": o.PodLabelAnnotation, "--pod-name-label": o.PodNameLabel} {
@@ -199,6 +207,7 @@ func New(cfg *rest.Config, opts Options, customize ...func(*ctrl.Options)) (ctrl
 		HealthProbeBindAddress:        opts.ProbeAddr,
 		LeaderElection:                opts.LeaderElect,
 		LeaderElectionID:              LeaderElectionID,
+		LeaderElectionNamespace:       opts.LeaderElectionNS,
 		LeaderElectionReleaseOnCancel: true,
 	}
 	for _, f := range customize {

@@ -53,8 +53,8 @@ import (
 var (
 	cluster *localcluster.Cluster
 	k8s     client.Client
-	// managerBin is main.go built; electedBin adds the leader-election namespace flag.
-	managerBin, electedBin string
+	// managerBin is main.go built.
+	managerBin string
 )
 
 func TestMain(m *testing.M) {
@@ -113,8 +113,8 @@ func freePorts() (int, error) {
 
 // setUp builds the binaries while the cluster starts, then installs the CRD.
 func setUp(dir string) error {
-	managerBin, electedBin = filepath.Join(dir, "manager"), filepath.Join(dir, "electedmanager")
-	build := exec.Command("go", "build", "-o", dir+"/", "github.com/cmft/demo-operator", "./electedmanager")
+	managerBin = filepath.Join(dir, "manager")
+	build := exec.Command("go", "build", "-o", managerBin, "github.com/cmft/demo-operator")
 	build.Stdout, build.Stderr = os.Stdout, os.Stderr
 	if err := build.Start(); err != nil {
 		return err
@@ -124,9 +124,6 @@ func setUp(dir string) error {
 	upErr := cluster.Up(ctx)
 	if err := build.Wait(); err != nil {
 		return fmt.Errorf("building the manager: %w", err)
-	}
-	if err := os.Rename(filepath.Join(dir, "demo-operator"), managerBin); err != nil {
-		return err
 	}
 	if upErr != nil {
 		return upErr

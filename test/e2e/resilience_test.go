@@ -71,8 +71,8 @@ func TestLeaderElection(t *testing.T) {
 	ctx := context.Background()
 	ns := newNamespace(t)
 	args := []string{"--leader-elect", "--leader-election-namespace=" + ns}
-	startManager(t, "manager-a", electedBin, args...)
-	startManager(t, "manager-b", electedBin, args...)
+	startManager(t, "manager-a", managerBin, args...)
+	startManager(t, "manager-b", managerBin, args...)
 	first := waitLeader(t, 30*time.Second, "manager-a", "manager-b")
 	follower := map[string]string{"manager-a": "manager-b", "manager-b": "manager-a"}[first]
 
@@ -93,7 +93,7 @@ func TestLeaderElection(t *testing.T) {
 	t.Logf("kill -9 of the leader: new leader after %s, new DemoApplication converged after %s",
 		failover.Round(10*time.Millisecond), time.Since(killed).Round(10*time.Millisecond))
 
-	startManager(t, "manager-c", electedBin, args...)
+	startManager(t, "manager-c", managerBin, args...)
 	g.Eventually(func() bool { return logContains("manager-c", "Attempting to acquire leader lease") },
 		30*time.Second, 50*time.Millisecond).Should(BeTrue())
 	stopped := time.Now()
