@@ -1,0 +1,389 @@
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package bench
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/controllers"
+)
+
+// RoleDirect is the convergence baseline: a client creating the Deployments and Services itself.
+const RoleDirect = "direct-client"
+
+func newApp(namespace, name string) *paasv1.DemoApplication {
+	return &paasv1.DemoApplication{
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
+		Spec: paasv1.DemoApplicationSpec{Image: "nginx:1.27", Replica: ptr.To[int32](2),
+			Ports: []paasv1.DemoApplicationPort{{Port: 80, TargetPort: ptr.To(intstr.FromInt32(8080))}}},
+	}
+}
+
+// directObjects are what the direct client creates for an app: the operator's Deployment
+// and Service, less the owner reference a DemoApplication would give them.
+func directObjects(namespace, name string) (*appsv1.Deployment, *corev1.Service) {
+	selector := map[string]string{controllers.LabelName: name, controllers.LabelApplication: name}
+	labels := map[string]string{controllers.LabelName: name, controllers.LabelApplication: name,
+		controllers.LabelManagedBy: controllers.ManagedByValue}
+	meta := metav1.ObjectMeta{Namespace: namespace, Name: name, Labels: labels}
+	deployment := &appsv1.Deployment{ObjectMeta: meta, Spec: appsv1.DeploymentSpec{
+		Replicas: ptr.To[int32](2),
+		Selector: &metav1.LabelSelector{MatchLabels: selector},
+		Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels},
+			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: controllers.ContainerName, Image: "nginx:1.27",
+				Ports: []corev1.ContainerPort{{ContainerPort: 8080, Protocol: corev1.ProtocolTCP}}}}}},
+	}}
+	service := &corev1.Service{ObjectMeta: meta, Spec: corev1.ServiceSpec{Selector: selector,
+		Ports: []corev1.ServicePort{{Port: 80, TargetPort: intstr.FromInt32(8080), Protocol: corev1.ProtocolTCP}}}}
+	return deployment, service
+}
+
+// appTracker follows, from the API server's watches, when each app's objects exist and its
+// status is current.
+type appTracker struct {
+	mu         sync.Mutex
+	needStatus bool
+	n, count   int
+	apps       map[string]*appState
+	done       chan time.Time
+}
+
+type appState struct {
+	created                     time.Time
+	deployment, service, status bool
+	converged                   time.Time
+}
+
+func (t *appTracker) update(name string, f func(*appState)) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := t.apps[name]
+	if s == nil {
+		s = &appState{}
+		t.apps[name] = s
+	}
+	f(s)
+	if s.converged.IsZero() && s.deployment && s.service && (s.status || !t.needStatus) {
+		s.converged = time.Now()
+		if t.count++; t.count == t.n {
+			t.done <- s.converged
+		}
+	}
+}
+
+// latencies returns each app's create-to-converged time, sorted.
+func (t *appTracker) latencies() []float64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []float64
+	for _, s := range t.apps {
+		out = append(out, seconds(s.converged.Sub(s.created)))
+	}
+	slices.Sort(out)
+	return out
+}
+
+func (b *Bench) trackApps(ctx context.Context, namespace string, n int, needStatus bool) (*appTracker, error) {
+	t := &appTracker{needStatus: needStatus, n: n, apps: map[string]*appState{}, done: make(chan time.Time, 1)}
+	kube := informers.NewSharedInformerFactoryWithOptions(b.clientset, 0, informers.WithNamespace(namespace))
+	// The generated client has no informers: list and watch through its REST client.
+	apps := cache.NewSharedIndexInformer(cache.NewListWatchFromClient(b.paas.PaasV1().RESTClient(),
+		"demoapplications", namespace, fields.Everything()), &paasv1.DemoApplication{}, 0, cache.Indexers{})
+	handlers := map[cache.SharedIndexInformer]func(any){
+		kube.Apps().V1().Deployments().Informer(): func(obj any) {
+			t.update(obj.(*appsv1.Deployment).Name, func(s *appState) { s.deployment = true })
+		},
+		kube.Core().V1().Services().Informer(): func(obj any) {
+			t.update(obj.(*corev1.Service).Name, func(s *appState) { s.service = true })
+		},
+		apps: func(obj any) {
+			app := obj.(*paasv1.DemoApplication)
+			current := app.Status.ObservedGeneration == app.Generation && len(app.Status.Conditions) > 0
+			t.update(app.Name, func(s *appState) { s.status = s.status || current })
+		},
+	}
+	for informer, seen := range handlers {
+		if _, err := informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
+			AddFunc: seen, UpdateFunc: func(_, obj any) { seen(obj) }}); err != nil {
+			return nil, err
+		}
+	}
+	kube.Start(ctx.Done())
+	go apps.Run(ctx.Done())
+	kube.WaitForCacheSync(ctx.Done())
+	cache.WaitForCacheSync(ctx.Done(), apps.HasSynced)
+	return t, nil
+}
+
+// ConvergeRun is one measurement of M DemoApplications (or their objects) created at once.
+type ConvergeRun struct {
+	// Seconds runs from the first create to the last app converged.
+	Seconds    float64 `json:"seconds"`
+	P50Seconds float64 `json:"p50Seconds"`
+	P99Seconds float64 `json:"p99Seconds"`
+	// Writes are the manager's write requests by method and resource (the direct client's: 2 per app).
+	Writes map[string]int `json:"writes"`
+	// WritesPerApp counts writes to Deployments, Services and DemoApplications, not events.
+	WritesPerApp float64 `json:"writesPerApp"`
+	// EventsPerApp counts the Events the manager recorded.
+	EventsPerApp float64 `json:"eventsPerApp"`
+}
+
+// convergeRun creates m apps in a namespace of its own; with role RoleManager a manager
+// turns them into Deployments and Services, with RoleDirect the bench creates those itself
+// within the same client budget. keep leaves the objects for the steady state.
+func (b *Bench) convergeRun(ctx context.Context, role string, s setting, m int, keep bool) (ConvergeRun, string, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	ns, err := b.newNamespace(ctx, "apps")
+	if err != nil {
+		return ConvergeRun{}, "", err
+	}
+	var p *proc
+	if role == RoleManager {
+		if p, err = b.start(s.child(RoleManager)); err != nil {
+			return ConvergeRun{}, ns, err
+		}
+		defer p.stop()
+		if err := p.await(2*time.Minute, "elected", "ready"); err != nil {
+			return ConvergeRun{}, ns, err
+		}
+	}
+	tracker, err := b.trackApps(ctx, ns, m, role == RoleManager)
+	if err != nil {
+		return ConvergeRun{}, ns, err
+	}
+	create, workers := b.creator(ns, role, s)
+	if create == nil {
+		return ConvergeRun{}, ns, fmt.Errorf("no client for %s", role)
+	}
+	begin := time.Now()
+	if err := parallel(workers, m, func(i int) error {
+		name := fmt.Sprintf("app-%05d", i)
+		tracker.update(name, func(s *appState) { s.created = time.Now() })
+		return create(ctx, name)
+	}); err != nil {
+		return ConvergeRun{}, ns, err
+	}
+	timeout := 5*time.Minute + time.Duration(float64(m)*6/s.QPS*float64(time.Second))
+	var run ConvergeRun
+	select {
+	case last := <-tracker.done:
+		run.Seconds = seconds(last.Sub(begin))
+	case <-time.After(timeout):
+		return run, ns, fmt.Errorf("%s: not every app converged after %s", role, timeout)
+	}
+	latencies := tracker.latencies()
+	run.P50Seconds, run.P99Seconds = percentile(latencies, 50), percentile(latencies, 99)
+	run.Writes = map[string]int{"POST deployments": m, "POST services": m}
+	if p != nil {
+		// Let the reconciles that the objects' own create events trigger finish.
+		time.Sleep(2 * time.Second)
+		stats, err := p.Stats()
+		if err != nil {
+			return run, ns, err
+		}
+		run.Writes = stats.Writes
+	}
+	for key, n := range run.Writes {
+		if strings.HasSuffix(key, " events") {
+			run.EventsPerApp += float64(n) / float64(m)
+		} else {
+			run.WritesPerApp += float64(n) / float64(m)
+		}
+	}
+	if keep {
+		return run, ns, nil
+	}
+	if p != nil {
+		p.stop()
+	}
+	return run, ns, b.deleteApps(ctx, ns)
+}
+
+// creator returns what creates one app for role, and how many goroutines call it: the
+// bench's creators for DemoApplications, the manager's budget for the direct client.
+func (b *Bench) creator(namespace, role string, s setting) (func(context.Context, string) error, int) {
+	if role == RoleManager {
+		return func(ctx context.Context, name string) error {
+			return b.client.Create(ctx, newApp(namespace, name))
+		}, b.cfg.Creators
+	}
+	cfg := rest.CopyConfig(b.rest)
+	cfg.QPS, cfg.Burst = float32(s.QPS), s.Burst
+	clientset, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return nil, 0
+	}
+	return func(ctx context.Context, name string) error {
+		deployment, service := directObjects(namespace, name)
+		if _, err := clientset.AppsV1().Deployments(namespace).Create(ctx, deployment, metav1.CreateOptions{}); err != nil {
+			return err
+		}
+		_, err := clientset.CoreV1().Services(namespace).Create(ctx, service, metav1.CreateOptions{})
+		return err
+	}, s.Concurrency
+}
+
+func (b *Bench) deleteApps(ctx context.Context, namespace string) error {
+	in := client.InNamespace(namespace)
+	for _, obj := range []client.Object{&paasv1.DemoApplication{}, &appsv1.Deployment{}} {
+		if err := b.client.DeleteAllOf(ctx, obj, in); err != nil {
+			return err
+		}
+	}
+	// Services have no deletecollection.
+	list := &corev1.ServiceList{}
+	if err := b.client.List(ctx, list, in); err != nil {
+		return err
+	}
+	return parallel(b.cfg.Creators, len(list.Items), func(i int) error {
+		return client.IgnoreNotFound(b.client.Delete(ctx, &list.Items[i]))
+	})
+}
+
+// convergence measures M apps with the defaults and with limits lifted, beside the direct
+// client; the last run with the defaults is kept for the steady state.
+func (b *Bench) convergence(ctx context.Context) error {
+	for _, j := range []struct {
+		s    setting
+		runs int
+	}{{b.liftedSetting(), b.cfg.Runs}, {b.defaultSetting(), 1}} {
+		if !b.measures(j.s) {
+			continue
+		}
+		runs := map[string][]ConvergeRun{}
+		roles := []string{RoleDirect, RoleManager}
+		for i := range j.runs {
+			for _, role := range roles {
+				keep := j.s.Name == "defaults" && role == RoleManager && i == j.runs-1
+				r, ns, err := b.convergeRun(ctx, role, j.s, b.cfg.Apps, keep)
+				if err != nil {
+					return err
+				}
+				if keep {
+					b.steadyNamespace = ns
+				}
+				b.logf("convergence %s M=%d %s run %d: %.1fs, p50 %.2fs, p99 %.2fs, %.2f writes/app, %.2f events/app",
+					j.s.Name, b.cfg.Apps, role, i+1, r.Seconds, r.P50Seconds, r.P99Seconds, r.WritesPerApp, r.EventsPerApp)
+				runs[role] = append(runs[role], r)
+			}
+		}
+		for _, role := range roles {
+			b.results.addConvergence(role, j.s, b.cfg.Apps, runs[role])
+		}
+	}
+	return nil
+}
+
+// SteadyState is the manager watching a converged cluster where nothing changes.
+type SteadyState struct {
+	WindowSeconds     float64 `json:"windowSeconds"`
+	SyncPeriodSeconds float64 `json:"syncPeriodSeconds"`
+	Pods              int     `json:"pods"`
+	Apps              int     `json:"apps"`
+	// StartupWrites are the writes of the manager's start on the converged cluster.
+	StartupWrites map[string]int `json:"startupWrites"`
+	// StartupReconciles are the reconciles of that start, by controller.
+	StartupReconciles map[string]float64 `json:"startupReconciles"`
+	Writes            map[string]int     `json:"writes"`
+	Reconciles        map[string]float64 `json:"reconciles"`
+	CPUSeconds        float64            `json:"cpuSeconds"`
+}
+
+// steady starts a manager on the converged apps and the memory scenario's pods, lets its
+// start settle, then watches it for the window, with resyncs due inside it.
+func (b *Bench) steady(ctx context.Context) error {
+	if b.steadyNamespace == "" {
+		_, ns, err := b.convergeRun(ctx, RoleManager, b.defaultSetting(), b.cfg.Apps, true)
+		if err != nil {
+			return err
+		}
+		b.steadyNamespace = ns
+	}
+	f := b.defaultSetting().child(RoleManager)
+	f.syncPeriod = b.cfg.SyncPeriod
+	p, err := b.start(f)
+	if err != nil {
+		return err
+	}
+	defer p.stop()
+	if err := p.await(5*time.Minute, "elected", "ready"); err != nil {
+		return err
+	}
+	// Settled when three polls, a second apart, see no new reconcile.
+	var before *Stats
+	for still := 0; still < 3; {
+		time.Sleep(time.Second)
+		st, err := p.Stats()
+		if err != nil {
+			return err
+		}
+		if before != nil && total(st.Reconciles) == total(before.Reconciles) {
+			still++
+		} else {
+			still = 0
+		}
+		before = st
+	}
+	b.logf("steady: start settled, %v writes; watching for %s with a %s resync", before.Writes, b.cfg.Steady, b.cfg.SyncPeriod)
+	time.Sleep(b.cfg.Steady)
+	after, err := p.Stats()
+	if err != nil {
+		return err
+	}
+	st := &SteadyState{WindowSeconds: seconds(b.cfg.Steady), SyncPeriodSeconds: seconds(b.cfg.SyncPeriod),
+		Pods: b.memoryPods, Apps: b.cfg.Apps, StartupWrites: before.Writes, StartupReconciles: before.Reconciles,
+		Writes: map[string]int{}, Reconciles: map[string]float64{}, CPUSeconds: after.CPUSeconds - before.CPUSeconds}
+	for k, v := range after.Writes {
+		if d := v - before.Writes[k]; d != 0 {
+			st.Writes[k] = d
+		}
+	}
+	for k, v := range after.Reconciles {
+		st.Reconciles[k] = v - before.Reconciles[k]
+	}
+	b.logf("steady: %v writes, reconciles %v, %.2f CPU seconds", st.Writes, st.Reconciles, st.CPUSeconds)
+	b.results.Steady = st
+	return nil
+}
+
+func total[K comparable, V int | float64](m map[K]V) V {
+	var sum V
+	for _, v := range m {
+		sum += v
+	}
+	return sum
+}

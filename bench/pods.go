@@ -1,0 +1,384 @@
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package bench
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/client-go/metadata/metadatainformer"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/utils/ptr"
+
+	"github.com/cmft/demo-operator/controllers"
+)
+
+// setting is a client budget: the manager's QPS, burst and concurrent reconciles, which the
+// baselines get too.
+type setting struct {
+	Name        string  `json:"name"`
+	QPS         float64 `json:"qps"`
+	Burst       int     `json:"burst"`
+	Concurrency int     `json:"concurrency"`
+}
+
+// liftedQPS stands for no client-side limit: far above what the API server can serve here.
+const liftedQPS = 1_000_000
+
+func (b *Bench) defaultSetting() setting {
+	return setting{"defaults", b.defaults.QPS, b.defaults.Burst, b.defaults.MaxConcurrent}
+}
+
+func (b *Bench) liftedSetting() setting {
+	return setting{"lifted", liftedQPS, liftedQPS, b.defaults.MaxConcurrent}
+}
+
+func (s setting) child(role string) childFlags {
+	return childFlags{role: role, qps: s.QPS, burst: s.Burst, concurrency: s.Concurrency}
+}
+
+// podSpec is one pod the bench creates; its name starts with "a-" when annotated, "u-" when not.
+type podSpec struct {
+	name      string
+	annotated bool
+	labelled  bool
+}
+
+// labelingPods returns n annotated pods with one unannotated pod after every ten.
+func labelingPods(n int) []podSpec {
+	pods := make([]podSpec, 0, n+n/10)
+	for i := range n {
+		pods = append(pods, podSpec{name: fmt.Sprintf("a-%07d", i), annotated: true})
+		if i%10 == 9 {
+			pods = append(pods, podSpec{name: fmt.Sprintf("u-%07d", i/10)})
+		}
+	}
+	return pods
+}
+
+// memoryPods returns pods from..to-1 of a population where every other pod is annotated,
+// and already labelled as the labeler leaves it.
+func memoryPods(from, to int) []podSpec {
+	pods := make([]podSpec, 0, to-from)
+	for i := from; i < to; i++ {
+		if i%2 == 0 {
+			pods = append(pods, podSpec{name: fmt.Sprintf("a-%07d", i), annotated: true, labelled: true})
+		} else {
+			pods = append(pods, podSpec{name: fmt.Sprintf("u-%07d", i)})
+		}
+	}
+	return pods
+}
+
+// newPod returns a pod shaped like one a Deployment makes: owner, template labels, one
+// container with ports, resources, env and probes. It has no status (no kubelet runs), so
+// it is smaller than a real pod and the full-Pod baseline's memory an underestimate.
+func newPod(namespace string, p podSpec) *corev1.Pod {
+	labels := map[string]string{"app.kubernetes.io/name": "bench", "pod-template-hash": "5d8f7c9b4"}
+	annotations := map[string]string{"kubectl.kubernetes.io/default-container": "app"}
+	if p.annotated {
+		annotations[controllers.DefaultPodLabelAnnotation] = "true"
+	}
+	if p.labelled {
+		labels[controllers.DefaultPodNameLabel] = p.name
+	}
+	probe := &corev1.Probe{ProbeHandler: corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{
+		Path: "/healthz", Port: intstr.FromString("http")}}, PeriodSeconds: 10}
+	return &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{
+			Name: p.name, Namespace: namespace, Labels: labels, Annotations: annotations,
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet",
+				Name: "bench-5d8f7c9b4", UID: "6f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b",
+				Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true)}},
+		},
+		Spec: corev1.PodSpec{Containers: []corev1.Container{{
+			Name: "app", Image: "nginx:1.27",
+			Ports: []corev1.ContainerPort{{Name: "http", ContainerPort: 8080}},
+			Env: []corev1.EnvVar{
+				{Name: "POD_NAME", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.name"}}},
+				{Name: "LOG_LEVEL", Value: "info"},
+			},
+			Resources: corev1.ResourceRequirements{
+				Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m"), corev1.ResourceMemory: resource.MustParse("64Mi")},
+				Limits:   corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("128Mi")},
+			},
+			ReadinessProbe: probe, LivenessProbe: probe,
+		}}},
+	}
+}
+
+// createPods creates the pods from the bench's creator goroutines.
+func (b *Bench) createPods(ctx context.Context, namespace string, pods []podSpec) error {
+	return parallel(b.cfg.Creators, len(pods), func(i int) error {
+		_, err := b.clientset.CoreV1().Pods(namespace).Create(ctx, newPod(namespace, pods[i]), metav1.CreateOptions{})
+		return err
+	})
+}
+
+func (b *Bench) deletePods(ctx context.Context, namespace string) error {
+	return b.clientset.CoreV1().Pods(namespace).DeleteCollection(ctx,
+		metav1.DeleteOptions{GracePeriodSeconds: ptr.To[int64](0)}, metav1.ListOptions{})
+}
+
+// parallel calls f(0..n-1) from workers goroutines and returns the first error.
+func parallel(workers, n int, f func(int) error) error {
+	next := make(chan int)
+	var once sync.Once
+	var first error
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := range next {
+				if err := f(i); err != nil {
+					once.Do(func() { first = err })
+				}
+			}
+		})
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return first
+}
+
+// newNamespace creates a namespace for one run. envtest runs no namespace controller, so
+// namespaces are emptied, never deleted.
+func (b *Bench) newNamespace(ctx context.Context, prefix string) (string, error) {
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: prefix + "-"}}
+	ns, err := b.clientset.CoreV1().Namespaces().Create(ctx, ns, metav1.CreateOptions{})
+	if err != nil {
+		return "", err
+	}
+	return ns.Name, nil
+}
+
+// watchLabelled reports on the returned channel when n pods of namespace carry their
+// pod-name label, as the API server's watch shows them.
+func (b *Bench) watchLabelled(ctx context.Context, namespace string, n int) (<-chan time.Time, error) {
+	informer := metadatainformer.NewFilteredMetadataInformer(b.metadata,
+		corev1.SchemeGroupVersion.WithResource("pods"), namespace, 0, cache.Indexers{}, nil).Informer()
+	if err := informer.SetTransform(func(obj any) (any, error) {
+		if m, ok := obj.(*metav1.PartialObjectMetadata); ok {
+			m.ManagedFields, m.Annotations, m.OwnerReferences = nil, nil, nil
+		}
+		return obj, nil
+	}); err != nil {
+		return nil, err
+	}
+	done := make(chan time.Time, 1)
+	labelled := map[string]bool{}
+	// Handlers of one registration run one at a time: no lock needed.
+	seen := func(obj any) {
+		m, ok := obj.(*metav1.PartialObjectMetadata)
+		if !ok || labelled[m.Name] || m.Labels[controllers.DefaultPodNameLabel] != m.Name {
+			return
+		}
+		labelled[m.Name] = true
+		if len(labelled) == n {
+			done <- time.Now()
+		}
+	}
+	if _, err := informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: seen, UpdateFunc: func(_, obj any) { seen(obj) }}); err != nil {
+		return nil, err
+	}
+	go informer.Run(ctx.Done())
+	if !cache.WaitForCacheSync(ctx.Done(), informer.HasSynced) {
+		return nil, ctx.Err()
+	}
+	return done, nil
+}
+
+// LabelRun is one measurement of pod labelling.
+type LabelRun struct {
+	// Seconds runs from the first create to the last pod seen labelled.
+	Seconds float64 `json:"seconds"`
+	// CreateSeconds runs from the first create to the last create answered: the floor.
+	CreateSeconds float64 `json:"createSeconds"`
+	// Writes are the labeler's write requests by method and resource.
+	Writes map[string]int `json:"writes"`
+	// PodPatches maps "a" (annotated) and "u" (unannotated) to how many pods got how many patches.
+	PodPatches map[string]map[int]int `json:"podPatches"`
+}
+
+// labelRun creates n annotated pods (and n/10 unannotated ones) while role labels them.
+func (b *Bench) labelRun(ctx context.Context, role string, s setting, n int) (LabelRun, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	ns, err := b.newNamespace(ctx, "labeling")
+	if err != nil {
+		return LabelRun{}, err
+	}
+	p, err := b.start(s.child(role))
+	if err != nil {
+		return LabelRun{}, err
+	}
+	defer p.stop()
+	if err := p.await(2*time.Minute, "elected", "ready"); err != nil {
+		return LabelRun{}, err
+	}
+	done, err := b.watchLabelled(ctx, ns, n)
+	if err != nil {
+		return LabelRun{}, err
+	}
+	begin := time.Now()
+	if err := b.createPods(ctx, ns, labelingPods(n)); err != nil {
+		return LabelRun{}, err
+	}
+	run := LabelRun{CreateSeconds: seconds(time.Since(begin))}
+	// Generous: the rate-limited runs take n/QPS.
+	timeout := 5*time.Minute + time.Duration(float64(n)/s.QPS*3*float64(time.Second))
+	select {
+	case last := <-done:
+		run.Seconds = seconds(last.Sub(begin))
+	case <-time.After(timeout):
+		return run, fmt.Errorf("%s: not every pod labelled after %s", role, timeout)
+	}
+	// A duplicate or stray patch would come right after the last label: give it time to.
+	time.Sleep(2 * time.Second)
+	stats, err := p.Stats()
+	if err != nil {
+		return run, err
+	}
+	run.Writes, run.PodPatches = stats.Writes, stats.PodPatches
+	p.stop()
+	return run, b.deletePods(ctx, ns)
+}
+
+// labeling measures throughput at N with the manager's defaults and with limits lifted,
+// beside the client-go baseline, then the plot's sizes with limits lifted.
+func (b *Bench) labeling(ctx context.Context) error {
+	type job struct {
+		s    setting
+		n    int
+		runs int
+	}
+	// Rate-bound, the default setting takes N/QPS each time: one run says it.
+	jobs := []job{{b.liftedSetting(), b.cfg.Pods, b.cfg.Runs}, {b.defaultSetting(), b.cfg.Pods, 1}}
+	for _, n := range b.cfg.PlotSizes {
+		if n != b.cfg.Pods {
+			jobs = append(jobs, job{b.liftedSetting(), n, 1})
+		}
+	}
+	for _, j := range jobs {
+		if !b.measures(j.s) {
+			continue
+		}
+		runs := map[string][]LabelRun{}
+		roles := []string{RoleManager, RoleClientGoLabeler}
+		// Alternate the two so that drift on a shared machine hits both alike.
+		for i := range j.runs {
+			for _, role := range roles {
+				r, err := b.labelRun(ctx, role, j.s, j.n)
+				if err != nil {
+					return err
+				}
+				b.logf("labeling %s N=%d %s run %d: %.1fs (creates %.1fs), %.0f pods/s",
+					j.s.Name, j.n, role, i+1, r.Seconds, r.CreateSeconds, float64(j.n)/r.Seconds)
+				runs[role] = append(runs[role], r)
+			}
+		}
+		for _, role := range roles {
+			b.results.addLabeling(role, j.s, j.n, runs[role])
+		}
+	}
+	return nil
+}
+
+// MemoryPoint is a labeler's memory with N pods in the cluster, half of them annotated.
+type MemoryPoint struct {
+	Role      string  `json:"role"`
+	Pods      int     `json:"pods"`
+	HeapBytes float64 `json:"heapBytes"`
+	RSSBytes  float64 `json:"rssBytes"`
+	// HeapGrowthBytes is HeapBytes less the same role's heap with no pods.
+	HeapGrowthBytes float64 `json:"heapGrowthBytes"`
+	BytesPerPod     float64 `json:"bytesPerPod"`
+}
+
+// memory grows one namespace's pods through the sizes and, at each, starts the manager and
+// the full-Pod baseline in turn and reads their heap after GC and RSS.
+func (b *Bench) memory(ctx context.Context) error {
+	sizes := append([]int{0, b.cfg.Pods}, b.cfg.PlotSizes...)
+	slices.Sort(sizes)
+	sizes = slices.Compact(sizes)
+	ns, err := b.newNamespace(ctx, "memory")
+	if err != nil {
+		return err
+	}
+	empty := map[string]float64{}
+	created := 0
+	for _, n := range sizes {
+		if err := b.createPods(ctx, ns, memoryPods(created, n)); err != nil {
+			return err
+		}
+		created = n
+		runs := 1
+		if n == 0 || n == b.cfg.Pods {
+			runs = b.cfg.Runs
+		}
+		for _, role := range []string{RoleManager, RoleFullPodManager} {
+			var heap, rssBytes []float64
+			for range runs {
+				st, err := b.settledStats(b.defaultSetting().child(role))
+				if err != nil {
+					return err
+				}
+				heap, rssBytes = append(heap, float64(st.HeapBytes)), append(rssBytes, float64(st.RSSBytes))
+			}
+			point := MemoryPoint{Role: role, Pods: n, HeapBytes: median(heap), RSSBytes: median(rssBytes)}
+			if n == 0 {
+				empty[role] = point.HeapBytes
+			} else {
+				point.HeapGrowthBytes = point.HeapBytes - empty[role]
+				point.BytesPerPod = point.HeapGrowthBytes / float64(n)
+			}
+			b.logf("memory N=%d %s: heap %.1f MiB, RSS %.1f MiB, %.0f B/pod",
+				n, role, point.HeapBytes/mib, point.RSSBytes/mib, point.BytesPerPod)
+			b.results.Memory = append(b.results.Memory, point)
+		}
+	}
+	b.memoryPods = created
+	return nil
+}
+
+const mib = 1 << 20
+
+// settledStats starts a child, waits until its caches hold everything and its work is
+// done, and returns its stats.
+func (b *Bench) settledStats(f childFlags) (*Stats, error) {
+	p, err := b.start(f)
+	if err != nil {
+		return nil, err
+	}
+	defer p.stop()
+	if err := p.await(5*time.Minute, "elected", "ready"); err != nil {
+		return nil, err
+	}
+	// Let the initial events drain and the informers' list buffers become garbage.
+	time.Sleep(3 * time.Second)
+	return p.Stats()
+}

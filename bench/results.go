@@ -1,0 +1,440 @@
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package bench
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Results is everything a run measured, as written to results.json.
+type Results struct {
+	Date     string            `json:"date"`
+	Machine  Machine           `json:"machine"`
+	Versions map[string]string `json:"versions"`
+	Config   RunConfig         `json:"config"`
+	// Defaults is the manager's default client budget during the run.
+	Defaults    setting              `json:"defaults"`
+	Labeling    []LabelingResult     `json:"labeling,omitempty"`
+	Memory      []MemoryPoint        `json:"memory,omitempty"`
+	Convergence []ConvergenceResult  `json:"convergence,omitempty"`
+	Steady      *SteadyState         `json:"steady,omitempty"`
+	Start       *StartAndFailover    `json:"startAndFailover,omitempty"`
+	Targets     []Target             `json:"targets"`
+	Durations   map[string]float64   `json:"scenarioSeconds"`
+	// TotalSeconds is the scenarios' time, without building or starting the API server.
+	TotalSeconds float64 `json:"totalSeconds"`
+}
+
+// Machine is where the run happened.
+type Machine struct {
+	CPUs     int    `json:"cpus"`
+	CPUModel string `json:"cpuModel"`
+	MemoryGB int    `json:"memoryGiB"`
+	Kernel   string `json:"kernel"`
+	OSArch   string `json:"osArch"`
+}
+
+// RunConfig is the part of Config that shapes the figures.
+type RunConfig struct {
+	Pods       int     `json:"pods"`
+	Apps       int     `json:"apps"`
+	Runs       int     `json:"runs"`
+	PlotSizes  []int   `json:"plotSizes"`
+	Steady     float64 `json:"steadySeconds"`
+	SyncPeriod float64 `json:"syncPeriodSeconds"`
+	Creators   int     `json:"creators"`
+}
+
+// LabelingResult is one labeler at one N and setting; figures are medians of its runs.
+type LabelingResult struct {
+	Role          string     `json:"role"`
+	Setting       setting    `json:"setting"`
+	Pods          int        `json:"pods"`
+	Seconds       float64    `json:"seconds"`
+	CreateSeconds float64    `json:"createSeconds"`
+	PodsPerSecond float64    `json:"podsPerSecond"`
+	Runs          []LabelRun `json:"runs"`
+}
+
+// ConvergenceResult is one way of getting M apps' objects at one setting; medians of its runs.
+type ConvergenceResult struct {
+	Role         string        `json:"role"`
+	Setting      setting       `json:"setting"`
+	Apps         int           `json:"apps"`
+	Seconds      float64       `json:"seconds"`
+	P50Seconds   float64       `json:"p50Seconds"`
+	P99Seconds   float64       `json:"p99Seconds"`
+	WritesPerApp float64       `json:"writesPerApp"`
+	EventsPerApp float64       `json:"eventsPerApp"`
+	Runs         []ConvergeRun `json:"runs"`
+}
+
+// Target is one of the issue's targets and whether the run met it.
+type Target struct {
+	Name string `json:"name"`
+	Want string `json:"want"`
+	Got  string `json:"got"`
+	Met  bool   `json:"met"`
+}
+
+func newResults(b *Bench) *Results {
+	r := &Results{Date: time.Now().UTC().Format(time.RFC3339), Versions: map[string]string{},
+		Durations: map[string]float64{}, Defaults: b.defaultSetting(),
+		Config: RunConfig{Pods: b.cfg.Pods, Apps: b.cfg.Apps, Runs: b.cfg.Runs, PlotSizes: b.cfg.PlotSizes,
+			Steady: seconds(b.cfg.Steady), SyncPeriod: seconds(b.cfg.SyncPeriod), Creators: b.cfg.Creators},
+		Machine: Machine{CPUs: runtime.NumCPU(), OSArch: runtime.GOOS + "/" + runtime.GOARCH,
+			CPUModel: procField("/proc/cpuinfo", "model name", ":"), Kernel: strings.TrimSpace(readFile("/proc/sys/kernel/osrelease"))}}
+	var kb float64
+	fmt.Sscan(strings.TrimSuffix(procField("/proc/meminfo", "MemTotal", ":"), " kB"), &kb)
+	r.Machine.MemoryGB = int(math.Round(kb / (1 << 20)))
+	r.Versions["go"] = runtime.Version()
+	if v, err := b.clientset.Discovery().ServerVersion(); err == nil {
+		r.Versions["kube-apiserver"] = v.GitVersion
+	}
+	if v := readFile(filepath.Join(os.Getenv("KUBEBUILDER_ASSETS"), "etcd.version")); v != "" {
+		r.Versions["etcd"] = strings.TrimSpace(v)
+	}
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, dep := range info.Deps {
+			switch dep.Path {
+			case "sigs.k8s.io/controller-runtime", "k8s.io/client-go":
+				r.Versions[dep.Path] = dep.Version
+			}
+		}
+		for _, s := range info.Settings {
+			if s.Key == "vcs.revision" {
+				r.Versions["demo-operator"] = s.Value
+			}
+		}
+	}
+	return r
+}
+
+func readFile(path string) string {
+	data, _ := os.ReadFile(path)
+	return string(data)
+}
+
+func procField(path, key, sep string) string {
+	for _, line := range strings.Split(readFile(path), "\n") {
+		if k, v, ok := strings.Cut(line, sep); ok && strings.TrimSpace(k) == key {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
+func median(xs []float64) float64 { return percentile(xs, 50) }
+
+// percentile returns the nearest-rank percentile p of xs.
+func percentile(xs []float64, p float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	rank := int(math.Ceil(p/100*float64(len(s)))) - 1
+	return s[max(0, min(rank, len(s)-1))]
+}
+
+func (r *Results) addLabeling(role string, s setting, n int, runs []LabelRun) {
+	var secs, creates []float64
+	for _, run := range runs {
+		secs, creates = append(secs, run.Seconds), append(creates, run.CreateSeconds)
+	}
+	res := LabelingResult{Role: role, Setting: s, Pods: n, Seconds: median(secs), CreateSeconds: median(creates), Runs: runs}
+	res.PodsPerSecond = float64(n) / res.Seconds
+	r.Labeling = append(r.Labeling, res)
+}
+
+func (r *Results) addConvergence(role string, s setting, m int, runs []ConvergeRun) {
+	pick := func(f func(ConvergeRun) float64) float64 {
+		var xs []float64
+		for _, run := range runs {
+			xs = append(xs, f(run))
+		}
+		return median(xs)
+	}
+	r.Convergence = append(r.Convergence, ConvergenceResult{Role: role, Setting: s, Apps: m, Runs: runs,
+		Seconds:      pick(func(c ConvergeRun) float64 { return c.Seconds }),
+		P50Seconds:   pick(func(c ConvergeRun) float64 { return c.P50Seconds }),
+		P99Seconds:   pick(func(c ConvergeRun) float64 { return c.P99Seconds }),
+		WritesPerApp: pick(func(c ConvergeRun) float64 { return c.WritesPerApp }),
+		EventsPerApp: pick(func(c ConvergeRun) float64 { return c.EventsPerApp })})
+}
+
+func (r *Results) labeling(role, settingName string, n int) *LabelingResult {
+	for i, l := range r.Labeling {
+		if l.Role == role && l.Setting.Name == settingName && l.Pods == n {
+			return &r.Labeling[i]
+		}
+	}
+	return nil
+}
+
+func (r *Results) memory(role string, n int) *MemoryPoint {
+	for i, m := range r.Memory {
+		if m.Role == role && m.Pods == n {
+			return &r.Memory[i]
+		}
+	}
+	return nil
+}
+
+func (r *Results) convergence(role, settingName string) *ConvergenceResult {
+	for i, c := range r.Convergence {
+		if c.Role == role && c.Setting.Name == settingName {
+			return &r.Convergence[i]
+		}
+	}
+	return nil
+}
+
+// evaluate checks the issue's targets against what the run measured.
+func (r *Results) evaluate(b *Bench) {
+	add := func(name, want, got string, met bool) {
+		r.Targets = append(r.Targets, Target{Name: name, Want: want, Got: got, Met: met})
+	}
+	n := b.cfg.Pods
+	for _, s := range []string{"defaults", "lifted"} {
+		op, base := r.labeling(RoleManager, s, n), r.labeling(RoleClientGoLabeler, s, n)
+		if op == nil || base == nil {
+			continue
+		}
+		ratio := op.Seconds / base.Seconds
+		add(fmt.Sprintf("labelling time, %d pods, %s", n, s), "≤ 1.10 × client-go",
+			fmt.Sprintf("%.1f s vs %.1f s = %.2f ×", op.Seconds, base.Seconds, ratio), ratio <= 1.10)
+		once, extra, unannotated := 0, 0, 0
+		for _, run := range op.Runs {
+			for count, pods := range run.PodPatches["a"] {
+				if count == 1 {
+					once += pods
+				} else {
+					extra += pods
+				}
+			}
+			unannotated += total(run.PodPatches["u"])
+		}
+		want := n * len(op.Runs)
+		add(fmt.Sprintf("writes per labelled pod, %s", s), "exactly 1",
+			fmt.Sprintf("%d of %d pods patched once, %d more than once", once, want, extra), once == want && extra == 0)
+		add(fmt.Sprintf("writes to unannotated pods, %s", s), "0",
+			fmt.Sprintf("%d (%d pods)", unannotated, n/10*len(op.Runs)), unannotated == 0)
+	}
+	for _, size := range []int{10_000, n} {
+		op, base := r.memory(RoleManager, size), r.memory(RoleFullPodManager, size)
+		if op == nil || base == nil {
+			continue
+		}
+		ratio := op.HeapGrowthBytes / base.HeapGrowthBytes
+		add(fmt.Sprintf("heap growth, %d pods", size), "≤ 25 % of full-Pod cache",
+			fmt.Sprintf("%.1f MiB vs %.1f MiB = %.0f %%", op.HeapGrowthBytes/mib, base.HeapGrowthBytes/mib, ratio*100), ratio <= 0.25)
+		if size >= 150_000 {
+			add(fmt.Sprintf("manager RSS, %d pods", size), "≤ 250 MB",
+				fmt.Sprintf("%.0f MB", op.RSSBytes/1e6), op.RSSBytes <= 250e6)
+		}
+		if size == n {
+			break
+		}
+	}
+	for _, s := range []string{"defaults", "lifted"} {
+		op, base := r.convergence(RoleManager, s), r.convergence(RoleDirect, s)
+		if op == nil || base == nil {
+			continue
+		}
+		add(fmt.Sprintf("writes per DemoApplication, %s", s), "≤ 3 (Deployments never change status here)",
+			fmt.Sprintf("%.2f (+ %.2f events)", op.WritesPerApp, op.EventsPerApp), op.WritesPerApp <= 3)
+		ratio := op.Seconds / base.Seconds
+		add(fmt.Sprintf("convergence time, %d apps, %s", op.Apps, s), "≤ 1.25 × direct client",
+			fmt.Sprintf("%.1f s vs %.1f s = %.2f ×", op.Seconds, base.Seconds, ratio), ratio <= 1.25)
+	}
+	if st := r.Steady; st != nil {
+		writes, reconciles := total(st.Writes), total(st.Reconciles)
+		add("steady-state writes", "0", fmt.Sprintf("%d in %.0f s", writes, st.WindowSeconds), writes == 0)
+		add("steady-state reconciles", "only on real changes (none)",
+			fmt.Sprintf("%.0f in %.0f s, %.0f-s resync", reconciles, st.WindowSeconds, st.SyncPeriodSeconds), reconciles == 0)
+	}
+}
+
+// write writes the JSON results, the Markdown report and the plot.
+func (r *Results) write(b *Bench) error {
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(b.cfg.Out, append(data, '\n'), 0o644); err != nil {
+		return err
+	}
+	if len(b.cfg.PlotSizes) > 0 && b.cfg.Plot != "" {
+		if err := r.plot(b.cfg.Plot, b.cfg.PlotSizes); err != nil {
+			return fmt.Errorf("plotting: %w", err)
+		}
+	}
+	return os.WriteFile(b.cfg.Markdown, []byte(r.markdown(b)), 0o644)
+}
+
+func mark(met bool) string {
+	if met {
+		return "yes"
+	}
+	return "**no**"
+}
+
+func roleName(role string) string {
+	return map[string]string{
+		RoleManager:         "demo-operator",
+		RoleClientGoLabeler: "client-go baseline",
+		RoleFullPodManager:  "full-Pod-cache baseline",
+		RoleDirect:          "direct-client baseline",
+	}[role]
+}
+
+// table is the summary printed at the end of a run.
+func (r *Results) table() string {
+	var sb strings.Builder
+	r.writeTargets(&sb)
+	r.writeFigures(&sb)
+	return sb.String()
+}
+
+func (r *Results) writeTargets(sb *strings.Builder) {
+	fmt.Fprintf(sb, "| target | want | measured | met |\n|---|---|---|---|\n")
+	for _, t := range r.Targets {
+		fmt.Fprintf(sb, "| %s | %s | %s | %s |\n", t.Name, t.Want, t.Got, mark(t.Met))
+	}
+	sb.WriteString("\n")
+}
+
+func (r *Results) writeFigures(sb *strings.Builder) {
+	if len(r.Labeling) > 0 {
+		sb.WriteString("Pod labelling: first create to last pod labelled (median of runs)\n\n")
+		sb.WriteString("| labeler | setting (QPS/burst/workers) | pods | time | pods/s | creates alone | runs |\n|---|---|---|---|---|---|---|\n")
+		for _, l := range r.Labeling {
+			fmt.Fprintf(sb, "| %s | %s | %d | %.1f s | %.0f | %.1f s | %d |\n", roleName(l.Role), settingText(l.Setting),
+				l.Pods, l.Seconds, l.PodsPerSecond, l.CreateSeconds, len(l.Runs))
+		}
+		sb.WriteString("\n")
+	}
+	if len(r.Memory) > 0 {
+		sb.WriteString("Memory with N pods in the cluster, half annotated (heap after GC; growth over the same process with no pods)\n\n")
+		sb.WriteString("| manager | pods | heap | RSS | heap growth | bytes/pod |\n|---|---|---|---|---|---|\n")
+		for _, m := range r.Memory {
+			fmt.Fprintf(sb, "| %s | %d | %.1f MiB | %.1f MiB | %.1f MiB | %.0f |\n", roleName(m.Role), m.Pods,
+				m.HeapBytes/mib, m.RSSBytes/mib, m.HeapGrowthBytes/mib, m.BytesPerPod)
+		}
+		sb.WriteString("\n")
+	}
+	if len(r.Convergence) > 0 {
+		sb.WriteString("DemoApplication convergence: first create to last app converged (median of runs)\n\n")
+		sb.WriteString("| how | setting (QPS/burst/workers) | apps | time | p50 | p99 | writes/app | events/app | runs |\n|---|---|---|---|---|---|---|---|---|\n")
+		for _, c := range r.Convergence {
+			fmt.Fprintf(sb, "| %s | %s | %d | %.1f s | %.2f s | %.2f s | %.2f | %.2f | %d |\n", roleName(c.Role),
+				settingText(c.Setting), c.Apps, c.Seconds, c.P50Seconds, c.P99Seconds, c.WritesPerApp, c.EventsPerApp, len(c.Runs))
+		}
+		sb.WriteString("\n")
+	}
+	if st := r.Steady; st != nil {
+		fmt.Fprintf(sb, "Steady state: %d pods, %d DemoApplications, %.0f s watched with a %.0f-s resync\n\n",
+			st.Pods, st.Apps, st.WindowSeconds, st.SyncPeriodSeconds)
+		sb.WriteString("| writes at start | reconciles at start | writes in window | reconciles in window | CPU seconds in window |\n|---|---|---|---|---|\n")
+		fmt.Fprintf(sb, "| %d | %s | %d | %s | %.2f |\n\n", total(st.StartupWrites), counts(st.StartupReconciles),
+			total(st.Writes), counts(st.Reconciles), st.CPUSeconds)
+	}
+	if s := r.Start; s != nil {
+		sb.WriteString("Start and failover (median of runs; each run in brackets)\n\n| measure | median | runs |\n|---|---|---|\n")
+		for _, row := range []struct {
+			name string
+			xs   []float64
+		}{{"start to /readyz", s.ReadySeconds}, {"start to caches full", s.CachesSeconds},
+			{"failover after kill -9", s.KillSeconds}, {"failover after SIGTERM", s.GracefulSeconds}} {
+			fmt.Fprintf(sb, "| %s | %.2f s | %s |\n", row.name, median(row.xs), floats(row.xs))
+		}
+		sb.WriteString("\n")
+	}
+}
+
+func settingText(s setting) string {
+	if s.QPS >= liftedQPS {
+		return fmt.Sprintf("%s (no limit/%d)", s.Name, s.Concurrency)
+	}
+	return fmt.Sprintf("%s (%g/%d/%d)", s.Name, s.QPS, s.Burst, s.Concurrency)
+}
+
+func counts(m map[string]float64) string {
+	if total(m) == 0 {
+		return "0"
+	}
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, fmt.Sprintf("%s %.0f", k, m[k]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func floats(xs []float64) string {
+	var parts []string
+	for _, x := range xs {
+		parts = append(parts, fmt.Sprintf("%.2f", x))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (r *Results) markdown(b *Bench) string {
+	var sb strings.Builder
+	sb.WriteString("# demo-operator benchmark results\n\n")
+	sb.WriteString("Written by `make bench` (bench/); do not edit. Every manager and baseline ran in a process of its own " +
+		"against one kube-apiserver and etcd (envtest's, no controller-manager: Deployments never get a status).\n\n")
+	fmt.Fprintf(&sb, "- date: %s; scenarios took %.0f s (%s)\n", r.Date, r.TotalSeconds, durations(r.Durations))
+	fmt.Fprintf(&sb, "- machine: %d CPUs (%s), %d GiB, %s, Linux %s\n", r.Machine.CPUs, r.Machine.CPUModel,
+		r.Machine.MemoryGB, r.Machine.OSArch, r.Machine.Kernel)
+	var versions []string
+	for _, k := range slices.Sorted(maps.Keys(r.Versions)) {
+		versions = append(versions, k+" "+r.Versions[k])
+	}
+	fmt.Fprintf(&sb, "- versions: %s\n", strings.Join(versions, ", "))
+	fmt.Fprintf(&sb, "- N = %d pods, M = %d DemoApplications, %d runs of the cheap figures, %d creator goroutines; "+
+		"manager defaults QPS %g, burst %d, %d concurrent reconciles\n\n", r.Config.Pods, r.Config.Apps, r.Config.Runs,
+		r.Config.Creators, r.Defaults.QPS, r.Defaults.Burst, r.Defaults.Concurrency)
+	sb.WriteString("## Targets\n\n")
+	r.writeTargets(&sb)
+	sb.WriteString("## Figures\n\n")
+	r.writeFigures(&sb)
+	if len(b.cfg.PlotSizes) > 0 && b.cfg.Plot != "" {
+		fmt.Fprintf(&sb, "![pods labelled per second and heap per pod against N](%s)\n", filepath.Base(b.cfg.Plot))
+	}
+	return sb.String()
+}
+
+func durations(d map[string]float64) string {
+	var parts []string
+	for _, s := range Scenarios {
+		if v, ok := d[s]; ok {
+			parts = append(parts, fmt.Sprintf("%s %.0f s", s, v))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
