@@ -37,14 +37,14 @@ type Results struct {
 	Versions map[string]string `json:"versions"`
 	Config   RunConfig         `json:"config"`
 	// Defaults is the manager's default client budget during the run.
-	Defaults    setting              `json:"defaults"`
-	Labeling    []LabelingResult     `json:"labeling,omitempty"`
-	Memory      []MemoryPoint        `json:"memory,omitempty"`
-	Convergence []ConvergenceResult  `json:"convergence,omitempty"`
-	Steady      *SteadyState         `json:"steady,omitempty"`
-	Start       *StartAndFailover    `json:"startAndFailover,omitempty"`
-	Targets     []Target             `json:"targets"`
-	Durations   map[string]float64   `json:"scenarioSeconds"`
+	Defaults    setting             `json:"defaults"`
+	Labeling    []LabelingResult    `json:"labeling,omitempty"`
+	Memory      []MemoryPoint       `json:"memory,omitempty"`
+	Convergence []ConvergenceResult `json:"convergence,omitempty"`
+	Steady      *SteadyState        `json:"steady,omitempty"`
+	Start       *StartAndFailover   `json:"startAndFailover,omitempty"`
+	Targets     []Target            `json:"targets"`
+	Durations   map[string]float64  `json:"scenarioSeconds"`
 	// TotalSeconds is the scenarios' time, without building or starting the API server.
 	TotalSeconds float64 `json:"totalSeconds"`
 }
