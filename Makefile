@@ -209,3 +209,23 @@ catalog-build: ## Build the catalog image (opm serving catalog/).
 .PHONY: catalog-push
 catalog-push: ## Push the catalog image.
 	$(CONTAINER_TOOL) push $(CATALOG_IMG)
+
+##@ Benchmarks
+
+# make bench measures the operator at scale on a kube-apiserver and etcd of its own, each figure
+# beside a baseline: bench/RESULTS.md, bench/results.json and the plot. It is never part of make
+# test. BENCH_FLAGS adds flags of bench/cmd/bench (go run ./bench/cmd/bench -h lists them).
+BENCH ?= $(LOCALBIN)/bench
+BENCH_FLAGS ?=
+
+.PHONY: bench
+bench: envtest ## Benchmarks (about 20 minutes): Go benchmarks of the builders and the labeler, then the operator at scale beside baselines.
+	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" go test -run '^$$' -bench . -benchmem ./controllers/ | grep -E '^(Benchmark|goos|goarch|cpu|pkg)' | tee bench/go-benchmarks.txt
+	go build -o $(BENCH) ./bench/cmd/bench
+	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" $(BENCH) $(BENCH_FLAGS)
+
+.PHONY: bench-150k
+bench-150k: envtest ## The labelling and memory figures at 150,000 pods, limits lifted (kube-apiserver takes about 5 GB).
+	go build -o $(BENCH) ./bench/cmd/bench
+	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" $(BENCH) -pods 150000 -runs 1 -settings lifted -scenarios labeling,memory \
+		-plot-sizes= -out bench/results-150k.json -markdown bench/RESULTS-150k.md $(BENCH_FLAGS)
