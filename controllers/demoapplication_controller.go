@@ -21,6 +21,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -31,6 +34,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	kerrors "k8s.io/apimachinery/pkg/util/errors"
+	"k8s.io/apimachinery/pkg/util/validation"
 	appsv1ac "k8s.io/client-go/applyconfigurations/apps/v1"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
 	"k8s.io/client-go/tools/events"
@@ -39,7 +43,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 )
@@ -63,8 +70,13 @@ const (
 // event tells when its name is freed.
 const DefaultConflictRetryInterval = 30 * time.Second
 
+// EventPodServiceNameInvalid: a pod's name is not a valid Service name, so it gets no
+// per-pod Service.
+const EventPodServiceNameInvalid = "PodServiceNameInvalid"
+
 // DemoApplicationReconciler turns a DemoApplication into the Deployment and Service it
-// declares, keeps them as declared, and reports their state in the DemoApplication's status.
+// declares, and the per-pod Services it asks for; it keeps them as declared, and reports
+// their state in the DemoApplication's status.
 type DemoApplicationReconciler struct {
 	client.Client
 	// APIReader reads objects the cache does not hold, to tell a free name from a taken one.
@@ -74,6 +86,9 @@ type DemoApplicationReconciler struct {
 	ExtraEnv []corev1.EnvVar
 	// ConflictRetryInterval overrides DefaultConflictRetryInterval when set.
 	ConflictRetryInterval time.Duration
+	// PodLabelAnnotation and PodNameLabel are the pod labeler's keys, which per-pod
+	// Services rely on: the annotation opts pods in, the label selects one pod.
+	PodLabelAnnotation, PodNameLabel string
 }
 
 // conflictError says that an object the DemoApplication needs is held by someone else.
@@ -82,7 +97,7 @@ type conflictError struct {
 }
 
 func (e *conflictError) Error() string {
-	return fmt.Sprintf("%s %q already exists and is not controlled by this DemoApplication", e.kind, e.name)
+	return fmt.Sprintf("%s %q already exists and is not the operator's", e.kind, e.name)
 }
 
 // applyError is a refusal by the API server of an object the DemoApplication owns.
@@ -98,11 +113,12 @@ func (e *applyError) Unwrap() error { return e.err }
 // +kubebuilder:rbac:groups=paas.cmft.com,resources=demoapplications/status,verbs=patch
 // +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list;watch;create;patch
 // +kubebuilder:rbac:groups="",resources=services,verbs=get;list;watch;create;patch;delete
+// +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
-// Reconcile applies the Deployment and the Service that the DemoApplication declares, then
-// rebuilds its status from what it observed. Status is written once, at the end, and only
-// when it changed.
+// Reconcile applies the Deployment and the Service that the DemoApplication declares and
+// its per-pod Services, then rebuilds its status from what it observed. Status is written
+// once, at the end, and only when it changed.
 func (r *DemoApplicationReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	app := &paasv1.DemoApplication{}
 	if err := r.Get(ctx, req.NamespacedName, app); err != nil {
@@ -118,6 +134,10 @@ func (r *DemoApplicationReconciler) Reconcile(ctx context.Context, req ctrl.Requ
 	if err == nil {
 		err = r.reconcileService(ctx, app)
 	}
+	var podServices int32
+	if err == nil {
+		podServices, err = r.reconcilePodServices(ctx, app)
+	}
 	var conflict *conflictError
 	var refused *applyError
 	if err != nil && !errors.As(err, &conflict) && !errors.As(err, &refused) {
@@ -126,7 +146,7 @@ func (r *DemoApplicationReconciler) Reconcile(ctx context.Context, req ctrl.Requ
 		return ctrl.Result{}, err
 	}
 
-	setStatus(app, deployment, err)
+	setStatus(app, deployment, podServices, err)
 	if patchErr := r.patchStatus(ctx, original, app); patchErr != nil {
 		return ctrl.Result{}, kerrors.NewAggregate([]error{err, patchErr})
 	}
@@ -140,8 +160,8 @@ func (r *DemoApplicationReconciler) Reconcile(ctx context.Context, req ctrl.Requ
 // reconcileDeployment applies the desired Deployment and returns the one it observed, or
 // nil when there is none that the DemoApplication controls.
 func (r *DemoApplicationReconciler) reconcileDeployment(ctx context.Context, app *paasv1.DemoApplication) (*appsv1.Deployment, error) {
-	current := &appsv1.Deployment{}
-	found, err := r.apply(ctx, app, current, newDeployment(app, r.ExtraEnv), func() (any, error) {
+	current := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: app.Name, Namespace: app.Namespace}}
+	found, err := r.apply(ctx, app, app, current, newDeployment(app, r.ExtraEnv, r.PodLabelAnnotation), func() (any, error) {
 		return appsv1ac.ExtractDeployment(current, FieldManager)
 	})
 	if !found {
@@ -152,7 +172,7 @@ func (r *DemoApplicationReconciler) reconcileDeployment(ctx context.Context, app
 
 // reconcileService applies the desired Service, or deletes ours when the app has no ports.
 func (r *DemoApplicationReconciler) reconcileService(ctx context.Context, app *paasv1.DemoApplication) error {
-	current := &corev1.Service{}
+	current := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: app.Name, Namespace: app.Namespace}}
 	desired := newService(app)
 	if desired == nil {
 		return r.deleteOwned(ctx, app, current)
@@ -160,7 +180,7 @@ func (r *DemoApplicationReconciler) reconcileService(ctx context.Context, app *p
 	if err := r.removeUndeclaredPorts(ctx, app); err != nil {
 		return err
 	}
-	_, err := r.apply(ctx, app, current, desired, func() (any, error) {
+	_, err := r.apply(ctx, app, app, current, desired, func() (any, error) {
 		return corev1ac.ExtractService(current, FieldManager)
 	})
 	return err
@@ -215,14 +235,83 @@ func (r *DemoApplicationReconciler) removeUndeclaredPorts(ctx context.Context, a
 	return nil
 }
 
-// apply makes the object that desired names match desired and reads it into current,
-// reporting whether current holds it. It writes nothing when the fields the operator owns
-// already hold the desired values, and never touches an object app does not control.
-// extract returns the fields of current that the operator owns, to compare with desired.
-func (r *DemoApplicationReconciler) apply(ctx context.Context, app *paasv1.DemoApplication, current client.Object, desired runtime.ApplyConfiguration, extract func() (any, error)) (bool, error) {
+// reconcilePodServices keeps, while app asks for per-pod Services, one for each of its pods
+// that carries the pod-name label, and deletes those whose pod is gone or going, or all of
+// them when app no longer asks. It returns how many are in place.
+func (r *DemoApplicationReconciler) reconcilePodServices(ctx context.Context, app *paasv1.DemoApplication) (int32, error) {
+	wanted, err := r.labelledPods(ctx, app)
+	if err != nil {
+		return 0, err
+	}
+	existing := &corev1.ServiceList{}
+	err = r.List(ctx, existing, client.InNamespace(app.Namespace),
+		client.MatchingLabels{LabelApplication: app.Name}, client.HasLabels{LabelPodService})
+	if err != nil {
+		return 0, fmt.Errorf("listing per-pod Services: %w", err)
+	}
+	var errs []error
+	for i := range existing.Items {
+		svc := &existing.Items[i]
+		if pod := wanted[svc.Name]; (pod != nil && metav1.IsControlledBy(svc, pod)) || !isPodService(svc) {
+			continue
+		}
+		// The pod's Service, if it came back under the same name, is made after this
+		// deletion shows in the cache, which requeues app.
+		delete(wanted, svc.Name)
+		errs = append(errs, r.delete(ctx, app, svc))
+	}
+
+	var ready int32
+	for _, name := range slices.Sorted(maps.Keys(wanted)) {
+		pod := wanted[name]
+		if msgs := validation.IsDNS1035Label(name); len(msgs) > 0 {
+			r.Recorder.Eventf(app, nil, corev1.EventTypeWarning, EventPodServiceNameInvalid, "Apply",
+				"Pod %s gets no Service of its own: its name is not a valid Service name: %s", name, strings.Join(msgs, "; "))
+			continue
+		}
+		current := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: app.Namespace}}
+		_, err := r.apply(ctx, app, pod, current, newPodService(app, pod, r.PodNameLabel), func() (any, error) {
+			return corev1ac.ExtractService(current, FieldManager)
+		})
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		ready++
+	}
+	return ready, errors.Join(errs...)
+}
+
+// labelledPods returns, by name, app's pods that carry their pod-name label and are not
+// being deleted: the pods that get a Service of their own. None when app does not ask.
+func (r *DemoApplicationReconciler) labelledPods(ctx context.Context, app *paasv1.DemoApplication) (map[string]*metav1.PartialObjectMetadata, error) {
+	wanted := map[string]*metav1.PartialObjectMetadata{}
+	if !podServicesEnabled(app) {
+		return wanted, nil
+	}
+	pods := &metav1.PartialObjectMetadataList{}
+	pods.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("PodList"))
+	if err := r.List(ctx, pods, client.InNamespace(app.Namespace), client.MatchingLabels(selectorFor(app))); err != nil {
+		return nil, fmt.Errorf("listing pods: %w", err)
+	}
+	for i := range pods.Items {
+		pod := &pods.Items[i]
+		if pod.DeletionTimestamp.IsZero() && pod.Labels[r.PodNameLabel] == pod.Name {
+			wanted[pod.Name] = pod
+		}
+	}
+	return wanted, nil
+}
+
+// apply makes the object named like current (app's, or one of its pods', by owner) match
+// desired and reads it into current, reporting whether current holds it. It writes nothing
+// when the fields the operator owns already hold the desired values, and never touches an
+// object that owner does not control. extract returns the fields of current that the
+// operator owns, to compare with desired.
+func (r *DemoApplicationReconciler) apply(ctx context.Context, app *paasv1.DemoApplication, owner metav1.Object, current client.Object, desired runtime.ApplyConfiguration, extract func() (any, error)) (bool, error) {
 	kind := r.kindOf(current)
-	key := client.ObjectKey{Namespace: app.Namespace, Name: app.Name}
-	exists, err := r.getOwned(ctx, app, key, current)
+	key := client.ObjectKeyFromObject(current)
+	exists, err := r.getOwned(ctx, app, owner, key, current)
 	if err != nil {
 		return false, err
 	}
@@ -252,11 +341,11 @@ func (r *DemoApplicationReconciler) apply(ctx context.Context, app *paasv1.DemoA
 	return true, nil
 }
 
-// getOwned reads the object of app's name into obj. It reports false when there is none,
-// and a conflictError when one exists that app does not control. The cache only holds
-// objects labelled as managed by the operator, so a miss there is confirmed with a
-// metadata-only read from the API server.
-func (r *DemoApplicationReconciler) getOwned(ctx context.Context, app *paasv1.DemoApplication, key client.ObjectKey, obj client.Object) (bool, error) {
+// getOwned reads the object of key into obj. It reports false when there is none, and a
+// conflictError, recorded as app's Event, when one exists that owner does not control.
+// The cache only holds objects labelled as managed by the operator, so a miss there is
+// confirmed with a metadata-only read from the API server.
+func (r *DemoApplicationReconciler) getOwned(ctx context.Context, app *paasv1.DemoApplication, owner metav1.Object, key client.ObjectKey, obj client.Object) (bool, error) {
 	kind := r.kindOf(obj)
 	err := r.Get(ctx, key, obj)
 	if apierrors.IsNotFound(err) {
@@ -269,7 +358,7 @@ func (r *DemoApplicationReconciler) getOwned(ctx context.Context, app *paasv1.De
 		if err := r.APIReader.Get(ctx, key, meta); err != nil {
 			return false, client.IgnoreNotFound(err)
 		}
-		if !metav1.IsControlledBy(meta, app) {
+		if !metav1.IsControlledBy(meta, owner) {
 			return false, r.conflict(app, kind, key.Name)
 		}
 		// Ours, but not yet (or no longer) labelled for the cache: applying relabels it.
@@ -278,26 +367,30 @@ func (r *DemoApplicationReconciler) getOwned(ctx context.Context, app *paasv1.De
 	if err != nil {
 		return false, fmt.Errorf("getting %s %s: %w", kind, key, err)
 	}
-	if !metav1.IsControlledBy(obj, app) {
+	if !metav1.IsControlledBy(obj, owner) {
 		return false, r.conflict(app, kind, key.Name)
 	}
 	return true, nil
 }
 
-// deleteOwned deletes the object of app's name if app controls it.
+// deleteOwned deletes the object named like obj if app controls it.
 func (r *DemoApplicationReconciler) deleteOwned(ctx context.Context, app *paasv1.DemoApplication, obj client.Object) error {
-	key := client.ObjectKey{Namespace: app.Namespace, Name: app.Name}
-	if err := r.Get(ctx, key, obj); err != nil {
+	if err := r.Get(ctx, client.ObjectKeyFromObject(obj), obj); err != nil {
 		return client.IgnoreNotFound(err)
 	}
 	if !metav1.IsControlledBy(obj, app) {
 		return nil
 	}
+	return r.delete(ctx, app, obj)
+}
+
+// delete deletes obj, unless it was replaced since it was read, and records it as app's Event.
+func (r *DemoApplicationReconciler) delete(ctx context.Context, app *paasv1.DemoApplication, obj client.Object) error {
 	uid := obj.GetUID()
 	if err := r.Delete(ctx, obj, client.Preconditions{UID: &uid}); err != nil {
 		return client.IgnoreNotFound(err)
 	}
-	r.Recorder.Eventf(app, obj, corev1.EventTypeNormal, EventDeleted, "Delete", "Deleted %s %s", r.kindOf(obj), key.Name)
+	r.Recorder.Eventf(app, obj, corev1.EventTypeNormal, EventDeleted, "Delete", "Deleted %s %s", r.kindOf(obj), obj.GetName())
 	return nil
 }
 
@@ -336,13 +429,49 @@ func (r *DemoApplicationReconciler) kindOf(obj client.Object) string {
 }
 
 // SetupWithManager registers the controller: it reconciles DemoApplications on spec
-// changes and whenever a Deployment or Service they own changes.
+// changes, whenever a Deployment or Service they own changes, and, for per-pod Services,
+// whenever one of their pods gains or loses its pod-name label or goes, and whenever a
+// per-pod Service changes. Pods are watched as metadata, through the informer the pod
+// labeler already has.
 func (r *DemoApplicationReconciler) SetupWithManager(mgr ctrl.Manager, options controller.Options) error {
 	return ctrl.NewControllerManagedBy(mgr).
 		Named("demoapplication").
 		For(&paasv1.DemoApplication{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		Owns(&appsv1.Deployment{}).
 		Owns(&corev1.Service{}).
+		Watches(&corev1.Pod{}, handler.EnqueueRequestsFromMapFunc(r.podServiceApp),
+			builder.OnlyMetadata, builder.WithPredicates(r.podServiceInputsChanged())).
+		Watches(&corev1.Service{}, handler.EnqueueRequestsFromMapFunc(r.podServiceApp),
+			builder.WithPredicates(predicate.NewPredicateFuncs(func(o client.Object) bool {
+				return o.GetLabels()[LabelPodService] != ""
+			}))).
 		WithOptions(options).
 		Complete(r)
+}
+
+// podServiceApp maps a pod, or a per-pod Service, to its DemoApplication when that asks
+// for per-pod Services.
+func (r *DemoApplicationReconciler) podServiceApp(ctx context.Context, obj client.Object) []reconcile.Request {
+	key := client.ObjectKey{Namespace: obj.GetNamespace(), Name: obj.GetLabels()[LabelApplication]}
+	app := &paasv1.DemoApplication{}
+	if key.Name == "" || r.Get(ctx, key, app) != nil || !podServicesEnabled(app) {
+		// Turning per-pod Services off is a spec change, which reconciles app anyway.
+		return nil
+	}
+	return []reconcile.Request{{NamespacedName: key}}
+}
+
+// podServiceInputsChanged lets through the pod events that change which pods get a
+// Service: most pod updates are status changes, which do not.
+func (r *DemoApplicationReconciler) podServiceInputsChanged() predicate.Funcs {
+	labelled := func(o client.Object) bool { return o.GetLabels()[r.PodNameLabel] == o.GetName() }
+	return predicate.Funcs{
+		CreateFunc: func(e event.CreateEvent) bool { return labelled(e.Object) },
+		UpdateFunc: func(e event.UpdateEvent) bool {
+			return labelled(e.ObjectOld) != labelled(e.ObjectNew) ||
+				e.ObjectOld.GetDeletionTimestamp().IsZero() != e.ObjectNew.GetDeletionTimestamp().IsZero()
+		},
+		DeleteFunc:  func(e event.DeleteEvent) bool { return labelled(e.Object) },
+		GenericFunc: func(event.GenericEvent) bool { return false },
+	}
 }

@@ -376,6 +376,16 @@ func TestDemoApplicationValidation(t *testing.T) {
 		{"duplicate nodePorts", func(s *paasv1.DemoApplicationSpec) {
 			s.Ports = []paasv1.DemoApplicationPort{{Name: "a", Port: 80, NodePort: ptr.To[int32](30001)}, {Name: "b", Port: 81, NodePort: ptr.To[int32](30001)}}
 		}, "nodePorts must be unique"},
+		{"per-pod Services without ports", func(s *paasv1.DemoApplicationSpec) {
+			s.Ports, s.PodServices = nil, &paasv1.PodServices{Enabled: true}
+		}, "podServices needs at least one port to expose"},
+		{"per-pod Services naming an unknown port", func(s *paasv1.DemoApplicationSpec) {
+			s.Ports[0].Name = "http"
+			s.PodServices = &paasv1.PodServices{Enabled: true, Ports: []string{"grpc"}}
+		}, "podServices.ports must name ports of spec.ports"},
+		{"per-pod Services of an unknown type", func(s *paasv1.DemoApplicationSpec) {
+			s.PodServices = &paasv1.PodServices{Enabled: true, Type: "ExternalName"}
+		}, "spec.podServices.type"},
 		{"duplicate env names", func(s *paasv1.DemoApplicationSpec) {
 			s.Env = []corev1.EnvVar{{Name: "A", Value: "1"}, {Name: "A", Value: "2"}}
 		}, "spec.env[1]"},

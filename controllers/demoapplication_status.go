@@ -28,10 +28,12 @@ import (
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 )
 
-// setStatus rebuilds app's status from the Deployment observed (nil when there is none)
-// and the error the reconcile met: nil, a conflictError or an applyError.
-func setStatus(app *paasv1.DemoApplication, deployment *appsv1.Deployment, err error) {
+// setStatus rebuilds app's status from the Deployment observed (nil when there is none),
+// the number of per-pod Services in place, and the error the reconcile met: nil, a
+// conflictError or an applyError.
+func setStatus(app *paasv1.DemoApplication, deployment *appsv1.Deployment, podServices int32, err error) {
 	app.Status.Replicas, app.Status.ReadyReplicas, app.Status.AvailableReplicas = 0, 0, 0
+	app.Status.PodServices = podServices
 	if deployment != nil {
 		app.Status.Replicas = deployment.Status.Replicas
 		app.Status.ReadyReplicas = deployment.Status.ReadyReplicas

@@ -99,7 +99,7 @@ func TestSetStatus(t *testing.T) {
 			g := NewWithT(t)
 			app := testApp()
 			app.Generation = 7
-			setStatus(app, tc.deployment, tc.err)
+			setStatus(app, tc.deployment, 0, tc.err)
 			for typ, status := range tc.want {
 				c := meta.FindStatusCondition(app.Status.Conditions, typ)
 				g.Expect(c).NotTo(BeNil(), typ)
@@ -120,11 +120,11 @@ func TestSetStatus(t *testing.T) {
 	t.Run("lastTransitionTime moves only when a condition flips", func(t *testing.T) {
 		g := NewWithT(t)
 		app := testApp()
-		setStatus(app, nil, nil)
+		setStatus(app, nil, 0, nil)
 		first := meta.FindStatusCondition(app.Status.Conditions, paasv1.ConditionAvailable).LastTransitionTime
 		app.Status.Conditions[0].LastTransitionTime = metav1.NewTime(first.Add(-3600e9))
 		earlier := app.Status.Conditions[0].LastTransitionTime
-		setStatus(app, nil, nil)
+		setStatus(app, nil, 0, nil)
 		g.Expect(meta.FindStatusCondition(app.Status.Conditions, paasv1.ConditionAvailable).LastTransitionTime).To(Equal(earlier))
 	})
 }

@@ -34,8 +34,10 @@ import (
 const ContainerName = "app"
 
 // newDeployment returns the Deployment that runs app: the fields the operator owns, to
-// be server-side applied. extraEnv (OLM's proxy settings) follows the app's own env.
-func newDeployment(app *paasv1.DemoApplication, extraEnv []corev1.EnvVar) *appsv1ac.DeploymentApplyConfiguration {
+// be server-side applied. extraEnv (OLM's proxy settings) follows the app's own env. With
+// per-pod Services on, the pods carry podLabelAnnotation, which opts them in to the pod
+// labeler's pod-name label that those Services select.
+func newDeployment(app *paasv1.DemoApplication, extraEnv []corev1.EnvVar, podLabelAnnotation string) *appsv1ac.DeploymentApplyConfiguration {
 	container := corev1ac.Container().
 		WithName(ContainerName).
 		WithImage(app.Spec.Image).
@@ -51,15 +53,19 @@ func newDeployment(app *paasv1.DemoApplication, extraEnv []corev1.EnvVar) *appsv
 		container.WithResources(ac)
 	}
 
+	template := corev1ac.PodTemplateSpec().
+		WithLabels(labelsFor(app)).
+		WithSpec(corev1ac.PodSpec().WithContainers(container))
+	if podServicesEnabled(app) {
+		template.WithAnnotations(map[string]string{podLabelAnnotation: "true"})
+	}
 	return appsv1ac.Deployment(app.Name, app.Namespace).
 		WithLabels(labelsFor(app)).
 		WithOwnerReferences(ownerReference(app)).
 		WithSpec(appsv1ac.DeploymentSpec().
 			WithReplicas(ptr.Deref(app.Spec.Replica, 1)).
 			WithSelector(metav1ac.LabelSelector().WithMatchLabels(selectorFor(app))).
-			WithTemplate(corev1ac.PodTemplateSpec().
-				WithLabels(labelsFor(app)).
-				WithSpec(corev1ac.PodSpec().WithContainers(container))))
+			WithTemplate(template))
 }
 
 // containerPorts returns one container port per distinct target of the Service's ports.

@@ -32,6 +32,8 @@ const (
 	// LabelApplication names the DemoApplication a pod belongs to, so that selectors
 	// never match another workload's pods.
 	LabelApplication = "paas.cmft.com/demoapplication"
+	// LabelPodService marks a per-pod Service; its value is the name of the pod it selects.
+	LabelPodService = "paas.cmft.com/pod-service"
 	// ManagedByValue is LabelManagedBy's value.
 	ManagedByValue = "demo-operator"
 )

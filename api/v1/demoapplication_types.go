@@ -28,6 +28,8 @@ import (
 // +kubebuilder:validation:XValidation:rule="!has(self.ports) || self.ports.all(p, !has(p.name) || self.ports.exists_one(q, has(q.name) && q.name == p.name))",message="port names must be unique",fieldPath=".ports"
 // +kubebuilder:validation:XValidation:rule="!has(self.ports) || self.ports.all(p, self.ports.exists_one(q, q.port == p.port && q.protocol == p.protocol))",message="port numbers must be unique for each protocol",fieldPath=".ports"
 // +kubebuilder:validation:XValidation:rule="!has(self.ports) || self.ports.all(p, !has(p.nodePort) || self.ports.exists_one(q, has(q.nodePort) && q.nodePort == p.nodePort))",message="nodePorts must be unique",fieldPath=".ports"
+// +kubebuilder:validation:XValidation:rule="!has(self.podServices) || !self.podServices.enabled || (has(self.ports) && size(self.ports) > 0)",message="podServices needs at least one port to expose",fieldPath=".podServices"
+// +kubebuilder:validation:XValidation:rule="!has(self.podServices) || !has(self.podServices.ports) || self.podServices.ports.all(n, has(self.ports) && self.ports.exists(p, has(p.name) && p.name == n))",message="podServices.ports must name ports of spec.ports",fieldPath=".podServices.ports"
 type DemoApplicationSpec struct {
 	// image is the container image to run, for example nginx:1.27.
 	// +required
@@ -64,6 +66,35 @@ type DemoApplicationSpec struct {
 	// +optional
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Resources",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:resourceRequirements"}
 	Resources *corev1.ResourceRequirements `json:"resources,omitempty"`
+
+	// podServices gives each pod of the application a Service of its own, so that a client
+	// can reach one chosen pod. Off unless enabled.
+	// +optional
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Per-pod Services"
+	PodServices *PodServices `json:"podServices,omitempty"`
+}
+
+// PodServices configures the per-pod Services: the pods are annotated for the pod labeler,
+// and each pod that carries its pod-name label gets a Service named after it that selects
+// it alone. The Service is owned by its pod, so it goes when the pod goes.
+type PodServices struct {
+	// enabled turns the per-pod Services on; turning it off deletes them.
+	// +optional
+	Enabled bool `json:"enabled,omitempty"`
+
+	// type of each per-pod Service: ClusterIP, NodePort (node ports are allocated by the
+	// cluster, never copied from spec.ports, where they would collide) or LoadBalancer.
+	// +optional
+	// +kubebuilder:default=ClusterIP
+	// +kubebuilder:validation:Enum=ClusterIP;NodePort;LoadBalancer
+	Type corev1.ServiceType `json:"type,omitempty"`
+
+	// ports names the ports of spec.ports the per-pod Services expose; empty means all.
+	// +optional
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=24
+	// +kubebuilder:validation:items:MaxLength=15
+	Ports []string `json:"ports,omitempty"`
 }
 
 // DemoApplicationPort is one port of the application's Service.
@@ -121,6 +152,12 @@ type DemoApplicationStatus struct {
 	// +optional
 	// +operator-sdk:csv:customresourcedefinitions:type=status,displayName="Available Replicas"
 	AvailableReplicas int32 `json:"availableReplicas,omitempty"`
+
+	// podServices is the number of per-pod Services in place, each selecting a pod that
+	// carries its pod-name label.
+	// +optional
+	// +operator-sdk:csv:customresourcedefinitions:type=status,displayName="Per-pod Services"
+	PodServices int32 `json:"podServices,omitempty"`
 
 	// conditions are Available, Progressing and Degraded.
 	// +optional

@@ -165,12 +165,20 @@ func (o *Options) Validate() error {
 }
 
 // cacheOptions keeps the caches small: pods as metadata without managedFields, and only
-// the Deployments and Services the operator manages.
+// the Deployments and Services the operator manages. Both controllers share the pod
+// informer; without the labeler, which must see every pod, it holds the DemoApplications'
+// pods alone.
 func (o *Options) cacheOptions() cache.Options {
 	managed := labels.SelectorFromSet(labels.Set{controllers.LabelManagedBy: controllers.ManagedByValue})
+	pods := cache.ByObject{Transform: cache.TransformStripManagedFields()}
+	if !o.EnablePodLabeler {
+		selector, err := labels.Parse(controllers.LabelApplication)
+		utilruntime.Must(err)
+		pods.Label = selector
+	}
 	opts := cache.Options{
 		ByObject: map[client.Object]cache.ByObject{
-			&corev1.Pod{}:        {Transform: cache.TransformStripManagedFields()},
+			&corev1.Pod{}:        pods,
 			&appsv1.Deployment{}: {Label: managed},
 			&corev1.Service{}:    {Label: managed},
 		},
@@ -238,6 +246,8 @@ func New(cfg *rest.Config, opts Options, customize ...func(*ctrl.Options)) (ctrl
 			ExtraEnv:  proxy.ReadProxyVarsFromEnv(),
 
 			ConflictRetryInterval: opts.ConflictRetry,
+			PodLabelAnnotation:    opts.PodLabelAnnotation,
+			PodNameLabel:          opts.PodNameLabel,
 		}).SetupWithManager(mgr, ctrlOpts)
 		if err != nil {
 			return nil, fmt.Errorf("setting up the DemoApplication controller: %w", err)

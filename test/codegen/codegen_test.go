@@ -14,8 +14,8 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package codegen checks that the committed typed client in pkg/generated is what
-// hack/update-codegen.sh produces from the API types.
+// Package codegen checks that the committed generated files (the CRD, the RBAC role, the
+// DeepCopy methods and the typed client in pkg/generated) are what the generators produce.
 package codegen
 
 import (

@@ -40,6 +40,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &apiv1.DemoApplicationSpecApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("DemoApplicationStatus"):
 		return &apiv1.DemoApplicationStatusApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("PodServices"):
+		return &apiv1.PodServicesApplyConfiguration{}
 
 	}
 	return nil

@@ -39,6 +39,9 @@ type DemoApplicationSpecApplyConfiguration struct {
 	Env []corev1.EnvVar `json:"env,omitempty"`
 	// resources are the compute resources of the application's container.
 	Resources *corev1.ResourceRequirements `json:"resources,omitempty"`
+	// podServices gives each pod of the application a Service of its own, so that a client
+	// can reach one chosen pod. Off unless enabled.
+	PodServices *PodServicesApplyConfiguration `json:"podServices,omitempty"`
 }
 
 // DemoApplicationSpecApplyConfiguration constructs a declarative configuration of the DemoApplicationSpec type for use with
@@ -91,5 +94,13 @@ func (b *DemoApplicationSpecApplyConfiguration) WithEnv(values ...corev1.EnvVar)
 // If called multiple times, the Resources field is set to the value of the last call.
 func (b *DemoApplicationSpecApplyConfiguration) WithResources(value corev1.ResourceRequirements) *DemoApplicationSpecApplyConfiguration {
 	b.Resources = &value
+	return b
+}
+
+// WithPodServices sets the PodServices field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the PodServices field is set to the value of the last call.
+func (b *DemoApplicationSpecApplyConfiguration) WithPodServices(value *PodServicesApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
+	b.PodServices = value
 	return b
 }

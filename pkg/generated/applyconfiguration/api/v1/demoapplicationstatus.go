@@ -36,6 +36,9 @@ type DemoApplicationStatusApplyConfiguration struct {
 	ReadyReplicas *int32 `json:"readyReplicas,omitempty"`
 	// availableReplicas is the number of pods ready for at least the Deployment's minReadySeconds.
 	AvailableReplicas *int32 `json:"availableReplicas,omitempty"`
+	// podServices is the number of per-pod Services in place, each selecting a pod that
+	// carries its pod-name label.
+	PodServices *int32 `json:"podServices,omitempty"`
 	// conditions are Available, Progressing and Degraded.
 	Conditions []metav1.ConditionApplyConfiguration `json:"conditions,omitempty"`
 }
@@ -75,6 +78,14 @@ func (b *DemoApplicationStatusApplyConfiguration) WithReadyReplicas(value int32)
 // If called multiple times, the AvailableReplicas field is set to the value of the last call.
 func (b *DemoApplicationStatusApplyConfiguration) WithAvailableReplicas(value int32) *DemoApplicationStatusApplyConfiguration {
 	b.AvailableReplicas = &value
+	return b
+}
+
+// WithPodServices sets the PodServices field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the PodServices field is set to the value of the last call.
+func (b *DemoApplicationStatusApplyConfiguration) WithPodServices(value int32) *DemoApplicationStatusApplyConfiguration {
+	b.PodServices = &value
 	return b
 }
 

@@ -1,0 +1,210 @@
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controllers_test
+
+import (
+	"context"
+	"testing"
+
+	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/controllers"
+)
+
+// newPod plays the ReplicaSet controller, which envtest does not run: a pod of app's
+// Deployment, with the template's labels and annotations. The pod labeler, which runs in
+// the suite's manager, gives it its pod-name label.
+func newAppPod(g Gomega, app *paasv1.DemoApplication, name string) *corev1.Pod {
+	d := get(g, app.Namespace, app.Name, &appsv1.Deployment{})
+	pod := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{
+			Namespace: app.Namespace, Name: name,
+			Labels: d.Spec.Template.Labels, Annotations: d.Spec.Template.Annotations,
+		},
+		Spec: d.Spec.Template.Spec,
+	}
+	g.Expect(k8sClient.Create(context.Background(), pod)).To(Succeed())
+	return pod
+}
+
+// podServices returns the names of the per-pod Services of app.
+func podServices(g Gomega, app *paasv1.DemoApplication) []string {
+	list := &corev1.ServiceList{}
+	g.Expect(k8sClient.List(context.Background(), list, client.InNamespace(app.Namespace),
+		client.MatchingLabels{controllers.LabelApplication: app.Name}, client.HasLabels{controllers.LabelPodService})).To(Succeed())
+	var names []string
+	for _, s := range list.Items {
+		names = append(names, s.Name)
+	}
+	return names
+}
+
+func TestPodServices(t *testing.T) {
+	ctx := context.Background()
+	ns := newNamespace(t)
+	g := NewWithT(t)
+	app := newApp(ns, "web")
+	app.Spec.Ports = []paasv1.DemoApplicationPort{
+		{Name: "http", Port: 80, NodePort: ptr.To[int32](30110)},
+		{Name: "metrics", Port: 9090},
+	}
+	app.Spec.PodServices = &paasv1.PodServices{Enabled: true}
+	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
+
+	t.Run("the pod template opts the pods in to the pod-name label", func(t *testing.T) {
+		NewWithT(t).Eventually(func(g Gomega) {
+			d := get(g, ns, "web", &appsv1.Deployment{})
+			g.Expect(d.Spec.Template.Annotations).To(HaveKeyWithValue(controllers.DefaultPodLabelAnnotation, "true"))
+		}).Should(Succeed())
+	})
+
+	pods := map[string]*corev1.Pod{
+		"web-6b7f9-aaaaa": newAppPod(g, app, "web-6b7f9-aaaaa"),
+		"web-6b7f9-bbbbb": newAppPod(g, app, "web-6b7f9-bbbbb"),
+	}
+
+	t.Run("each labelled pod gets a Service selecting it alone, owned by the pod", func(t *testing.T) {
+		g := NewWithT(t)
+		g.Eventually(func(g Gomega) []string { return podServices(g, app) }).Should(ConsistOf("web-6b7f9-aaaaa", "web-6b7f9-bbbbb"))
+		for name, pod := range pods {
+			s := get(g, ns, name, &corev1.Service{})
+			g.Expect(metav1.IsControlledBy(s, pod)).To(BeTrue())
+			g.Expect(s.Spec.Type).To(Equal(corev1.ServiceTypeClusterIP))
+			g.Expect(s.Spec.Selector).To(Equal(map[string]string{
+				controllers.LabelName: "web", controllers.LabelApplication: "web", controllers.DefaultPodNameLabel: name,
+			}))
+			g.Expect(s.Spec.Ports).To(HaveLen(2))
+			for _, p := range s.Spec.Ports {
+				g.Expect(p.NodePort).To(BeZero(), "a nodePort is never copied")
+			}
+			selected := &corev1.PodList{}
+			g.Expect(k8sClient.List(ctx, selected, client.InNamespace(ns), client.MatchingLabels(s.Spec.Selector))).To(Succeed())
+			g.Expect(selected.Items).To(ConsistOf(HaveField("Name", name)), "the Service selects its pod alone")
+		}
+		g.Eventually(func(g Gomega) int32 {
+			return get(g, ns, "web", &paasv1.DemoApplication{}).Status.PodServices
+		}).Should(Equal(int32(2)))
+	})
+
+	t.Run("a per-pod Service changed by hand is put back", func(t *testing.T) {
+		g := NewWithT(t)
+		s := get(g, ns, "web-6b7f9-aaaaa", &corev1.Service{})
+		s.Spec.Selector[controllers.DefaultPodNameLabel] = "web-6b7f9-bbbbb"
+		g.Expect(k8sClient.Update(ctx, s)).To(Succeed())
+		g.Eventually(func(g Gomega) string {
+			return get(g, ns, "web-6b7f9-aaaaa", &corev1.Service{}).Spec.Selector[controllers.DefaultPodNameLabel]
+		}).Should(Equal("web-6b7f9-aaaaa"))
+	})
+
+	t.Run("a pod deleted takes its Service with it", func(t *testing.T) {
+		g := NewWithT(t)
+		g.Expect(k8sClient.Delete(ctx, pods["web-6b7f9-bbbbb"])).To(Succeed())
+		g.Eventually(func(g Gomega) []string { return podServices(g, app) }).Should(ConsistOf("web-6b7f9-aaaaa"))
+		g.Eventually(func(g Gomega) int32 {
+			return get(g, ns, "web", &paasv1.DemoApplication{}).Status.PodServices
+		}).Should(Equal(int32(1)))
+	})
+
+	t.Run("new pods from a scale-up get theirs", func(t *testing.T) {
+		g := NewWithT(t)
+		update(g, app, func(a *paasv1.DemoApplication) { a.Spec.Replica = ptr.To[int32](3) })
+		newAppPod(g, app, "web-6b7f9-ccccc")
+		newAppPod(g, app, "web-6b7f9-ddddd")
+		g.Eventually(func(g Gomega) []string { return podServices(g, app) }).
+			Should(ConsistOf("web-6b7f9-aaaaa", "web-6b7f9-ccccc", "web-6b7f9-ddddd"))
+	})
+
+	t.Run("a pod no longer labelled loses its Service", func(t *testing.T) {
+		g := NewWithT(t)
+		pod := get(g, ns, "web-6b7f9-ddddd", &corev1.Pod{})
+		delete(pod.Annotations, controllers.DefaultPodLabelAnnotation)
+		g.Expect(k8sClient.Update(ctx, pod)).To(Succeed())
+		g.Eventually(func(g Gomega) []string { return podServices(g, app) }).
+			Should(ConsistOf("web-6b7f9-aaaaa", "web-6b7f9-ccccc"))
+	})
+
+	t.Run("only the named ports, with the chosen type", func(t *testing.T) {
+		g := NewWithT(t)
+		update(g, app, func(a *paasv1.DemoApplication) {
+			a.Spec.PodServices = &paasv1.PodServices{Enabled: true, Type: corev1.ServiceTypeNodePort, Ports: []string{"http"}}
+		})
+		g.Eventually(func(g Gomega) {
+			s := get(g, ns, "web-6b7f9-aaaaa", &corev1.Service{})
+			g.Expect(s.Spec.Type).To(Equal(corev1.ServiceTypeNodePort))
+			g.Expect(s.Spec.Ports).To(HaveLen(1))
+			g.Expect(s.Spec.Ports[0].Name).To(Equal("http"))
+			g.Expect(s.Spec.Ports[0].NodePort).NotTo(BeEquivalentTo(30110), "the cluster allocates another nodePort")
+		}).Should(Succeed())
+	})
+
+	t.Run("turned off, every per-pod Service goes and the pods are no longer opted in", func(t *testing.T) {
+		g := NewWithT(t)
+		update(g, app, func(a *paasv1.DemoApplication) { a.Spec.PodServices.Enabled = false })
+		g.Eventually(func(g Gomega) []string { return podServices(g, app) }).Should(BeEmpty())
+		g.Eventually(func(g Gomega) {
+			d := get(g, ns, "web", &appsv1.Deployment{})
+			g.Expect(d.Spec.Template.Annotations).NotTo(HaveKey(controllers.DefaultPodLabelAnnotation))
+			g.Expect(get(g, ns, "web", &paasv1.DemoApplication{}).Status.PodServices).To(BeZero())
+		}).Should(Succeed())
+		g.Expect(get(g, ns, "web", &corev1.Service{}).Spec.Ports).To(HaveLen(2), "the app's own Service stays")
+	})
+}
+
+func TestPodServiceNameTaken(t *testing.T) {
+	ctx := context.Background()
+	ns := newNamespace(t)
+	g := NewWithT(t)
+	foreign := &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "api-5c8d7-aaaaa", Labels: map[string]string{"team": "payments"}},
+		Spec:       corev1.ServiceSpec{Ports: []corev1.ServicePort{{Port: 443}}, Selector: map[string]string{"team": "payments"}},
+	}
+	g.Expect(k8sClient.Create(ctx, foreign)).To(Succeed())
+
+	app := newApp(ns, "api")
+	app.Spec.PodServices = &paasv1.PodServices{Enabled: true}
+	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
+	g.Eventually(func(g Gomega) { get(g, ns, "api", &appsv1.Deployment{}) }).Should(Succeed())
+	newAppPod(g, app, "api-5c8d7-aaaaa")
+	newAppPod(g, app, "api-5c8d7-bbbbb")
+
+	g.Eventually(func(g Gomega) {
+		latest := get(g, ns, "api", &paasv1.DemoApplication{})
+		g.Expect(latest).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonResourceConflict))
+		g.Expect(condition(latest, paasv1.ConditionDegraded).Message).To(ContainSubstring(`Service "api-5c8d7-aaaaa"`))
+		g.Expect(latest.Status.PodServices).To(Equal(int32(1)), "the other pod still gets its Service")
+		g.Expect(eventsFor(g, ns, "api")).To(ContainElement(controllers.EventResourceConflict))
+	}).Should(Succeed())
+
+	kept := get(g, ns, "api-5c8d7-aaaaa", &corev1.Service{})
+	g.Expect(kept.Labels).To(Equal(foreign.Labels), "the Service the operator did not create is left alone")
+	g.Expect(kept.Spec.Selector).To(Equal(foreign.Spec.Selector))
+	g.Expect(kept.OwnerReferences).To(BeEmpty())
+	g.Expect(kept.ManagedFields).To(HaveEach(HaveField("Manager", Not(Equal(controllers.FieldManager)))))
+
+	t.Run("turning per-pod Services off leaves it alone too", func(t *testing.T) {
+		g := NewWithT(t)
+		update(g, app, func(a *paasv1.DemoApplication) { a.Spec.PodServices.Enabled = false })
+		g.Eventually(func(g Gomega) []string { return podServices(g, app) }).Should(BeEmpty())
+		g.Consistently(func(g Gomega) { get(g, ns, "api-5c8d7-aaaaa", &corev1.Service{}) }, "2s").Should(Succeed())
+	})
+}
