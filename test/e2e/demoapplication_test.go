@@ -27,6 +27,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -125,17 +126,60 @@ func TestPodNameLabelSelectsOnePod(t *testing.T) {
 	}
 	g.Expect(k8s.Create(ctx, svc)).To(Succeed())
 	g.Eventually(func(g Gomega) {
-		slices := &discoveryv1.EndpointSliceList{}
-		g.Expect(k8s.List(ctx, slices, client.InNamespace(ns),
-			client.MatchingLabels{discoveryv1.LabelServiceName: svc.Name})).To(Succeed())
-		var endpoints []discoveryv1.Endpoint
-		for _, s := range slices.Items {
-			endpoints = append(endpoints, s.Endpoints...)
-		}
-		g.Expect(endpoints).To(HaveLen(1))
-		g.Expect(endpoints[0].TargetRef.Name).To(Equal(chosen.Name))
-		g.Expect(endpoints[0].Addresses).To(Equal([]string{chosen.Status.PodIP}))
+		expectOnlyEndpoint(g, ns, svc.Name, &chosen)
 	}, 30*time.Second, 200*time.Millisecond).Should(Succeed())
+}
+
+// TestPodServicesRouteToTheirPod closes the loop for DemoApplication users: with per-pod
+// Services on, each pod of the app gets a Service whose one endpoint is that pod, and a pod
+// replaced by its ReplicaSet gets a new Service while the garbage collector removes the old.
+func TestPodServicesRouteToTheirPod(t *testing.T) {
+	g := NewWithT(t)
+	ctx := context.Background()
+	startManager(t, "manager-podservices", managerBin)
+	ns := newNamespace(t)
+
+	app := newDemoApp(ns, "routed", 3, "nginx:1.27")
+	app.Spec.PodServices = &paasv1.PodServices{Enabled: true}
+	g.Expect(k8s.Create(ctx, app)).To(Succeed())
+	expectConverged(t, app, time.Minute)
+
+	routed := func(g Gomega) []corev1.Pod {
+		pods := runningPods(g, app)
+		g.Expect(pods).To(HaveLen(3))
+		for i := range pods {
+			expectOnlyEndpoint(g, ns, pods[i].Name, &pods[i])
+		}
+		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), app)).To(Succeed())
+		g.Expect(app.Status.PodServices).To(Equal(int32(3)))
+		return pods
+	}
+	var pods []corev1.Pod
+	g.Eventually(func(g Gomega) { pods = routed(g) }, time.Minute, 250*time.Millisecond).Should(Succeed())
+
+	gone := pods[0]
+	g.Expect(k8s.Delete(ctx, &gone)).To(Succeed())
+	g.Eventually(func(g Gomega) {
+		for _, p := range routed(g) {
+			g.Expect(p.Name).NotTo(Equal(gone.Name))
+		}
+		err := k8s.Get(ctx, client.ObjectKeyFromObject(&gone), &corev1.Service{})
+		g.Expect(apierrors.IsNotFound(err)).To(BeTrue(), "the deleted pod's Service goes with it: %v", err)
+	}, time.Minute, 250*time.Millisecond).Should(Succeed())
+}
+
+// expectOnlyEndpoint checks that the named Service sends traffic to pod and to nothing else.
+func expectOnlyEndpoint(g Gomega, ns, service string, pod *corev1.Pod) {
+	slices := &discoveryv1.EndpointSliceList{}
+	g.Expect(k8s.List(context.Background(), slices, client.InNamespace(ns),
+		client.MatchingLabels{discoveryv1.LabelServiceName: service})).To(Succeed())
+	var endpoints []discoveryv1.Endpoint
+	for _, s := range slices.Items {
+		endpoints = append(endpoints, s.Endpoints...)
+	}
+	g.Expect(endpoints).To(HaveLen(1), "endpoints of Service %s", service)
+	g.Expect(endpoints[0].TargetRef.Name).To(Equal(pod.Name))
+	g.Expect(endpoints[0].Addresses).To(Equal([]string{pod.Status.PodIP}))
 }
 
 // expectOnePerApp checks that nothing was duplicated: each DemoApplication of the namespace
