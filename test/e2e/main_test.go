@@ -25,6 +25,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"os"
 	"os/exec"
@@ -96,7 +97,11 @@ func run(m *testing.M, assets string) int {
 // envtest's random ports fall, and clear of the make cluster-up ports, so that several test
 // runs and a demo can share a machine.
 func freePorts() (int, error) {
-	for base := 17443; base < 30000; base += 10 {
+	// A random start, so that runs starting together rarely race for the same ports.
+	const first, slots = 17443, 1255
+	start := rand.IntN(slots)
+	for i := range slots {
+		base := first + 10*((start+i)%slots)
 		free := true
 		for p := base; p < base+6 && free; p++ {
 			l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p))

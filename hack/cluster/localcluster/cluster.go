@@ -233,6 +233,14 @@ func (c *Cluster) StartProcess(name, path string, args, env []string) error {
 	return os.WriteFile(c.pidFile(name), []byte(strconv.Itoa(cmd.Process.Pid)), 0o600)
 }
 
+// exited reports a process that stopped by itself, with the end of its log, which is gone
+// once a test run removes its state directory.
+func (c *Cluster) exited(name string) error {
+	data, _ := os.ReadFile(c.LogFile(name))
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	return fmt.Errorf("%s exited; the end of its log:\n%s", name, strings.Join(lines[max(0, len(lines)-15):], "\n"))
+}
+
 // LogFile is where a process started here writes its output.
 func (c *Cluster) LogFile(name string) string { return filepath.Join(c.Dir, "logs", name+".log") }
 
@@ -386,7 +394,7 @@ func (c *Cluster) WaitAPIServer(ctx context.Context) error {
 	}
 	err = wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, 2*time.Minute, true, func(ctx context.Context) (bool, error) {
 		if c.pid(APIServer) == 0 {
-			return false, errors.New("kube-apiserver exited")
+			return false, c.exited(APIServer)
 		}
 		body, err := cs.Discovery().RESTClient().Get().AbsPath("/readyz").DoRaw(ctx)
 		return err == nil && string(body) == "ok", nil
@@ -430,7 +438,7 @@ func (c *Cluster) waitHealthy(ctx context.Context, cs *kubernetes.Clientset) err
 	err := wait.PollUntilContextTimeout(ctx, 250*time.Millisecond, 3*time.Minute, true, func(ctx context.Context) (bool, error) {
 		for name, port := range map[string]int{ControllerManager: c.PortBase + 3, Scheduler: c.PortBase + 4} {
 			if c.pid(name) == 0 {
-				return false, errors.New(name + " exited")
+				return false, c.exited(name)
 			}
 			resp, err := insecure.Get(fmt.Sprintf("https://127.0.0.1:%d/healthz", port))
 			if err != nil {
