@@ -19,6 +19,7 @@ package chart_test
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 
 	. "github.com/onsi/gomega"
@@ -40,6 +41,17 @@ func TestLint(t *testing.T) {
 	lint.Namespace = releaseNamespace
 	result := lint.Run([]string{chartDir}, nil)
 	g.Expect(result.Errors).To(BeEmpty(), "lint messages: %v", result.Messages)
+}
+
+// TestChartIsForTheRelease checks that the chart installs the version the Makefile releases,
+// the one the bundle describes too.
+func TestChartIsForTheRelease(t *testing.T) {
+	makefile, err := os.ReadFile(filepath.Join(testenv.Root(), "Makefile"))
+	NewWithT(t).Expect(err).NotTo(HaveOccurred())
+	version := regexp.MustCompile(`(?m)^VERSION \?= (.*)$`).FindSubmatch(makefile)
+	NewWithT(t).Expect(version).To(HaveLen(2))
+	NewWithT(t).Expect(loadChart(t).Metadata.AppVersion).To(Equal(string(version[1])),
+		"Chart.yaml's appVersion differs from the Makefile's VERSION")
 }
 
 func TestRenderDefaults(t *testing.T) {
