@@ -34,7 +34,6 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/utils/ptr"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/controllers"
@@ -163,8 +162,8 @@ type ConvergeRun struct {
 
 // convergeRun creates m apps in a namespace of its own; with role RoleManager a manager
 // turns them into Deployments and Services, with RoleDirect the bench creates those itself
-// within the same client budget. keep leaves the objects for the steady state.
-func (b *Bench) convergeRun(ctx context.Context, role string, s setting, m int, keep bool) (ConvergeRun, string, error) {
+// within the same client budget.
+func (b *Bench) convergeRun(ctx context.Context, role string, s setting, m int) (ConvergeRun, string, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	ns, err := b.newNamespace(ctx, "apps")
@@ -173,7 +172,7 @@ func (b *Bench) convergeRun(ctx context.Context, role string, s setting, m int, 
 	}
 	var p *proc
 	if role == RoleManager {
-		if p, err = b.start(s.child(RoleManager)); err != nil {
+		if p, err = b.start(s.child(RoleManager, ns)); err != nil {
 			return ConvergeRun{}, ns, err
 		}
 		defer p.stop()
@@ -224,13 +223,7 @@ func (b *Bench) convergeRun(ctx context.Context, role string, s setting, m int, 
 			run.WritesPerApp += float64(n) / float64(m)
 		}
 	}
-	if keep {
-		return run, ns, nil
-	}
-	if p != nil {
-		p.stop()
-	}
-	return run, ns, b.deleteApps(ctx, ns)
+	return run, ns, nil
 }
 
 // creator returns what creates one app for role, and how many goroutines call it: the
@@ -257,25 +250,8 @@ func (b *Bench) creator(namespace, role string, s setting) (func(context.Context
 	}, s.Concurrency
 }
 
-func (b *Bench) deleteApps(ctx context.Context, namespace string) error {
-	in := client.InNamespace(namespace)
-	for _, obj := range []client.Object{&paasv1.DemoApplication{}, &appsv1.Deployment{}} {
-		if err := b.client.DeleteAllOf(ctx, obj, in); err != nil {
-			return err
-		}
-	}
-	// Services have no deletecollection.
-	list := &corev1.ServiceList{}
-	if err := b.client.List(ctx, list, in); err != nil {
-		return err
-	}
-	return parallel(b.cfg.Creators, len(list.Items), func(i int) error {
-		return client.IgnoreNotFound(b.client.Delete(ctx, &list.Items[i]))
-	})
-}
-
 // convergence measures M apps with the defaults and with limits lifted, beside the direct
-// client; the last run with the defaults is kept for the steady state.
+// client; the apps of the manager's run with the defaults serve the steady state.
 func (b *Bench) convergence(ctx context.Context) error {
 	for _, j := range []struct {
 		s    setting
@@ -288,12 +264,11 @@ func (b *Bench) convergence(ctx context.Context) error {
 		roles := []string{RoleDirect, RoleManager}
 		for i := range j.runs {
 			for _, role := range roles {
-				keep := j.s.Name == "defaults" && role == RoleManager && i == j.runs-1
-				r, ns, err := b.convergeRun(ctx, role, j.s, b.cfg.Apps, keep)
+				r, ns, err := b.convergeRun(ctx, role, j.s, b.cfg.Apps)
 				if err != nil {
 					return err
 				}
-				if keep {
+				if j.s.Name == "defaults" && role == RoleManager {
 					b.steadyNamespace = ns
 				}
 				b.logf("convergence %s M=%d %s run %d: %.1fs, p50 %.2fs, p99 %.2fs, %.2f writes/app, %.2f events/app",
@@ -327,13 +302,13 @@ type SteadyState struct {
 // start settle, then watches it for the window, with resyncs due inside it.
 func (b *Bench) steady(ctx context.Context) error {
 	if b.steadyNamespace == "" {
-		_, ns, err := b.convergeRun(ctx, RoleManager, b.defaultSetting(), b.cfg.Apps, true)
+		_, ns, err := b.convergeRun(ctx, RoleManager, b.defaultSetting(), b.cfg.Apps)
 		if err != nil {
 			return err
 		}
 		b.steadyNamespace = ns
 	}
-	f := b.defaultSetting().child(RoleManager)
+	f := b.defaultSetting().child(RoleManager, b.lateNamespaces())
 	f.syncPeriod = b.cfg.SyncPeriod
 	p, err := b.start(f)
 	if err != nil {
@@ -343,9 +318,11 @@ func (b *Bench) steady(ctx context.Context) error {
 	if err := p.await(5*time.Minute, "elected", "ready"); err != nil {
 		return err
 	}
-	// Settled when three polls, a second apart, see no new reconcile.
+	// Settled when three polls, a second apart, see no new reconcile; a resync shorter than
+	// that keeps reconciling, so give up waiting after half a minute.
 	var before *Stats
-	for still := 0; still < 3; {
+	settle := time.Now().Add(30 * time.Second)
+	for still := 0; still < 3 && time.Now().Before(settle); {
 		time.Sleep(time.Second)
 		st, err := p.Stats()
 		if err != nil {

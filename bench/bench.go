@@ -28,6 +28,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"k8s.io/client-go/kubernetes"
@@ -79,6 +80,10 @@ type Config struct {
 	Out, Markdown string
 	// Plot is the PNG's path.
 	Plot string
+	// QPS, Burst and Concurrency, when set, replace the manager's defaults, to try others.
+	QPS         float64
+	Burst       int
+	Concurrency int
 	// EtcdQuota is etcd's backend quota in bytes (150,000 pods need more than the default).
 	EtcdQuota int64
 }
@@ -100,12 +105,26 @@ type Bench struct {
 	seq        int
 	// steadyNamespace holds converged DemoApplications for the steady state.
 	steadyNamespace string
-	// memoryPods is how many pods the memory scenario left for the later scenarios.
-	memoryPods int
+	// memoryPods is how many pods the memory scenario left, in memoryNamespace, for the
+	// later scenarios.
+	memoryPods      int
+	memoryNamespace string
 }
 
 func (b *Bench) runs(s string) bool {
 	return len(b.cfg.Scenarios) == 0 || slices.Contains(b.cfg.Scenarios, s)
+}
+
+// lateNamespaces are what the steady state and start watch: the kept DemoApplications and
+// the memory scenario's pods.
+func (b *Bench) lateNamespaces() string {
+	var ns []string
+	for _, n := range []string{b.steadyNamespace, b.memoryNamespace} {
+		if n != "" {
+			ns = append(ns, n)
+		}
+	}
+	return strings.Join(ns, ",")
 }
 
 func (b *Bench) measures(s setting) bool {
@@ -119,6 +138,15 @@ func (b *Bench) logf(format string, args ...any) {
 // Run starts kube-apiserver and etcd, runs the scenarios and writes the results.
 func Run(ctx context.Context, cfg Config) error {
 	b := &Bench{cfg: cfg, defaults: manager.DefaultOptions()}
+	if cfg.QPS > 0 {
+		b.defaults.QPS = cfg.QPS
+	}
+	if cfg.Burst > 0 {
+		b.defaults.Burst = cfg.Burst
+	}
+	if cfg.Concurrency > 0 {
+		b.defaults.MaxConcurrent = cfg.Concurrency
+	}
 	var err error
 	if b.self, err = os.Executable(); err != nil {
 		return err
@@ -154,11 +182,12 @@ func Run(ctx context.Context, cfg Config) error {
 			return fmt.Errorf("%s: %w", step.name, err)
 		}
 		b.results.Durations[step.name] = seconds(time.Since(t))
-	}
-	b.results.TotalSeconds = seconds(time.Since(began))
-	b.results.evaluate(b)
-	if err := b.results.write(b); err != nil {
-		return err
+		b.results.TotalSeconds = seconds(time.Since(began))
+		// Written after each scenario, so that a run cut short keeps what it measured.
+		b.results.evaluate(b)
+		if err := b.results.write(b); err != nil {
+			return err
+		}
 	}
 	fmt.Println()
 	fmt.Print(b.results.table())

@@ -39,6 +39,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
@@ -73,6 +74,8 @@ type childFlags struct {
 	leaderElect    bool
 	leaseNamespace string
 	syncPeriod     time.Duration
+	// namespaces, comma-separated, are the only ones watched; empty watches all.
+	namespaces string
 }
 
 func (f *childFlags) args() []string {
@@ -80,7 +83,7 @@ func (f *childFlags) args() []string {
 		"-qps=" + strconv.FormatFloat(f.qps, 'f', -1, 64), "-burst=" + strconv.Itoa(f.burst),
 		"-concurrency=" + strconv.Itoa(f.concurrency), "-probe-addr=" + f.probeAddr,
 		"-leader-elect=" + strconv.FormatBool(f.leaderElect), "-lease-namespace=" + f.leaseNamespace,
-		"-sync-period=" + f.syncPeriod.String()}
+		"-sync-period=" + f.syncPeriod.String(), "-namespaces=" + f.namespaces}
 }
 
 func (f *childFlags) bind(fs *flag.FlagSet) {
@@ -93,6 +96,7 @@ func (f *childFlags) bind(fs *flag.FlagSet) {
 	fs.BoolVar(&f.leaderElect, "leader-elect", false, "elect a leader through a Lease")
 	fs.StringVar(&f.leaseNamespace, "lease-namespace", "", "namespace of the leader-election Lease")
 	fs.DurationVar(&f.syncPeriod, "sync-period", 0, "informer resync period; 0 keeps controller-runtime's")
+	fs.StringVar(&f.namespaces, "namespaces", "", "comma-separated namespaces to watch; empty for all")
 }
 
 // Stats is what a child reports about itself when asked.
@@ -159,7 +163,7 @@ func runRole(ctx context.Context, f childFlags, w *writeCounter, out *reporter) 
 	cfg.WrapTransport = w.wrap
 	switch f.role {
 	case RoleClientGoLabeler:
-		return runClientGoLabeler(ctx, cfg, f.concurrency, out)
+		return runClientGoLabeler(ctx, cfg, f.namespaces, f.concurrency, out)
 	case RoleManager, RoleFullPodManager:
 	default:
 		return fmt.Errorf("unknown role %q", f.role)
@@ -178,9 +182,18 @@ func runRole(ctx context.Context, f childFlags, w *writeCounter, out *reporter) 
 		opts := manager.DefaultOptions()
 		opts.MetricsAddr, opts.ProbeAddr, opts.LeaderElect = "0", f.probeAddr, f.leaderElect
 		opts.QPS, opts.Burst, opts.MaxConcurrent = f.qps, f.burst, f.concurrency
+		opts.WatchNamespaces = f.namespaces
 		mgr, err = manager.New(cfg, opts, customize)
 	} else {
-		mgr, err = newFullPodManager(cfg, f.probeAddr, f.concurrency, customize)
+		mgr, err = newFullPodManager(cfg, f.probeAddr, f.concurrency, func(o *ctrl.Options) {
+			if f.namespaces != "" {
+				o.Cache.DefaultNamespaces = map[string]cache.Config{}
+				for _, ns := range strings.Split(f.namespaces, ",") {
+					o.Cache.DefaultNamespaces[ns] = cache.Config{}
+				}
+			}
+			customize(o)
+		})
 	}
 	if err != nil {
 		return err

@@ -70,7 +70,7 @@ func (b *Bench) startToReady(ctx context.Context) (ready, caches float64, err er
 	if err != nil {
 		return 0, 0, err
 	}
-	f := b.defaultSetting().child(RoleManager)
+	f := b.defaultSetting().child(RoleManager, b.lateNamespaces())
 	f.probeAddr = addr
 	p, err := b.start(f)
 	if err != nil {
@@ -104,7 +104,7 @@ func (b *Bench) startToReady(ctx context.Context) (ready, caches float64, err er
 // follower's takeover; then starts a third and stops the new leader with SIGTERM, which
 // releases the Lease.
 func (b *Bench) failover(namespace string) (kill, graceful float64, err error) {
-	f := b.defaultSetting().child(RoleManager)
+	f := b.defaultSetting().child(RoleManager, b.lateNamespaces())
 	f.leaderElect, f.leaseNamespace = true, namespace
 	var procs []*proc
 	defer func() {

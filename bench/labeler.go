@@ -37,8 +37,8 @@ import (
 // runClientGoLabeler is the throughput baseline: the least a client-go program must do to
 // label every annotated pod as it appears. It watches pods as metadata and sends each
 // annotated, unlabelled pod the one merge patch it needs, from `workers` goroutines, with
-// no controller framework, predicates or events in between.
-func runClientGoLabeler(ctx context.Context, cfg *rest.Config, workers int, out *reporter) error {
+// no controller framework, predicates or events in between. namespace empty watches all.
+func runClientGoLabeler(ctx context.Context, cfg *rest.Config, namespace string, workers int, out *reporter) error {
 	meta, err := metadata.NewForConfig(cfg)
 	if err != nil {
 		return err
@@ -56,7 +56,7 @@ func runClientGoLabeler(ctx context.Context, cfg *rest.Config, workers int, out 
 			queue.Add(types.NamespacedName{Namespace: pod.Namespace, Name: pod.Name})
 		}
 	}
-	informer := metadatainformer.NewSharedInformerFactory(meta, 0).
+	informer := metadatainformer.NewFilteredSharedInformerFactory(meta, 0, namespace, nil).
 		ForResource(corev1.SchemeGroupVersion.WithResource("pods")).Informer()
 	if _, err := informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    enqueue,

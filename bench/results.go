@@ -216,6 +216,7 @@ func (r *Results) convergence(role, settingName string) *ConvergenceResult {
 
 // evaluate checks the targets against what the run measured.
 func (r *Results) evaluate(b *Bench) {
+	r.Targets = nil
 	add := func(name, want, got string, met bool) {
 		r.Targets = append(r.Targets, Target{Name: name, Want: want, Got: got, Met: met})
 	}
