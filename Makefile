@@ -210,6 +210,24 @@ catalog-build: ## Build the catalog image (opm serving catalog/).
 catalog-push: ## Push the catalog image.
 	$(CONTAINER_TOOL) push $(CATALOG_IMG)
 
+##@ OLM
+
+# Operator Lifecycle Manager's olm and catalog operators, and opm, built once from the Go
+# module proxy by hack/olm.sh, next to OLM's CRDs.
+OLM_ASSETS = $$(hack/olm.sh)
+
+.PHONY: olm-up
+olm-up: ## Run OLM on the local cluster (started if need be): its CRDs and namespaces, its olm and catalog operators as processes.
+	go run ./hack/olm -bin "$(CLUSTER_ASSETS)" -olm "$(OLM_ASSETS)" up
+
+.PHONY: olm-down
+olm-down: ## Stop OLM's operators; make cluster-down stops them with the cluster.
+	go run ./hack/olm down
+
+.PHONY: test-olm
+test-olm: ## Install the operator through OLM on a local cluster of its own: bundle/ in each install mode, a Subscription to catalog/, an upgrade, an uninstall.
+	CLUSTER_ASSETS="$(CLUSTER_ASSETS)" OLM_ASSETS="$(OLM_ASSETS)" go test -tags olm -timeout 30m -count 1 -v ./test/olm/...
+
 ##@ Benchmarks
 
 # make bench measures the operator at scale on a kube-apiserver and etcd of its own, each figure

@@ -1,0 +1,243 @@
+//go:build olm
+
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package olm installs the operator through the real Operator Lifecycle Manager on the local
+// cluster: from bundle/ in every install mode its CSV declares, from catalog/ by Subscription,
+// through an upgrade along a channel, and out again. OLM's operators and opm run as processes;
+// the catalogs embed the bundles' manifests, so OLM unpacks no bundle image.
+package olm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	. "github.com/onsi/gomega"
+	operatorsv1 "github.com/operator-framework/api/pkg/operators/v1"
+	operatorsv1alpha1 "github.com/operator-framework/api/pkg/operators/v1alpha1"
+	authenticationv1 "k8s.io/api/authentication/v1"
+	corev1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/kubernetes"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/hack/cluster/localcluster"
+	"github.com/cmft/demo-operator/hack/olm/localolm"
+)
+
+var (
+	cluster *localcluster.Cluster
+	k8s     client.Client
+	cs      *kubernetes.Clientset
+	// olmAssets holds opm; managerBin is main.go built.
+	olmAssets, managerBin string
+	scheme                = runtime.NewScheme()
+)
+
+func TestMain(m *testing.M) {
+	clusterAssets, olm := os.Getenv("CLUSTER_ASSETS"), os.Getenv("OLM_ASSETS")
+	if clusterAssets == "" || olm == "" {
+		fmt.Println("CLUSTER_ASSETS or OLM_ASSETS is not set: skipping the OLM tests (run make test-olm)")
+		os.Exit(0)
+	}
+	olmAssets = olm
+	os.Exit(run(m, clusterAssets))
+}
+
+func run(m *testing.M, clusterAssets string) int {
+	for _, add := range []func(*runtime.Scheme) error{clientgoscheme.AddToScheme, apiextensionsv1.AddToScheme,
+		operatorsv1.AddToScheme, operatorsv1alpha1.AddToScheme, paasv1.AddToScheme} {
+		if err := add(scheme); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+	}
+	dir, err := os.MkdirTemp("", "demo-operator-olm-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	port, err := freePorts()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	cluster = &localcluster.Cluster{Dir: filepath.Join(dir, "cluster"), BinDir: clusterAssets, PortBase: port, Nodes: 2,
+		Progress: os.Stdout, DieWithParent: true}
+	defer func() {
+		if err := cluster.Down(); err != nil {
+			fmt.Fprintln(os.Stderr, "stopping the cluster:", err)
+		}
+	}()
+	if err := setUp(dir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		for _, name := range []string{localolm.OLMOperator, localolm.CatalogOperator} {
+			logs, _ := os.ReadFile(cluster.LogFile(name))
+			fmt.Fprintf(os.Stderr, "%s log:\n%s\n", name, tail(string(logs), 20))
+		}
+		return 1
+	}
+	return m.Run()
+}
+
+// freePorts finds six free ports in a row for the cluster, above those the e2e tests and
+// make cluster-up take first, so that the suites can run side by side.
+func freePorts() (int, error) {
+	for base := 19443; base < 30000; base += 10 {
+		free := true
+		for p := base; p < base+6 && free; p++ {
+			l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p))
+			if free = err == nil; free {
+				l.Close()
+			}
+		}
+		if free {
+			return base, nil
+		}
+	}
+	return 0, errors.New("no free ports for the cluster")
+}
+
+// setUp builds the manager while the cluster starts, then installs and starts OLM.
+func setUp(dir string) error {
+	managerBin = filepath.Join(dir, "manager")
+	build := exec.Command("go", "build", "-o", managerBin, "github.com/cmft/demo-operator")
+	build.Stdout, build.Stderr = os.Stdout, os.Stderr
+	if err := build.Start(); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	upErr := cluster.Up(ctx)
+	if err := build.Wait(); err != nil {
+		return fmt.Errorf("building the manager: %w", err)
+	}
+	if upErr != nil {
+		return upErr
+	}
+	cfg, err := cluster.RESTConfig()
+	if err != nil {
+		return err
+	}
+	if k8s, err = client.New(cfg, client.Options{Scheme: scheme}); err != nil {
+		return err
+	}
+	if cs, err = kubernetes.NewForConfig(cfg); err != nil {
+		return err
+	}
+	start := time.Now()
+	if err := localolm.Install(ctx, cfg, olmAssets); err != nil {
+		return err
+	}
+	if err := localolm.Start(cluster, olmAssets); err != nil {
+		return err
+	}
+	if err := localolm.WaitReady(ctx, cfg); err != nil {
+		return fmt.Errorf("OLM not ready: %w", err)
+	}
+	fmt.Printf("OLM installed and running in %s\n", time.Since(start).Round(100*time.Millisecond))
+	return nil
+}
+
+func tail(s string, lines int) string {
+	parts := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return strings.Join(parts[max(0, len(parts)-lines):], "\n")
+}
+
+// showLogsOnFailure prints the end of the named processes' logs when the test fails.
+func showLogsOnFailure(t *testing.T, names ...string) {
+	t.Cleanup(func() {
+		if !t.Failed() {
+			return
+		}
+		for _, name := range names {
+			logs, _ := os.ReadFile(cluster.LogFile(name))
+			t.Logf("%s log:\n%s", name, tail(string(logs), 30))
+		}
+	})
+}
+
+// newNamespace creates a namespace for one test and deletes it afterwards.
+func newNamespace(t *testing.T, prefix string) string {
+	t.Helper()
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: prefix}}
+	if err := k8s.Create(context.Background(), ns); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = k8s.Delete(context.Background(), ns) })
+	// Pods are refused until the ServiceAccount controller creates the default ServiceAccount.
+	NewWithT(t).Eventually(func() error {
+		return k8s.Get(context.Background(), client.ObjectKey{Namespace: ns.Name, Name: "default"}, &corev1.ServiceAccount{})
+	}, 30*time.Second, 100*time.Millisecond).Should(Succeed())
+	return ns.Name
+}
+
+// startManagerAs runs the manager binary until the test ends, authenticated as a
+// ServiceAccount with a token from the TokenRequest API, as the kubelet would mount it into
+// the operator's pod, and with the environment OLM gives that pod. Leader election takes its
+// Lease in the operator's namespace, with the permissions the CSV asks there.
+func startManagerAs(t *testing.T, name, namespace, serviceAccount string, env []string) {
+	t.Helper()
+	ctx := context.Background()
+	token, err := cs.CoreV1().ServiceAccounts(namespace).CreateToken(ctx, serviceAccount, &authenticationv1.TokenRequest{
+		Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: ptr.To[int64](3600)},
+	}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ca, err := os.ReadFile(cluster.CAFile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	kc := clientcmdapi.NewConfig()
+	kc.Clusters["cluster"] = &clientcmdapi.Cluster{Server: cluster.Server(), CertificateAuthorityData: ca}
+	kc.AuthInfos[serviceAccount] = &clientcmdapi.AuthInfo{Token: token.Status.Token}
+	kc.Contexts["manager"] = &clientcmdapi.Context{Cluster: "cluster", AuthInfo: serviceAccount, Namespace: namespace}
+	kc.CurrentContext = "manager"
+	path := filepath.Join(t.TempDir(), "kubeconfig")
+	if err := clientcmd.WriteToFile(*kc, path); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--kubeconfig=" + path, "--metrics-bind-address=0", "--health-probe-bind-address=0",
+		"--leader-elect", "--leader-election-namespace=" + namespace}
+	if err := cluster.StartProcess(name, managerBin, args, env); err != nil {
+		t.Fatal(err)
+	}
+	showLogsOnFailure(t, name)
+	t.Cleanup(func() {
+		if err := cluster.Stop(name); err != nil {
+			t.Error(err)
+		}
+	})
+}
