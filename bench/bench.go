@@ -84,6 +84,9 @@ type Config struct {
 	QPS         float64
 	Burst       int
 	Concurrency int
+	// Trimmed adds to the memory figures the manager with a candidate pod cache transform
+	// that keeps only the labeler's two keys.
+	Trimmed bool
 	// EtcdQuota is etcd's backend quota in bytes (150,000 pods need more than the default).
 	EtcdQuota int64
 }

@@ -66,9 +66,9 @@ func (r *Results) plot(path string, sizes []int) error {
 		return err
 	}
 	for _, p := range []*plot.Plot{throughput, memory} {
-		p.Y.Min = 0
+		// Headroom above the lines for the legend.
+		p.Y.Min, p.Y.Max = 0, p.Y.Max*1.3
 		p.Legend.Top = true
-		p.Legend.Left = true
 		p.Add(plotter.NewGrid())
 	}
 

@@ -337,7 +337,11 @@ func (b *Bench) memory(ctx context.Context) error {
 		if n == 0 || n == b.cfg.Pods {
 			runs = b.cfg.Runs
 		}
-		for _, role := range []string{RoleManager, RoleFullPodManager} {
+		roles := []string{RoleManager, RoleFullPodManager}
+		if b.cfg.Trimmed {
+			roles = append(roles, RoleManagerTrimmed)
+		}
+		for _, role := range roles {
 			var heap, rssBytes []float64
 			for range runs {
 				st, err := b.settledStats(b.defaultSetting().child(role, ns))

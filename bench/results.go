@@ -310,6 +310,7 @@ func roleName(role string) string {
 		RoleManager:         "demo-operator",
 		RoleClientGoLabeler: "client-go baseline",
 		RoleFullPodManager:  "full-Pod-cache baseline",
+		RoleManagerTrimmed:  "demo-operator, candidate transform",
 		RoleDirect:          "direct-client baseline",
 	}[role]
 }
