@@ -434,15 +434,17 @@ func (r *DemoApplicationReconciler) kindOf(obj client.Object) string {
 // per-pod Service changes. Pods are watched as metadata, through the informer the pod
 // labeler already has.
 func (r *DemoApplicationReconciler) SetupWithManager(mgr ctrl.Manager, options controller.Options) error {
+	// An informer's periodic resync replays every object unchanged: nothing to reconcile.
+	changed := builder.WithPredicates(predicate.ResourceVersionChangedPredicate{})
 	return ctrl.NewControllerManagedBy(mgr).
 		Named("demoapplication").
 		For(&paasv1.DemoApplication{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
-		Owns(&appsv1.Deployment{}).
-		Owns(&corev1.Service{}).
+		Owns(&appsv1.Deployment{}, changed).
+		Owns(&corev1.Service{}, changed).
 		Watches(&corev1.Pod{}, handler.EnqueueRequestsFromMapFunc(r.podServiceApp),
 			builder.OnlyMetadata, builder.WithPredicates(r.podServiceInputsChanged())).
 		Watches(&corev1.Service{}, handler.EnqueueRequestsFromMapFunc(r.podServiceApp),
-			builder.WithPredicates(predicate.NewPredicateFuncs(func(o client.Object) bool {
+			builder.WithPredicates(predicate.ResourceVersionChangedPredicate{}, predicate.NewPredicateFuncs(func(o client.Object) bool {
 				return o.GetLabels()[LabelPodService] != ""
 			}))).
 		WithOptions(options).
