@@ -21,12 +21,15 @@ package olm
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	. "github.com/onsi/gomega"
 	operatorsv1alpha1 "github.com/operator-framework/api/pkg/operators/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/cmft/demo-operator/hack/bundle/olm"
@@ -90,7 +93,11 @@ func installInMode(t *testing.T, bundle *operatorsv1alpha1.ClusterServiceVersion
 	csv := waitSucceeded(t, operatorNS, bundle.Name)
 
 	deploy := operatorDeployment(t, csv)
-	g.Expect(targetNamespaces(deploy)).To(Equal(joined(targets)))
+	if len(targets) > 0 {
+		g.Expect(strings.Split(targetNamespaces(deploy), ",")).To(ConsistOf(targets))
+	} else {
+		g.Expect(targetNamespaces(deploy)).To(BeEmpty())
+	}
 	sa := serviceAccountOf(csv)
 	g.Expect(k8s.Get(context.Background(), client.ObjectKey{Namespace: operatorNS, Name: sa}, &corev1.ServiceAccount{})).To(Succeed())
 	roles, clusterRoles := &rbacv1.RoleList{}, &rbacv1.ClusterRoleList{}
@@ -115,4 +122,35 @@ func installInMode(t *testing.T, bundle *operatorsv1alpha1.ClusterServiceVersion
 		expectIgnored(t, createDemoApp(t, newNamespace(t, "olm-unwatched-"), "web"))
 	}
 	uninstall(t, sub, csv)
+}
+
+// TestCSVAppliedAlone shows why TestBundleInstallModes goes through an InstallPlan: a CSV
+// applied by hand, with its OperatorGroup and CRD in place, stays Pending, because OLM's olm
+// operator only checks the ServiceAccount and permissions the CSV names, and nothing but an
+// InstallPlan's steps creates them.
+func TestCSVAppliedAlone(t *testing.T) {
+	ctx := context.Background()
+	ns := newNamespace(t, "olm-csv-alone-")
+	createOperatorGroup(t, ns, ns)
+	csv := bundleCSV(t, bundleDir)
+	csv.Namespace = ns
+	if err := k8s.Create(ctx, csv); err != nil {
+		t.Fatal(err)
+	}
+	sa := serviceAccountOf(csv)
+	NewWithT(t).Consistently(func(g Gomega) {
+		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(csv), csv)).To(Succeed())
+		g.Expect(csv.Status.Phase).To(Or(BeEmpty(), Equal(operatorsv1alpha1.CSVPhasePending)))
+		err := k8s.Get(ctx, client.ObjectKey{Namespace: ns, Name: sa}, &corev1.ServiceAccount{})
+		g.Expect(apierrors.IsNotFound(err)).To(BeTrue(), "OLM created ServiceAccount %s: %v", sa, err)
+	}, 10*time.Second, 250*time.Millisecond).Should(Succeed())
+	g := NewWithT(t)
+	g.Expect(csv.Status.Reason).To(Equal(operatorsv1alpha1.CSVReasonRequirementsNotMet))
+	g.Expect(csv.Status.RequirementStatus).To(ContainElement(And(
+		HaveField("Kind", "ServiceAccount"), HaveField("Name", sa),
+		HaveField("Status", operatorsv1alpha1.RequirementStatusReasonNotPresent))))
+	t.Logf("CSV %s stays %s: %s", csv.Name, csv.Status.Phase, csv.Status.Message)
+	if err := k8s.Delete(ctx, csv); err != nil {
+		t.Fatal(err)
+	}
 }

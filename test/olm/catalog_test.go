@@ -57,8 +57,7 @@ func TestCatalogSubscription(t *testing.T) {
 	csv := waitSucceeded(t, ns, pkg.Head)
 
 	g := NewWithT(t)
-	g.Expect(k8s.Get(context.Background(), client.ObjectKeyFromObject(sub), sub)).To(Succeed())
-	g.Expect(sub.Status.InstalledCSV).To(Equal(pkg.Head))
+	expectInstalled(t, sub, pkg.Head)
 	deploy := operatorDeployment(t, csv)
 	g.Expect(targetNamespaces(deploy)).To(Equal(ns))
 	uninstall(t, sub, csv)
@@ -103,8 +102,7 @@ func TestUpgradeAndUninstall(t *testing.T) {
 		g.Eventually(func() bool {
 			return apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKeyFromObject(old), &operatorsv1alpha1.ClusterServiceVersion{}))
 		}, olmTimeout, 250*time.Millisecond).Should(BeTrue(), "OLM keeps the replaced CSV %s", old.Name)
-		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(sub), sub)).To(Succeed())
-		g.Expect(sub.Status.InstalledCSV).To(Equal(next))
+		expectInstalled(t, sub, next)
 
 		upgraded := &apiextensionsv1.CustomResourceDefinition{}
 		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(crd), upgraded)).To(Succeed())
@@ -145,6 +143,16 @@ func TestUpgradeAndUninstall(t *testing.T) {
 			}
 		}, 5*time.Second, 250*time.Millisecond).Should(Succeed())
 	})
+}
+
+// expectInstalled waits until the Subscription reports the CSV installed, which the catalog
+// operator records after the CSV succeeds.
+func expectInstalled(t *testing.T, sub *operatorsv1alpha1.Subscription, csv string) {
+	t.Helper()
+	NewWithT(t).Eventually(func(g Gomega) {
+		g.Expect(k8s.Get(context.Background(), client.ObjectKeyFromObject(sub), sub)).To(Succeed())
+		g.Expect(sub.Status.InstalledCSV).To(Equal(csv))
+	}, olmTimeout, 250*time.Millisecond).Should(Succeed())
 }
 
 // withNextRelease copies catalog/ and adds a release one patch version above the default

@@ -26,6 +26,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"os"
 	"os/exec"
@@ -111,10 +112,14 @@ func run(m *testing.M, clusterAssets string) int {
 	return m.Run()
 }
 
-// freePorts finds six free ports in a row for the cluster, above those the e2e tests and
-// make cluster-up take first, so that the suites can run side by side.
+// freePorts finds six free ports in a row for the cluster, below the ephemeral range and clear
+// of the make cluster-up ports, as the e2e tests do: from a random start, so that runs starting
+// together (this suite, the e2e tests, a CI job) rarely race for the same ports.
 func freePorts() (int, error) {
-	for base := 19443; base < 30000; base += 10 {
+	const first, slots = 17443, 1255
+	start := rand.IntN(slots)
+	for i := range slots {
+		base := first + 10*((start+i)%slots)
 		free := true
 		for p := base; p < base+6 && free; p++ {
 			l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p))
