@@ -237,7 +237,7 @@ BENCH ?= $(LOCALBIN)/bench
 BENCH_FLAGS ?=
 
 .PHONY: bench
-bench: envtest ## Benchmarks (about 20 minutes): Go benchmarks of the builders and the labeler, then the operator at scale beside baselines.
+bench: envtest ## Benchmarks (about 25 minutes on 2 cores): Go benchmarks of the builders and the labeler, then the operator at scale beside baselines.
 	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" go test -run '^$$' -bench . -benchmem ./controllers/ | grep -E '^(Benchmark|goos|goarch|cpu|pkg)' | tee bench/go-benchmarks.txt
 	go build -o $(BENCH) ./bench/cmd/bench
 	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" $(BENCH) $(BENCH_FLAGS)
