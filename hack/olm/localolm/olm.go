@@ -61,13 +61,13 @@ const (
 // fieldOwner is the server-side apply manager of what Install creates.
 const fieldOwner = "demo-operator-localolm"
 
-// Scheme knows OLM's API types next to the built-in ones.
-var Scheme = runtime.NewScheme()
+// scheme knows OLM's API types next to the built-in ones.
+var scheme = runtime.NewScheme()
 
 func init() {
 	for _, add := range []func(*runtime.Scheme) error{clientgoscheme.AddToScheme, apiextensionsv1.AddToScheme,
 		operatorsv1.AddToScheme} {
-		if err := add(Scheme); err != nil {
+		if err := add(scheme); err != nil {
 			panic(err)
 		}
 	}
@@ -77,7 +77,7 @@ func init() {
 // hack/olm.sh), waits until they are established, and creates OLM's namespaces and the global
 // OperatorGroup. It is idempotent.
 func Install(ctx context.Context, cfg *rest.Config, assets string) error {
-	k8s, err := client.New(cfg, client.Options{Scheme: Scheme})
+	k8s, err := client.New(cfg, client.Options{Scheme: scheme})
 	if err != nil {
 		return err
 	}
@@ -177,7 +177,7 @@ func Stop(c *localcluster.Cluster) error {
 // WaitReady waits until the olm operator has synced the global OperatorGroup, which it does
 // once its informers run.
 func WaitReady(ctx context.Context, cfg *rest.Config) error {
-	k8s, err := client.New(cfg, client.Options{Scheme: Scheme})
+	k8s, err := client.New(cfg, client.Options{Scheme: scheme})
 	if err != nil {
 		return err
 	}
