@@ -192,8 +192,9 @@ func WaitReady(ctx context.Context, cfg *rest.Config) error {
 
 // ServeCatalog runs `opm serve` on a file-based catalog directory as process name of c, and
 // returns the address a CatalogSource's spec.address takes once it listens. opm's pprof
-// endpoint, on a fixed port by default, is off so that several can run, and its termination
-// log, a container's, goes nowhere.
+// endpoint, on a fixed port by default, is off so that several can run; its termination log,
+// a container's, goes nowhere; and its cache is built in c's state directory, where Down
+// removes it, rather than in a temporary directory that a stopped opm leaves behind.
 func ServeCatalog(ctx context.Context, c *localcluster.Cluster, assets, name, catalogDir string) (string, error) {
 	port, err := freePort()
 	if err != nil {
@@ -201,7 +202,8 @@ func ServeCatalog(ctx context.Context, c *localcluster.Cluster, assets, name, ca
 	}
 	addr := "127.0.0.1:" + strconv.Itoa(port)
 	if err := c.StartProcess(name, filepath.Join(assets, "opm"),
-		[]string{"serve", catalogDir, "--port=" + strconv.Itoa(port), "--pprof-addr=", "--termination-log=" + os.DevNull}, nil); err != nil {
+		[]string{"serve", catalogDir, "--port=" + strconv.Itoa(port), "--pprof-addr=", "--termination-log=" + os.DevNull,
+			"--cache-dir=" + filepath.Join(c.Dir, "opm-cache", name), "--cache-enforce-integrity=false"}, nil); err != nil {
 		return "", err
 	}
 	err = wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, time.Minute, true, func(context.Context) (bool, error) {
