@@ -32,6 +32,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -222,14 +223,27 @@ func (c *Cluster) StartProcess(name, path string, args, env []string) error {
 	if c.DieWithParent {
 		cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 	}
-	if err := cmd.Start(); err != nil {
+	// The kernel sends Pdeathsig when the thread that started the child ends, not the
+	// process, and the Go runtime ends a thread whose goroutine exits while locked to it
+	// (golang/go#27505): start and wait from a goroutine that holds its thread until the
+	// child is gone, so that no other goroutine can end that thread meanwhile.
+	started := make(chan error)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		err := cmd.Start()
+		started <- err
+		if err == nil {
+			_ = cmd.Wait()
+		}
+	}()
+	if err := <-started; err != nil {
 		return fmt.Errorf("starting %s: %w", name, err)
 	}
 	if c.started == nil {
 		c.started = map[string]*exec.Cmd{}
 	}
 	c.started[name] = cmd
-	go func() { _ = cmd.Wait() }()
 	return os.WriteFile(c.pidFile(name), []byte(strconv.Itoa(cmd.Process.Pid)), 0o600)
 }
 
