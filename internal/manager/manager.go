@@ -106,10 +106,11 @@ func (o *Options) BindFlags(fs *flag.FlagSet) {
 	fs.StringVar(&o.PodNameLabel, "pod-name-label", controllers.DefaultPodNameLabel, "Label that carries the pod's own name.")
 	fs.BoolVar(&o.EnablePodLabeler, "enable-pod-labeler", true, "Run the pod labeler.")
 	fs.BoolVar(&o.EnableDemoApp, "enable-demoapplication-controller", true, "Run the DemoApplication controller.")
-	fs.IntVar(&o.MaxConcurrent, "max-concurrent-reconciles", 4, "Reconciles each controller runs at once.")
+	fs.IntVar(&o.MaxConcurrent, "max-concurrent-reconciles", 16,
+		"Reconciles each controller runs at once; 16 converges 1,000 new DemoApplications in 0.7 times the time 4 takes (bench/RESULTS.md).")
 	fs.DurationVar(&o.ConflictRetry, "conflict-retry-interval", controllers.DefaultConflictRetryInterval,
 		"How often a DemoApplication blocked by an object it does not own checks whether the name was freed.")
-	fs.Float64Var(&o.QPS, "kube-api-qps", 50, "Queries per second the manager may send to the API server.")
+	fs.Float64Var(&o.QPS, "kube-api-qps", 50, "Queries per second the manager may send to the API server, for each resource type (controller-runtime gives each its own client).")
 	fs.IntVar(&o.Burst, "kube-api-burst", 100, "Queries the manager may send at once above kube-api-qps.")
 }
 
