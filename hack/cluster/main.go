@@ -33,11 +33,7 @@ import (
 
 func main() {
 	c := &localcluster.Cluster{Progress: os.Stdout}
-	flag.StringVar(&c.Dir, "dir", "bin/cluster", "State directory: certificates, etcd data, kubeconfig, logs, pid files.")
-	flag.StringVar(&c.BinDir, "bin", "", "Directory with etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kwok.")
-	// Below Linux's ephemeral range (32768+), where envtest picks its random ports.
-	flag.IntVar(&c.PortBase, "port", 16443, "kube-apiserver's port; the other components use the next five.")
-	flag.IntVar(&c.Nodes, "nodes", 3, "Number of kwok nodes.")
+	c.BindFlags(flag.CommandLine)
 	managerBin := flag.String("manager", "bin/manager", "The manager binary the demo runs.")
 	chart := flag.String("chart", "charts/demo-operator", "The Helm chart the demo installs the operator with.")
 	flag.Usage = func() {

@@ -34,10 +34,7 @@ import (
 
 func main() {
 	c := &localcluster.Cluster{Progress: os.Stdout}
-	flag.StringVar(&c.Dir, "dir", "bin/cluster", "The local cluster's state directory.")
-	flag.StringVar(&c.BinDir, "bin", "", "Directory with the cluster's binaries (hack/control-plane.sh --cluster); up starts the cluster unless it runs.")
-	flag.IntVar(&c.PortBase, "port", 16443, "kube-apiserver's port; the other components use the next five.")
-	flag.IntVar(&c.Nodes, "nodes", 3, "Number of kwok nodes.")
+	c.BindFlags(flag.CommandLine)
 	assets := flag.String("olm", "", "Directory with OLM's binaries and CRDs (hack/olm.sh).")
 	flag.Usage = func() {
 		fmt.Fprintln(flag.CommandLine.Output(), "usage: olm [flags] up|down")

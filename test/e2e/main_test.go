@@ -23,14 +23,10 @@ package e2e
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"math/rand/v2"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -74,7 +70,7 @@ func run(m *testing.M, assets string) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	port, err := freePorts()
+	port, err := localcluster.FreePortBase()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -91,29 +87,6 @@ func run(m *testing.M, assets string) int {
 		return 1
 	}
 	return m.Run()
-}
-
-// freePorts finds six free ports in a row for the cluster, below the ephemeral range where
-// envtest's random ports fall, and clear of the make cluster-up ports, so that several test
-// runs and a demo can share a machine.
-func freePorts() (int, error) {
-	// A random start, so that runs starting together rarely race for the same ports.
-	const first, slots = 17443, 1255
-	start := rand.IntN(slots)
-	for i := range slots {
-		base := first + 10*((start+i)%slots)
-		free := true
-		for p := base; p < base+6 && free; p++ {
-			l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p))
-			if free = err == nil; free {
-				l.Close()
-			}
-		}
-		if free {
-			return base, nil
-		}
-	}
-	return 0, errors.New("no free ports for the cluster")
 }
 
 // setUp builds the binaries while the cluster starts, then installs the CRD.

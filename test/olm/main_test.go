@@ -24,14 +24,10 @@ package olm
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"math/rand/v2"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -89,7 +85,7 @@ func run(m *testing.M, clusterAssets string) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	port, err := freePorts()
+	port, err := localcluster.FreePortBase()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -110,28 +106,6 @@ func run(m *testing.M, clusterAssets string) int {
 		return 1
 	}
 	return m.Run()
-}
-
-// freePorts finds six free ports in a row for the cluster, below the ephemeral range and clear
-// of the make cluster-up ports, as the e2e tests do: from a random start, so that runs starting
-// together (this suite, the e2e tests, a CI job) rarely race for the same ports.
-func freePorts() (int, error) {
-	const first, slots = 17443, 1255
-	start := rand.IntN(slots)
-	for i := range slots {
-		base := first + 10*((start+i)%slots)
-		free := true
-		for p := base; p < base+6 && free; p++ {
-			l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p))
-			if free = err == nil; free {
-				l.Close()
-			}
-		}
-		if free {
-			return base, nil
-		}
-	}
-	return 0, errors.New("no free ports for the cluster")
 }
 
 // setUp builds the manager while the cluster starts, then installs and starts OLM.

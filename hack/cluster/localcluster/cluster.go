@@ -26,8 +26,11 @@ import (
 	"crypto/tls"
 	_ "embed"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"math/rand/v2"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -495,4 +498,36 @@ func nodeReady(n *corev1.Node) bool {
 		}
 	}
 	return false
+}
+
+// BindFlags registers the flags of the commands that work on the cluster of make cluster-up:
+// where its state and binaries are, its port and its size.
+func (c *Cluster) BindFlags(fs *flag.FlagSet) {
+	fs.StringVar(&c.Dir, "dir", "bin/cluster", "State directory: certificates, etcd data, kubeconfig, logs, pid files.")
+	fs.StringVar(&c.BinDir, "bin", "", "Directory with etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kwok (hack/control-plane.sh --cluster).")
+	// Below Linux's ephemeral range (32768+), where envtest picks its random ports.
+	fs.IntVar(&c.PortBase, "port", 16443, "kube-apiserver's port; the other components use the next five.")
+	fs.IntVar(&c.Nodes, "nodes", 3, "Number of kwok nodes.")
+}
+
+// FreePortBase finds six free ports in a row for a cluster of a test run, below the
+// ephemeral range and clear of the make cluster-up ports, from a random start, so that runs
+// starting together (e2e tests, OLM tests, a CI job) rarely race for the same ports.
+func FreePortBase() (int, error) {
+	const first, slots = 17443, 1255
+	start := rand.IntN(slots)
+	for i := range slots {
+		base := first + 10*((start+i)%slots)
+		free := true
+		for p := base; p < base+6 && free; p++ {
+			l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p))
+			if free = err == nil; free {
+				l.Close()
+			}
+		}
+		if free {
+			return base, nil
+		}
+	}
+	return 0, errors.New("no free ports for the cluster")
 }
