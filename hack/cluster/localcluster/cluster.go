@@ -301,8 +301,12 @@ func (c *Cluster) pid(name string) int {
 	if err != nil || !alive(pid) {
 		return 0
 	}
+	// The command line tells our process from another that reused the pid. It reads empty
+	// while the process is still in execve, after Start returned: the kernel closes the
+	// exec pipe before it sets up the new arguments, a window that a large binary read
+	// from a cold page cache makes long enough to see.
 	cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
-	if err != nil || !strings.Contains(string(cmdline), c.Dir) {
+	if err != nil || (len(cmdline) > 0 && !strings.Contains(string(cmdline), c.Dir)) {
 		return 0
 	}
 	return pid
