@@ -20,8 +20,10 @@ package main
 import (
 	"flag"
 	"fmt"
+	"math"
 	"os"
 
+	"github.com/KimMachineGun/automemlimit/memlimit"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
@@ -47,6 +49,14 @@ func main() {
 }
 
 func run(opts manager.Options) error {
+	// Go does not see the container's memory limit: without GOMEMLIMIT a little under it,
+	// a cache growing toward the limit is OOM-killed before the GC works to stay below it.
+	// GOMEMLIMIT, when set, wins; AUTOMEMLIMIT=off turns this off.
+	if limit, err := memlimit.Set(); err != nil {
+		ctrl.Log.WithName("setup").Info("GOMEMLIMIT left unset", "reason", err.Error())
+	} else if limit != math.MaxInt64 {
+		ctrl.Log.WithName("setup").Info("GOMEMLIMIT set", "bytes", limit)
+	}
 	cfg, err := ctrl.GetConfig()
 	if err != nil {
 		return fmt.Errorf("loading kubeconfig: %w", err)

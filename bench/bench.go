@@ -84,9 +84,8 @@ type Config struct {
 	QPS         float64
 	Burst       int
 	Concurrency int
-	// Trimmed adds to the memory figures the manager with a candidate pod cache transform
-	// that keeps only the labeler's two keys.
-	Trimmed bool
+	// MemLimit, when set, adds to the memory figures the manager run with this GOMEMLIMIT.
+	MemLimit string
 	// EtcdQuota is etcd's backend quota in bytes (150,000 pods need more than the default).
 	EtcdQuota int64
 }

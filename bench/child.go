@@ -37,7 +37,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
-	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/clientcmd"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
@@ -59,9 +58,9 @@ const (
 	RoleManager = "manager"
 	// RoleFullPodManager is the usual controller-runtime labeler: a typed, full Pod cache.
 	RoleFullPodManager = "full-pod-manager"
-	// RoleManagerTrimmed is the manager with a candidate pod cache transform that keeps, of
-	// each pod's labels and annotations, only the two the labeler reads.
-	RoleManagerTrimmed = "manager-trimmed"
+	// RoleManagerLimited is the manager with GOMEMLIMIT set, as a container memory limit
+	// sets it through automemlimit in an install.
+	RoleManagerLimited = "manager-limited"
 	// RoleClientGoLabeler is the plain client-go baseline: a metadata informer and workers that
 	// send the one merge patch each annotated pod needs.
 	RoleClientGoLabeler = "client-go-labeler"
@@ -168,7 +167,7 @@ func runRole(ctx context.Context, f childFlags, w *writeCounter, out *reporter) 
 	switch f.role {
 	case RoleClientGoLabeler:
 		return runClientGoLabeler(ctx, cfg, f.namespaces, f.concurrency, out)
-	case RoleManager, RoleManagerTrimmed, RoleFullPodManager:
+	case RoleManager, RoleManagerLimited, RoleFullPodManager:
 	default:
 		return fmt.Errorf("unknown role %q", f.role)
 	}
@@ -179,16 +178,6 @@ func runRole(ctx context.Context, f childFlags, w *writeCounter, out *reporter) 
 		}
 		if f.syncPeriod > 0 {
 			o.Cache.SyncPeriod = &f.syncPeriod
-		}
-	}
-	if f.role == RoleManagerTrimmed {
-		customize = func(o *ctrl.Options) {
-			for obj, by := range o.Cache.ByObject {
-				if _, ok := obj.(*corev1.Pod); ok {
-					by.Transform = keepLabelerKeys(controllers.DefaultPodLabelAnnotation, controllers.DefaultPodNameLabel)
-					o.Cache.ByObject[obj] = by
-				}
-			}
 		}
 	}
 	var mgr ctrl.Manager
@@ -236,28 +225,6 @@ func runRole(ctx context.Context, f childFlags, w *writeCounter, out *reporter) 
 		out.send(message{Event: "ready"})
 	}()
 	return mgr.Start(ctx)
-}
-
-// keepLabelerKeys strips a cached pod down to what the labeler reads: its name, the
-// opt-in annotation and the pod-name label. A merge patch computed from such a copy still
-// touches the label alone.
-func keepLabelerKeys(annotation, label string) toolscache.TransformFunc {
-	strip := cache.TransformStripManagedFields()
-	only := func(m map[string]string, key string) map[string]string {
-		if v, ok := m[key]; ok {
-			return map[string]string{key: v}
-		}
-		return nil
-	}
-	return func(in any) (any, error) {
-		out, err := strip(in)
-		if obj, ok := out.(metav1.Object); ok {
-			obj.SetAnnotations(only(obj.GetAnnotations(), annotation))
-			obj.SetLabels(only(obj.GetLabels(), label))
-			obj.SetOwnerReferences(nil)
-		}
-		return out, err
-	}
 }
 
 // watched returns the kinds the role's controllers cache.

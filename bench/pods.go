@@ -338,8 +338,8 @@ func (b *Bench) memory(ctx context.Context) error {
 			runs = b.cfg.Runs
 		}
 		roles := []string{RoleManager, RoleFullPodManager}
-		if b.cfg.Trimmed {
-			roles = append(roles, RoleManagerTrimmed)
+		if b.cfg.MemLimit != "" {
+			roles = append(roles, RoleManagerLimited)
 		}
 		for _, role := range roles {
 			var heap, rssBytes []float64

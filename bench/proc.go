@@ -60,6 +60,9 @@ func (b *Bench) start(f childFlags) (*proc, error) {
 	// The child must not outlive a bench killed half-way.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	cmd.Stderr = log
+	if f.role == RoleManagerLimited {
+		cmd.Env = append(os.Environ(), "GOMEMLIMIT="+b.cfg.MemLimit)
+	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err

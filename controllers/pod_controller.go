@@ -18,10 +18,12 @@ package controllers
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/client-go/tools/events"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -75,18 +77,17 @@ func (r *PodReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.R
 		return ctrl.Result{}, nil
 	}
 
-	patch := client.MergeFrom(pod.DeepCopy())
-	labels := pod.GetLabels()
+	// The patch names the one label it sets or removes, null removing it: the cached pod
+	// holds only some of the pod's labels, so a patch computed from it could drop others.
+	var label any
 	if want {
-		if labels == nil {
-			labels = map[string]string{}
-		}
-		labels[r.Label] = value
-	} else {
-		delete(labels, r.Label)
+		label = value
 	}
-	pod.SetLabels(labels)
-	if err := r.Patch(ctx, pod, patch); err != nil {
+	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{"labels": map[string]any{r.Label: label}}})
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	if err := r.Patch(ctx, pod, client.RawPatch(types.MergePatchType, patch)); err != nil {
 		// A pod deleted since the cache saw it needs no label.
 		return ctrl.Result{}, client.IgnoreNotFound(fmt.Errorf("patching label %s: %w", r.Label, err))
 	}

@@ -165,13 +165,13 @@ func (o *Options) Validate() error {
 	return errors.Join(errs...)
 }
 
-// cacheOptions keeps the caches small: pods as metadata without managedFields, and only
-// the Deployments and Services the operator manages. Both controllers share the pod
-// informer; without the labeler, which must see every pod, it holds the DemoApplications'
-// pods alone.
+// cacheOptions keeps the caches small: pods as metadata trimmed to what the controllers
+// read, and only the Deployments and Services the operator manages. Both controllers share
+// the pod informer; without the labeler, which must see every pod, it holds the
+// DemoApplications' pods alone.
 func (o *Options) cacheOptions() cache.Options {
 	managed := labels.SelectorFromSet(labels.Set{controllers.LabelManagedBy: controllers.ManagedByValue})
-	pods := cache.ByObject{Transform: cache.TransformStripManagedFields()}
+	pods := cache.ByObject{Transform: controllers.PodCacheTransform(o.PodLabelAnnotation, o.PodNameLabel)}
 	if !o.EnablePodLabeler {
 		selector, err := labels.Parse(controllers.LabelApplication)
 		utilruntime.Must(err)

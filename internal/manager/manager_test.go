@@ -101,7 +101,7 @@ func TestPodCache(t *testing.T) {
 	t.Run("with the labeler, which must see every pod, all pods", func(t *testing.T) {
 		pods := podCache(parse(t))
 		NewWithT(t).Expect(pods.Label).To(BeNil())
-		NewWithT(t).Expect(pods.Transform).NotTo(BeNil(), "managedFields are stripped")
+		NewWithT(t).Expect(pods.Transform).NotTo(BeNil(), "pods are trimmed")
 	})
 
 	t.Run("without it, only the DemoApplications' pods", func(t *testing.T) {

@@ -50,7 +50,7 @@ func main() {
 	flag.Float64Var(&cfg.QPS, "qps", 0, "replaces the manager's default --kube-api-qps, to try another")
 	flag.IntVar(&cfg.Burst, "burst", 0, "replaces the manager's default --kube-api-burst")
 	flag.IntVar(&cfg.Concurrency, "concurrency", 0, "replaces the manager's default --max-concurrent-reconciles")
-	flag.BoolVar(&cfg.Trimmed, "trimmed", false, "also measure the memory of the manager with a candidate pod cache transform keeping only the labeler's keys")
+	flag.StringVar(&cfg.MemLimit, "memlimit", "", `also measure the memory of the manager run with this GOMEMLIMIT ("230MiB": what automemlimit sets under the chart's 256Mi limit)`)
 	flag.StringVar(&cfg.Out, "out", "bench/results.json", "results in JSON")
 	flag.StringVar(&cfg.Markdown, "markdown", "bench/RESULTS.md", "results in Markdown")
 	flag.StringVar(&cfg.Plot, "plot", "bench/throughput-memory.png", "the plot")

@@ -1,0 +1,64 @@
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controllers
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	toolscache "k8s.io/client-go/tools/cache"
+)
+
+// PodCacheTransform returns the transform of the operator's pod cache. Both controllers
+// cache every pod they may act on, so the cache's size is the operator's at scale: it keeps
+// of a pod only what they read (its identity, deletion, the opt-in annotation, the pod-name
+// label and the labels that tie it to a DemoApplication) and drops other labels,
+// annotations, owner references and managed fields, which are most of a pod's metadata.
+// A patch computed from such a copy could drop what it lacks: the labeler's names its label.
+func PodCacheTransform(podLabelAnnotation, podNameLabel string) toolscache.TransformFunc {
+	return func(in any) (any, error) {
+		pod, ok := in.(*metav1.PartialObjectMetadata)
+		if !ok {
+			return in, nil
+		}
+		m := pod.ObjectMeta
+		pod.ObjectMeta = metav1.ObjectMeta{
+			Name:                       m.Name,
+			Namespace:                  m.Namespace,
+			UID:                        m.UID,
+			ResourceVersion:            m.ResourceVersion,
+			CreationTimestamp:          m.CreationTimestamp,
+			DeletionTimestamp:          m.DeletionTimestamp,
+			DeletionGracePeriodSeconds: m.DeletionGracePeriodSeconds,
+			Labels:                     only(m.Labels, podNameLabel, LabelName, LabelApplication),
+			Annotations:                only(m.Annotations, podLabelAnnotation),
+		}
+		return pod, nil
+	}
+}
+
+// only returns the entries of m under keys, or nil when there are none.
+func only(m map[string]string, keys ...string) map[string]string {
+	var kept map[string]string
+	for _, k := range keys {
+		if v, ok := m[k]; ok {
+			if kept == nil {
+				kept = make(map[string]string, len(keys))
+			}
+			kept[k] = v
+		}
+	}
+	return kept
+}

@@ -1,0 +1,77 @@
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controllers
+
+import (
+	"testing"
+
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+func TestPodCacheTransform(t *testing.T) {
+	g := NewWithT(t)
+	deleted := metav1.Now()
+	grace := int64(30)
+	pod := &metav1.PartialObjectMetadata{
+		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
+		ObjectMeta: metav1.ObjectMeta{
+			Name: "web-1", Namespace: "team-a", UID: "uid-1", ResourceVersion: "42",
+			DeletionTimestamp: &deleted, DeletionGracePeriodSeconds: &grace,
+			Labels: map[string]string{
+				"example.com/name": "web-1", LabelName: "web", LabelApplication: "web",
+				"pod-template-hash": "abc", "team": "a",
+			},
+			Annotations: map[string]string{
+				"example.com/label-me": "true", "kubectl.kubernetes.io/restartedAt": "now",
+			},
+			OwnerReferences: []metav1.OwnerReference{{Kind: "ReplicaSet", Name: "web-abc"}},
+			Finalizers:      []string{"example.com/hold"},
+			ManagedFields:   []metav1.ManagedFieldsEntry{{Manager: "kubelet"}},
+		},
+	}
+
+	out, err := PodCacheTransform("example.com/label-me", "example.com/name")(pod)
+	g.Expect(err).NotTo(HaveOccurred())
+	trimmed := out.(*metav1.PartialObjectMetadata)
+	g.Expect(trimmed.TypeMeta).To(Equal(metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"}), "per-pod Services name their pod as owner")
+	g.Expect(client.ObjectKeyFromObject(trimmed)).To(Equal(client.ObjectKey{Namespace: "team-a", Name: "web-1"}))
+	g.Expect(trimmed.UID).To(BeEquivalentTo("uid-1"))
+	g.Expect(trimmed.ResourceVersion).To(Equal("42"))
+	g.Expect(trimmed.DeletionTimestamp).To(Equal(&deleted))
+	g.Expect(trimmed.DeletionGracePeriodSeconds).To(Equal(&grace))
+	g.Expect(trimmed.Labels).To(Equal(map[string]string{
+		"example.com/name": "web-1", LabelName: "web", LabelApplication: "web",
+	}), "the labeler's label and the app's selector labels stay; others go")
+	g.Expect(trimmed.Annotations).To(Equal(map[string]string{"example.com/label-me": "true"}))
+	g.Expect(trimmed.OwnerReferences).To(BeNil())
+	g.Expect(trimmed.Finalizers).To(BeNil())
+	g.Expect(trimmed.ManagedFields).To(BeNil())
+
+	bare := &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Name: "plain", Labels: map[string]string{"team": "a"}}}
+	out, err = PodCacheTransform("example.com/label-me", "example.com/name")(bare)
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(out.(*metav1.PartialObjectMetadata).Labels).To(BeNil(), "no empty maps kept for pods with none of the keys")
+	g.Expect(out.(*metav1.PartialObjectMetadata).Annotations).To(BeNil())
+
+	full := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "typed", Labels: map[string]string{"team": "a"}}}
+	out, err = PodCacheTransform("example.com/label-me", "example.com/name")(full)
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(out).To(BeIdenticalTo(full), "only the metadata cache is trimmed")
+}
