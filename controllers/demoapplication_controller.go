@@ -291,7 +291,8 @@ func (r *DemoApplicationReconciler) labelledPods(ctx context.Context, app *paasv
 	}
 	pods := &metav1.PartialObjectMetadataList{}
 	pods.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("PodList"))
-	if err := r.List(ctx, pods, client.InNamespace(app.Namespace), client.MatchingLabels(selectorFor(app))); err != nil {
+	// The pod cache keeps, of the app's selector, the label naming the app: it is enough.
+	if err := r.List(ctx, pods, client.InNamespace(app.Namespace), client.MatchingLabels{LabelApplication: app.Name}); err != nil {
 		return nil, fmt.Errorf("listing pods: %w", err)
 	}
 	for i := range pods.Items {

@@ -21,12 +21,12 @@ import (
 	toolscache "k8s.io/client-go/tools/cache"
 )
 
-// PodCacheTransform returns the transform of the operator's pod cache. Both controllers
-// cache every pod they may act on, so the cache's size is the operator's at scale: it keeps
-// of a pod only what they read (its identity, deletion, the opt-in annotation, the pod-name
-// label and the labels that tie it to a DemoApplication) and drops other labels,
-// annotations, owner references and managed fields, which are most of a pod's metadata.
-// A patch computed from such a copy could drop what it lacks: the labeler's names its label.
+// PodCacheTransform returns the transform of the operator's pod cache. The controllers
+// cache every pod they may act on, so this cache is the operator's size at scale: it keeps
+// of a pod only what they read (identity, deletion, the opt-in annotation, the pod-name
+// label and the label naming its DemoApplication) and drops the other labels and
+// annotations, owner references and managed fields, most of a pod's metadata. A patch
+// computed from such a copy could drop what it lacks: the labeler's names its one label.
 func PodCacheTransform(podLabelAnnotation, podNameLabel string) toolscache.TransformFunc {
 	return func(in any) (any, error) {
 		pod, ok := in.(*metav1.PartialObjectMetadata)
@@ -35,15 +35,13 @@ func PodCacheTransform(podLabelAnnotation, podNameLabel string) toolscache.Trans
 		}
 		m := pod.ObjectMeta
 		pod.ObjectMeta = metav1.ObjectMeta{
-			Name:                       m.Name,
-			Namespace:                  m.Namespace,
-			UID:                        m.UID,
-			ResourceVersion:            m.ResourceVersion,
-			CreationTimestamp:          m.CreationTimestamp,
-			DeletionTimestamp:          m.DeletionTimestamp,
-			DeletionGracePeriodSeconds: m.DeletionGracePeriodSeconds,
-			Labels:                     only(m.Labels, podNameLabel, LabelName, LabelApplication),
-			Annotations:                only(m.Annotations, podLabelAnnotation),
+			Name:              m.Name,
+			Namespace:         m.Namespace,
+			UID:               m.UID,
+			ResourceVersion:   m.ResourceVersion,
+			DeletionTimestamp: m.DeletionTimestamp,
+			Labels:            only(m.Labels, podNameLabel, LabelApplication),
+			Annotations:       only(m.Annotations, podLabelAnnotation),
 		}
 		return pod, nil
 	}

@@ -55,10 +55,8 @@ func TestPodCacheTransform(t *testing.T) {
 	g.Expect(trimmed.UID).To(BeEquivalentTo("uid-1"))
 	g.Expect(trimmed.ResourceVersion).To(Equal("42"))
 	g.Expect(trimmed.DeletionTimestamp).To(Equal(&deleted))
-	g.Expect(trimmed.DeletionGracePeriodSeconds).To(Equal(&grace))
-	g.Expect(trimmed.Labels).To(Equal(map[string]string{
-		"example.com/name": "web-1", LabelName: "web", LabelApplication: "web",
-	}), "the labeler's label and the app's selector labels stay; others go")
+	g.Expect(trimmed.Labels).To(Equal(map[string]string{"example.com/name": "web-1", LabelApplication: "web"}),
+		"the labeler's label and the app's label stay; others go")
 	g.Expect(trimmed.Annotations).To(Equal(map[string]string{"example.com/label-me": "true"}))
 	g.Expect(trimmed.OwnerReferences).To(BeNil())
 	g.Expect(trimmed.Finalizers).To(BeNil())
