@@ -152,9 +152,10 @@ type ConvergeRun struct {
 	Seconds    float64 `json:"seconds"`
 	P50Seconds float64 `json:"p50Seconds"`
 	P99Seconds float64 `json:"p99Seconds"`
-	// Writes are the manager's write requests by method and resource (the direct client's: 2 per app).
+	// Writes are the manager's write requests by method and resource (the direct client's: 2
+	// per app); those the API server refused are keyed "refused <method> <resource>".
 	Writes map[string]int `json:"writes"`
-	// WritesPerApp counts writes to Deployments, Services and DemoApplications, not events.
+	// WritesPerApp counts accepted writes to Deployments, Services and DemoApplications, not events.
 	WritesPerApp float64 `json:"writesPerApp"`
 	// EventsPerApp counts the Events the manager recorded.
 	EventsPerApp float64 `json:"eventsPerApp"`
@@ -217,9 +218,11 @@ func (b *Bench) convergeRun(ctx context.Context, role string, s setting, m int) 
 		run.Writes = stats.Writes
 	}
 	for key, n := range run.Writes {
-		if strings.HasSuffix(key, " events") {
+		switch {
+		case strings.HasPrefix(key, "refused "):
+		case strings.HasSuffix(key, " events"):
 			run.EventsPerApp += float64(n) / float64(m)
-		} else {
+		default:
 			run.WritesPerApp += float64(n) / float64(m)
 		}
 	}

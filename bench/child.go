@@ -286,8 +286,8 @@ func (r *reporter) send(m message) {
 	_ = r.enc.Encode(m)
 }
 
-// writeCounter counts the process's write requests as they leave it, so that the figures
-// hold the process's own writes and nothing else the API server serves.
+// writeCounter counts the process's write requests, and apart those the API server refused,
+// so that the figures hold the process's own writes and nothing else the API server serves.
 type writeCounter struct {
 	mu     sync.Mutex
 	writes map[string]int
@@ -296,16 +296,23 @@ type writeCounter struct {
 
 func (w *writeCounter) wrap(rt http.RoundTripper) http.RoundTripper {
 	return roundTripperFunc(func(req *http.Request) (*http.Response, error) {
+		resp, err := rt.RoundTrip(req)
 		if req.Method != http.MethodGet {
 			resource, name := resourceOf(req.URL.Path)
+			refused := err != nil || resp.StatusCode >= 300
 			w.mu.Lock()
-			w.writes[req.Method+" "+resource]++
-			if resource == "pods" && req.Method == http.MethodPatch {
-				w.pods[name]++
+			if refused {
+				// A conflict, say: nothing was written, but the request is shown.
+				w.writes["refused "+req.Method+" "+resource]++
+			} else {
+				w.writes[req.Method+" "+resource]++
+				if resource == "pods" && req.Method == http.MethodPatch {
+					w.pods[name]++
+				}
 			}
 			w.mu.Unlock()
 		}
-		return rt.RoundTrip(req)
+		return resp, err
 	})
 }
 

@@ -407,7 +407,10 @@ func (r *DemoApplicationReconciler) patchStatus(ctx context.Context, original, a
 	if equality.Semantic.DeepEqual(original.Status, app.Status) {
 		return nil
 	}
-	if err := r.Status().Patch(ctx, app, client.MergeFrom(original)); err != nil {
+	// The status was computed from the cached app. If that copy is stale, a write has landed
+	// since: refuse to overwrite it (the conflict requeues app, read again) rather than write
+	// the same status twice or undo a newer one.
+	if err := r.Status().Patch(ctx, app, client.MergeFromWithOptions(original, client.MergeFromWithOptimisticLock{})); err != nil {
 		return client.IgnoreNotFound(fmt.Errorf("patching status of %s: %w", klog.KObj(app), err))
 	}
 	return nil
