@@ -50,7 +50,7 @@ func TestPodCacheTransform(t *testing.T) {
 	out, err := PodCacheTransform("example.com/label-me", "example.com/name")(pod)
 	g.Expect(err).NotTo(HaveOccurred())
 	trimmed := out.(*metav1.PartialObjectMetadata)
-	g.Expect(trimmed.TypeMeta).To(Equal(metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"}), "per-pod Services name their pod as owner")
+	g.Expect(trimmed.TypeMeta).To(Equal(metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"}), "the client finds a metadata-only object by its kind")
 	g.Expect(client.ObjectKeyFromObject(trimmed)).To(Equal(client.ObjectKey{Namespace: "team-a", Name: "web-1"}))
 	g.Expect(trimmed.UID).To(BeEquivalentTo("uid-1"))
 	g.Expect(trimmed.ResourceVersion).To(Equal("42"))
