@@ -30,6 +30,10 @@ import (
 	"github.com/cmft/demo-operator/internal/manager"
 )
 
+// setupLog reports on the manager's start and stop; ctrl.Log delegates to the logger
+// main sets from the flags.
+var setupLog = ctrl.Log.WithName("setup")
+
 func main() {
 	var opts manager.Options
 	opts.BindFlags(flag.CommandLine)
@@ -43,7 +47,7 @@ func main() {
 		os.Exit(2)
 	}
 	if err := run(opts); err != nil {
-		ctrl.Log.WithName("setup").Error(err, "manager stopped")
+		setupLog.Error(err, "manager stopped")
 		os.Exit(1)
 	}
 }
@@ -53,9 +57,9 @@ func run(opts manager.Options) error {
 	// a cache growing toward the limit is OOM-killed before the GC works to stay below it.
 	// GOMEMLIMIT, when set, wins; AUTOMEMLIMIT=off turns this off.
 	if limit, err := memlimit.Set(); err != nil {
-		ctrl.Log.WithName("setup").Info("GOMEMLIMIT left unset", "reason", err.Error())
+		setupLog.Info("GOMEMLIMIT left unset", "reason", err.Error())
 	} else if limit != math.MaxInt64 {
-		ctrl.Log.WithName("setup").Info("GOMEMLIMIT set", "bytes", limit)
+		setupLog.Info("GOMEMLIMIT set", "bytes", limit)
 	}
 	cfg, err := ctrl.GetConfig()
 	if err != nil {
