@@ -17,6 +17,9 @@ limitations under the License.
 package controllers
 
 import (
+	"maps"
+	"unique"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	toolscache "k8s.io/client-go/tools/cache"
 )
@@ -27,25 +30,38 @@ import (
 // label and the label naming its DemoApplication) and drops the other labels and
 // annotations, owner references and managed fields, most of a pod's metadata. A patch
 // computed from such a copy could drop what it lacks: the labeler's names its one label.
+//
+// What many pods hold alike is held once: the strings of their namespace and kind, and the
+// annotations of every pod that opts in (a map costs more than the rest of a cached pod).
+// Sharing is safe because nobody writes to a cached object: the cache hands out copies.
 func PodCacheTransform(podLabelAnnotation, podNameLabel string) toolscache.TransformFunc {
+	optedIn := map[string]string{podLabelAnnotation: "true"}
 	return func(in any) (any, error) {
 		pod, ok := in.(*metav1.PartialObjectMetadata)
 		if !ok {
 			return in, nil
 		}
+		annotations := only(pod.Annotations, podLabelAnnotation)
+		if maps.Equal(annotations, optedIn) {
+			annotations = optedIn
+		}
+		pod.TypeMeta = metav1.TypeMeta{APIVersion: intern(pod.APIVersion), Kind: intern(pod.Kind)}
 		m := pod.ObjectMeta
 		pod.ObjectMeta = metav1.ObjectMeta{
 			Name:              m.Name,
-			Namespace:         m.Namespace,
+			Namespace:         intern(m.Namespace),
 			UID:               m.UID,
 			ResourceVersion:   m.ResourceVersion,
 			DeletionTimestamp: m.DeletionTimestamp,
 			Labels:            only(m.Labels, podNameLabel, LabelApplication),
-			Annotations:       only(m.Annotations, podLabelAnnotation),
+			Annotations:       annotations,
 		}
 		return pod, nil
 	}
 }
+
+// intern returns the one copy of s that all cached pods share.
+func intern(s string) string { return unique.Make(s).Value() }
 
 // only returns the entries of m under keys, or nil when there are none.
 func only(m map[string]string, keys ...string) map[string]string {

@@ -17,7 +17,10 @@ limitations under the License.
 package controllers
 
 import (
+	"reflect"
+	"strings"
 	"testing"
+	"unsafe"
 
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
@@ -72,4 +75,25 @@ func TestPodCacheTransform(t *testing.T) {
 	out, err = PodCacheTransform("example.com/label-me", "example.com/name")(full)
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(out).To(BeIdenticalTo(full), "only the metadata cache is trimmed")
+}
+
+func TestPodCacheTransformShares(t *testing.T) {
+	g := NewWithT(t)
+	transform := PodCacheTransform("example.com/label-me", "example.com/name")
+	cached := func(name, optIn string) *metav1.PartialObjectMetadata {
+		out, err := transform(&metav1.PartialObjectMetadata{
+			TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
+			ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: strings.Clone("team-a"),
+				Annotations: map[string]string{"example.com/label-me": optIn, "other": "x"}},
+		})
+		g.Expect(err).NotTo(HaveOccurred())
+		return out.(*metav1.PartialObjectMetadata)
+	}
+	first, second := cached("web-1", "true"), cached("web-2", "true")
+	g.Expect(second.Annotations).To(Equal(map[string]string{"example.com/label-me": "true"}))
+	g.Expect(reflect.ValueOf(second.Annotations).UnsafePointer()).To(Equal(reflect.ValueOf(first.Annotations).UnsafePointer()),
+		"pods that opt in share one annotations map")
+	g.Expect(unsafe.StringData(second.Namespace)).To(Equal(unsafe.StringData(first.Namespace)), "pods share their namespace's name")
+	g.Expect(cached("web-3", "false").Annotations).To(Equal(map[string]string{"example.com/label-me": "false"}),
+		"any other value is kept as it is")
 }
