@@ -84,8 +84,13 @@ type Config struct {
 	QPS         float64
 	Burst       int
 	Concurrency int
-	// MemLimit, when set, adds to the memory figures the manager run with this GOMEMLIMIT.
-	MemLimit string
+	// Manager, when set, is the operator's binary, whose RSS the memory figures add.
+	Manager string
+	// ContainerMemory, when above 0, adds to the memory figures the binary run in a memory
+	// cgroup of this limit, in bytes, as in a container.
+	ContainerMemory int64
+	// Profile has every child write a CPU profile beside its log, in the work directory.
+	Profile bool
 	// EtcdQuota is etcd's backend quota in bytes (150,000 pods need more than the default).
 	EtcdQuota int64
 }

@@ -27,6 +27,7 @@ import (
 	"os/signal"
 	"runtime"
 	"runtime/metrics"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"sync"
@@ -58,9 +59,11 @@ const (
 	RoleManager = "manager"
 	// RoleFullPodManager is the usual controller-runtime labeler: a typed, full Pod cache.
 	RoleFullPodManager = "full-pod-manager"
-	// RoleManagerLimited is the manager with GOMEMLIMIT set, as a container memory limit
-	// sets it through automemlimit in an install.
-	RoleManagerLimited = "manager-limited"
+	// RoleBinary is the operator's own binary, as an image ships it; only its RSS is read.
+	RoleBinary = "binary"
+	// RoleBinaryContained is the binary in a memory cgroup, as in a container with a memory
+	// limit, from which it sets its GOMEMLIMIT.
+	RoleBinaryContained = "binary-contained"
 	// RoleClientGoLabeler is the plain client-go baseline: a metadata informer and workers that
 	// send the one merge patch each annotated pod needs.
 	RoleClientGoLabeler = "client-go-labeler"
@@ -79,6 +82,8 @@ type childFlags struct {
 	syncPeriod     time.Duration
 	// namespaces, comma-separated, are the only ones watched; empty watches all.
 	namespaces string
+	// cpuProfile, when set, is where the child writes its CPU profile.
+	cpuProfile string
 }
 
 func (f *childFlags) args() []string {
@@ -86,7 +91,7 @@ func (f *childFlags) args() []string {
 		"-qps=" + strconv.FormatFloat(f.qps, 'f', -1, 64), "-burst=" + strconv.Itoa(f.burst),
 		"-concurrency=" + strconv.Itoa(f.concurrency), "-probe-addr=" + f.probeAddr,
 		"-leader-elect=" + strconv.FormatBool(f.leaderElect), "-lease-namespace=" + f.leaseNamespace,
-		"-sync-period=" + f.syncPeriod.String(), "-namespaces=" + f.namespaces}
+		"-sync-period=" + f.syncPeriod.String(), "-namespaces=" + f.namespaces, "-cpuprofile=" + f.cpuProfile}
 }
 
 func (f *childFlags) bind(fs *flag.FlagSet) {
@@ -100,6 +105,7 @@ func (f *childFlags) bind(fs *flag.FlagSet) {
 	fs.StringVar(&f.leaseNamespace, "lease-namespace", "", "namespace of the leader-election Lease")
 	fs.DurationVar(&f.syncPeriod, "sync-period", 0, "informer resync period; 0 keeps controller-runtime's")
 	fs.StringVar(&f.namespaces, "namespaces", "", "comma-separated namespaces to watch; empty for all")
+	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "file the child writes its CPU profile to")
 }
 
 // Stats is what a child reports about itself when asked.
@@ -135,6 +141,17 @@ func RunChild(args []string) int {
 		return 2
 	}
 	ctrl.SetLogger(zap.New(zap.WriteTo(os.Stderr)))
+	if f.cpuProfile != "" {
+		profile, err := os.Create(f.cpuProfile)
+		if err != nil {
+			return 1
+		}
+		defer profile.Close()
+		if err := pprof.StartCPUProfile(profile); err != nil {
+			return 1
+		}
+		defer pprof.StopCPUProfile()
+	}
 	out := &reporter{enc: json.NewEncoder(os.Stdout)}
 
 	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
@@ -167,7 +184,7 @@ func runRole(ctx context.Context, f childFlags, w *writeCounter, out *reporter) 
 	switch f.role {
 	case RoleClientGoLabeler:
 		return runClientGoLabeler(ctx, cfg, f.namespaces, f.concurrency, out)
-	case RoleManager, RoleManagerLimited, RoleFullPodManager:
+	case RoleManager, RoleFullPodManager:
 	default:
 		return fmt.Errorf("unknown role %q", f.role)
 	}
@@ -342,7 +359,8 @@ func resourceOf(path string) (resource, name string) {
 }
 
 func (w *writeCounter) stats() *Stats {
-	s := &Stats{RSSBytes: rss(), CPUSeconds: cpuSeconds(), Writes: map[string]int{},
+	rss, _ := processRSS(os.Getpid())
+	s := &Stats{RSSBytes: rss, CPUSeconds: cpuSeconds(), Writes: map[string]int{},
 		PodPatches: map[string]map[int]int{}, Reconciles: reconciles()}
 	runtime.GC()
 	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
@@ -361,21 +379,6 @@ func (w *writeCounter) stats() *Stats {
 		s.PodPatches[prefix][n]++
 	}
 	return s
-}
-
-// rss reads the resident set from /proc, as the kubelet would see it.
-func rss() uint64 {
-	data, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			kb, _ := strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-			return kb * 1024
-		}
-	}
-	return 0
 }
 
 func cpuSeconds() float64 {

@@ -332,11 +332,7 @@ func (b *Bench) memory(ctx context.Context) error {
 		if n == 0 || n == b.cfg.Pods {
 			runs = b.cfg.Runs
 		}
-		roles := []string{RoleManager, RoleFullPodManager}
-		if b.cfg.MemLimit != "" {
-			roles = append(roles, RoleManagerLimited)
-		}
-		for _, role := range roles {
+		for _, role := range []string{RoleManager, RoleFullPodManager} {
 			var heap, rssBytes []float64
 			for range runs {
 				st, err := b.settledStats(b.defaultSetting().child(role, ns))
@@ -354,6 +350,30 @@ func (b *Bench) memory(ctx context.Context) error {
 			}
 			b.logf("memory N=%d %s: heap %.1f MiB, RSS %.1f MiB, %.0f B/pod",
 				n, role, point.HeapBytes/mib, point.RSSBytes/mib, point.BytesPerPod)
+			b.results.Memory = append(b.results.Memory, point)
+		}
+		if b.cfg.Manager == "" || (n != 0 && n != b.cfg.Pods) {
+			continue
+		}
+		limits := map[string]int64{RoleBinary: 0}
+		if b.cfg.ContainerMemory > 0 {
+			limits[RoleBinaryContained] = b.cfg.ContainerMemory
+		}
+		for _, role := range []string{RoleBinary, RoleBinaryContained} {
+			limit, ok := limits[role]
+			if !ok {
+				continue
+			}
+			var rssBytes []float64
+			for range runs {
+				rss, err := b.binaryRSS(ctx, ns, limit)
+				if err != nil {
+					return err
+				}
+				rssBytes = append(rssBytes, float64(rss))
+			}
+			point := MemoryPoint{Role: role, Pods: n, RSSBytes: median(rssBytes)}
+			b.logf("memory N=%d %s: RSS %.1f MiB", n, role, point.RSSBytes/mib)
 			b.results.Memory = append(b.results.Memory, point)
 		}
 	}

@@ -49,6 +49,9 @@ func (b *Bench) start(f childFlags) (*proc, error) {
 	b.seq++
 	name := fmt.Sprintf("%03d-%s", b.seq, f.role)
 	f.kubeconfig = b.kubeconfig
+	if b.cfg.Profile {
+		f.cpuProfile = filepath.Join(b.dir, name+".cpu.pprof")
+	}
 	if f.probeAddr == "" {
 		f.probeAddr = "0"
 	}
@@ -60,9 +63,6 @@ func (b *Bench) start(f childFlags) (*proc, error) {
 	// The child must not outlive a bench killed half-way.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	cmd.Stderr = log
-	if f.role == RoleManagerLimited {
-		cmd.Env = append(os.Environ(), "GOMEMLIMIT="+b.cfg.MemLimit)
-	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err

@@ -29,6 +29,8 @@ import (
 	"syscall"
 	"time"
 
+	"k8s.io/apimachinery/pkg/api/resource"
+
 	"github.com/cmft/demo-operator/bench"
 )
 
@@ -50,10 +52,16 @@ func main() {
 	flag.Float64Var(&cfg.QPS, "qps", 0, "replaces the manager's default --kube-api-qps, to try another")
 	flag.IntVar(&cfg.Burst, "burst", 0, "replaces the manager's default --kube-api-burst")
 	flag.IntVar(&cfg.Concurrency, "concurrency", 0, "replaces the manager's default --max-concurrent-reconciles")
-	flag.StringVar(&cfg.MemLimit, "memlimit", "", `also measure the memory of the manager run with this GOMEMLIMIT ("230MiB": what automemlimit sets under the chart's 256Mi limit)`)
+	flag.StringVar(&cfg.Manager, "manager", "", "the operator's binary (make build), whose RSS the memory figures add at 0 and N pods")
+	flag.Func("container-memory", `with -manager, also measure the binary's RSS in a memory cgroup of this limit ("256Mi": the chart's), as in a container`, func(v string) error {
+		q, err := resource.ParseQuantity(v)
+		cfg.ContainerMemory = q.Value()
+		return err
+	})
 	flag.StringVar(&cfg.Out, "out", "bench/results.json", "results in JSON")
 	flag.StringVar(&cfg.Markdown, "markdown", "bench/RESULTS.md", "results in Markdown")
 	flag.StringVar(&cfg.Plot, "plot", "bench/throughput-memory.png", "the plot")
+	flag.BoolVar(&cfg.Profile, "profile", false, "have every child write a CPU profile beside its log (go tool pprof)")
 	flag.Int64Var(&cfg.EtcdQuota, "etcd-quota", 8<<30, "etcd's backend quota in bytes")
 	flag.Parse()
 	for _, s := range strings.Split(sizes, ",") {

@@ -1,0 +1,200 @@
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/prometheus/procfs"
+)
+
+// binaryRSS runs the operator's own binary, as an image ships it, watching namespace, and
+// returns its resident set once it is ready and its memory has settled. The children of the
+// other roles run the same manager inside the bench binary, which is larger: their RSS
+// counts the bench's code too, while their heap, read after a forced GC, is the manager's.
+// A containerMemory above 0 runs the binary in a memory cgroup of that limit, as a
+// container's: the manager sets its GOMEMLIMIT from it, as in an install.
+func (b *Bench) binaryRSS(ctx context.Context, namespace string, containerMemory int64) (uint64, error) {
+	addr, err := freeAddr()
+	if err != nil {
+		return 0, err
+	}
+	b.seq++
+	log, err := os.Create(filepath.Join(b.dir, fmt.Sprintf("%03d-binary.log", b.seq)))
+	if err != nil {
+		return 0, err
+	}
+	defer log.Close()
+	s := b.defaultSetting()
+	args := []string{b.cfg.Manager, "--kubeconfig=" + b.kubeconfig, "--watch-namespaces=" + namespace,
+		"--metrics-bind-address=0", "--health-probe-bind-address=" + addr,
+		"--kube-api-qps=" + strconv.FormatFloat(s.QPS, 'f', -1, 64), "--kube-api-burst=" + strconv.Itoa(s.Burst),
+		"--max-concurrent-reconciles=" + strconv.Itoa(s.Concurrency)}
+	var cgroup *memoryCgroup
+	if containerMemory > 0 {
+		if cgroup, err = newMemoryCgroup(fmt.Sprintf("demo-operator-bench-%d", b.seq), containerMemory); err != nil {
+			return 0, err
+		}
+		defer cgroup.remove()
+		// The shell joins the cgroup and becomes the manager, which so starts inside it.
+		args = append([]string{"/bin/sh", "-c", `echo $$ > "$0" && exec "$@"`, cgroup.procs()}, args...)
+	}
+	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Start(); err != nil {
+		return 0, err
+	}
+	defer func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		_ = cmd.Wait()
+	}()
+
+	deadline := time.Now().Add(5 * time.Minute)
+	for !ready("http://" + addr + "/readyz") {
+		if time.Now().After(deadline) {
+			return 0, fmt.Errorf("%s not ready in 5 minutes (log %s)", b.cfg.Manager, log.Name())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	// Ready says the caches are full; the list buffers become garbage only after that, and
+	// the runtime returns freed memory gradually: wait until the resident set stops moving.
+	var last uint64
+	for stable := 0; stable < 5 && time.Now().Before(deadline); {
+		time.Sleep(time.Second)
+		now, err := processRSS(cmd.Process.Pid)
+		if err != nil {
+			return 0, err
+		}
+		if diff := int64(now) - int64(last); diff < int64(last/100) && -diff < int64(last/100) {
+			stable++
+		} else {
+			stable = 0
+		}
+		last = now
+	}
+	if cgroup != nil {
+		if kills, err := cgroup.oomKills(); err != nil || kills > 0 {
+			return 0, fmt.Errorf("%s in a memory cgroup of %d bytes: %d OOM kills (%v)", b.cfg.Manager, containerMemory, kills, err)
+		}
+	}
+	return last, nil
+}
+
+func ready(url string) bool {
+	resp, err := http.Get(url)
+	if err != nil {
+		return false
+	}
+	_ = resp.Body.Close()
+	return resp.StatusCode == http.StatusOK
+}
+
+// processRSS reads pid's resident set, as the kubelet would see it.
+func processRSS(pid int) (uint64, error) {
+	proc, err := procfs.NewProc(pid)
+	if err != nil {
+		return 0, err
+	}
+	stat, err := proc.Stat()
+	if err != nil {
+		return 0, err
+	}
+	return uint64(stat.ResidentMemory()), nil
+}
+
+// memoryCgroup is a memory cgroup under the bench's own, with a limit, as a container has.
+type memoryCgroup struct {
+	dir string
+	v1  bool
+}
+
+// newMemoryCgroup makes the cgroup name, limited to limit bytes, under the bench's own, in
+// the cgroup v2 hierarchy or, where memory is a v1 controller, in its v1 hierarchy.
+func newMemoryCgroup(name string, limit int64) (*memoryCgroup, error) {
+	self, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		return nil, err
+	}
+	var c *memoryCgroup
+	for _, line := range strings.Split(strings.TrimSpace(string(self)), "\n") {
+		parts := strings.SplitN(line, ":", 3)
+		switch {
+		case len(parts) != 3:
+		case slices.Contains(strings.Split(parts[1], ","), "memory"):
+			c = &memoryCgroup{dir: filepath.Join("/sys/fs/cgroup/memory", parts[2], name), v1: true}
+		case parts[0] == "0" && c == nil:
+			c = &memoryCgroup{dir: filepath.Join("/sys/fs/cgroup", parts[2], name)}
+		}
+	}
+	if c == nil {
+		return nil, errors.New("no memory cgroup in /proc/self/cgroup")
+	}
+	if err := os.Mkdir(c.dir, 0o755); err != nil {
+		return nil, fmt.Errorf("making a memory cgroup (run as root, or without -container-memory): %w", err)
+	}
+	file := "memory.max"
+	if c.v1 {
+		file = "memory.limit_in_bytes"
+	}
+	if err := os.WriteFile(filepath.Join(c.dir, file), []byte(strconv.FormatInt(limit, 10)), 0o644); err != nil {
+		c.remove()
+		return nil, fmt.Errorf("limiting memory cgroup %s: %w", c.dir, err)
+	}
+	return c, nil
+}
+
+func (c *memoryCgroup) procs() string { return filepath.Join(c.dir, "cgroup.procs") }
+
+// oomKills counts the processes the kernel killed in the cgroup for want of memory.
+func (c *memoryCgroup) oomKills() (int, error) {
+	file := "memory.events"
+	if c.v1 {
+		file = "memory.oom_control"
+	}
+	data, err := os.ReadFile(filepath.Join(c.dir, file))
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if n, ok := strings.CutPrefix(line, "oom_kill "); ok {
+			return strconv.Atoi(strings.TrimSpace(n))
+		}
+	}
+	return 0, nil
+}
+
+// remove deletes the cgroup once its processes are gone.
+func (c *memoryCgroup) remove() {
+	for range 50 {
+		if err := os.Remove(c.dir); err == nil || errors.Is(err, os.ErrNotExist) {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
