@@ -83,15 +83,17 @@ type LabelingResult struct {
 
 // ConvergenceResult is one way of getting M apps' objects at one setting; medians of its runs.
 type ConvergenceResult struct {
-	Role         string        `json:"role"`
-	Setting      setting       `json:"setting"`
-	Apps         int           `json:"apps"`
-	Seconds      float64       `json:"seconds"`
-	P50Seconds   float64       `json:"p50Seconds"`
-	P99Seconds   float64       `json:"p99Seconds"`
-	WritesPerApp float64       `json:"writesPerApp"`
-	EventsPerApp float64       `json:"eventsPerApp"`
-	Runs         []ConvergeRun `json:"runs"`
+	Role         string  `json:"role"`
+	Setting      setting `json:"setting"`
+	Apps         int     `json:"apps"`
+	Seconds      float64 `json:"seconds"`
+	P50Seconds   float64 `json:"p50Seconds"`
+	P99Seconds   float64 `json:"p99Seconds"`
+	WritesPerApp float64 `json:"writesPerApp"`
+	EventsPerApp float64 `json:"eventsPerApp"`
+	// ServerCPUMillisPerApp is kube-apiserver's and etcd's CPU time per app.
+	ServerCPUMillisPerApp float64       `json:"serverCPUMillisPerApp"`
+	Runs                  []ConvergeRun `json:"runs"`
 }
 
 // Target is one of the issue's targets and whether the run met it.
@@ -181,11 +183,12 @@ func (r *Results) addConvergence(role string, s setting, m int, runs []ConvergeR
 		return median(xs)
 	}
 	r.Convergence = append(r.Convergence, ConvergenceResult{Role: role, Setting: s, Apps: m, Runs: runs,
-		Seconds:      pick(func(c ConvergeRun) float64 { return c.Seconds }),
-		P50Seconds:   pick(func(c ConvergeRun) float64 { return c.P50Seconds }),
-		P99Seconds:   pick(func(c ConvergeRun) float64 { return c.P99Seconds }),
-		WritesPerApp: pick(func(c ConvergeRun) float64 { return c.WritesPerApp }),
-		EventsPerApp: pick(func(c ConvergeRun) float64 { return c.EventsPerApp })})
+		Seconds:               pick(func(c ConvergeRun) float64 { return c.Seconds }),
+		P50Seconds:            pick(func(c ConvergeRun) float64 { return c.P50Seconds }),
+		P99Seconds:            pick(func(c ConvergeRun) float64 { return c.P99Seconds }),
+		WritesPerApp:          pick(func(c ConvergeRun) float64 { return c.WritesPerApp }),
+		EventsPerApp:          pick(func(c ConvergeRun) float64 { return c.EventsPerApp }),
+		ServerCPUMillisPerApp: pick(func(c ConvergeRun) float64 { return c.ServerCPUSeconds * 1000 / float64(m) })})
 }
 
 func (r *Results) labeling(role, settingName string, n int) *LabelingResult {
@@ -366,10 +369,11 @@ func (r *Results) writeFigures(sb *strings.Builder) {
 	}
 	if len(r.Convergence) > 0 {
 		sb.WriteString("DemoApplication convergence: first create to last app converged (median of runs)\n\n")
-		sb.WriteString("| how | setting (QPS/burst/workers) | apps | time | p50 | p99 | writes/app | events/app | runs |\n|---|---|---|---|---|---|---|---|---|\n")
+		sb.WriteString("| how | setting (QPS/burst/workers) | apps | time | p50 | p99 | writes/app | events/app | API server + etcd CPU/app | runs |\n|---|---|---|---|---|---|---|---|---|---|\n")
 		for _, c := range r.Convergence {
-			fmt.Fprintf(sb, "| %s | %s | %d | %.1f s | %.2f s | %.2f s | %.2f | %.2f | %d |\n", roleName(c.Role),
-				settingText(c.Setting), c.Apps, c.Seconds, c.P50Seconds, c.P99Seconds, c.WritesPerApp, c.EventsPerApp, len(c.Runs))
+			fmt.Fprintf(sb, "| %s | %s | %d | %.1f s | %.2f s | %.2f s | %.2f | %.2f | %.1f ms | %d |\n", roleName(c.Role),
+				settingText(c.Setting), c.Apps, c.Seconds, c.P50Seconds, c.P99Seconds, c.WritesPerApp, c.EventsPerApp,
+				c.ServerCPUMillisPerApp, len(c.Runs))
 		}
 		sb.WriteString("\n")
 	}
