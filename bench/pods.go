@@ -355,18 +355,19 @@ func (b *Bench) memory(ctx context.Context) error {
 		if b.cfg.Manager == "" || (n != 0 && n != b.cfg.Pods) {
 			continue
 		}
-		limits := map[string]int64{RoleBinary: 0}
-		if b.cfg.ContainerMemory > 0 {
-			limits[RoleBinaryContained] = b.cfg.ContainerMemory
+		type binary struct {
+			role            string
+			containerMemory int64
 		}
-		for _, role := range []string{RoleBinary, RoleBinaryContained} {
-			limit, ok := limits[role]
-			if !ok {
-				continue
-			}
+		binaries := []binary{{RoleBinary, 0}}
+		if b.cfg.ContainerMemory > 0 {
+			binaries = append(binaries, binary{RoleBinaryContained, b.cfg.ContainerMemory})
+		}
+		for _, bin := range binaries {
+			role := bin.role
 			var rssBytes []float64
 			for range runs {
-				rss, err := b.binaryRSS(ctx, ns, limit)
+				rss, err := b.binaryRSS(ctx, ns, bin.containerMemory)
 				if err != nil {
 					return err
 				}
