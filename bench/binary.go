@@ -76,11 +76,8 @@ func (b *Bench) binaryRSS(ctx context.Context, namespace string, containerMemory
 	}()
 
 	deadline := time.Now().Add(5 * time.Minute)
-	for !ready("http://" + addr + "/readyz") {
-		if time.Now().After(deadline) {
-			return 0, fmt.Errorf("%s not ready in 5 minutes (log %s)", b.cfg.Manager, log.Name())
-		}
-		time.Sleep(100 * time.Millisecond)
+	if err := awaitReady(ctx, addr, 100*time.Millisecond, 5*time.Minute); err != nil {
+		return 0, fmt.Errorf("%s (log %s): %w", b.cfg.Manager, log.Name(), err)
 	}
 	// Ready says the caches are full; the list buffers become garbage only after that, and
 	// the runtime returns freed memory gradually: wait until the resident set stops moving.
@@ -106,13 +103,23 @@ func (b *Bench) binaryRSS(ctx context.Context, namespace string, containerMemory
 	return last, nil
 }
 
-func ready(url string) bool {
-	resp, err := http.Get(url)
-	if err != nil {
-		return false
+// awaitReady polls the /readyz of the manager whose probes listen on addr until it answers
+// 200, every interval, for at most timeout.
+func awaitReady(ctx context.Context, addr string, interval, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+"/readyz", nil)
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			_ = resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("not ready after %s", timeout)
+		}
+		time.Sleep(interval)
 	}
-	_ = resp.Body.Close()
-	return resp.StatusCode == http.StatusOK
 }
 
 // processRSS reads pid's resident set, as the kubelet would see it.

@@ -20,7 +20,6 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"net/http"
 	"syscall"
 	"time"
 )
@@ -77,20 +76,8 @@ func (b *Bench) startToReady(ctx context.Context) (ready, caches float64, err er
 		return 0, 0, err
 	}
 	defer p.stop()
-	deadline := time.Now().Add(5 * time.Minute)
-	for {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+"/readyz", nil)
-		resp, err := http.DefaultClient.Do(req)
-		if err == nil {
-			_ = resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				break
-			}
-		}
-		if time.Now().After(deadline) {
-			return 0, 0, fmt.Errorf("%s not ready after 5 minutes", p.name)
-		}
-		time.Sleep(10 * time.Millisecond)
+	if err := awaitReady(ctx, addr, 10*time.Millisecond, 5*time.Minute); err != nil {
+		return 0, 0, fmt.Errorf("%s: %w", p.name, err)
 	}
 	ready = seconds(time.Since(p.started))
 	if err := p.await(5*time.Minute, "ready"); err != nil {
