@@ -28,6 +28,7 @@ import (
 	"github.com/prometheus/procfs"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -39,10 +40,18 @@ import (
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/controllers"
+	"github.com/cmft/demo-operator/pkg/generated/clientset/versioned"
 )
 
-// RoleDirect is the convergence baseline: a client creating the Deployments and Services itself.
-const RoleDirect = "direct-client"
+// The convergence roles played by the bench's own clients, beside RoleManager.
+const (
+	// RoleDirect is the convergence baseline: a client creating the Deployments and Services itself.
+	RoleDirect = "direct-client"
+	// RoleLeastWrites sends, per app, the writes that any operator needs for the same
+	// outcome, with none of an operator's reads or checks: the DemoApplication, its Deployment
+	// and Service created outright, and one status patch. It bounds what the manager could do.
+	RoleLeastWrites = "least-writes"
+)
 
 func newApp(namespace, name string) *paasv1.DemoApplication {
 	return &paasv1.DemoApplication{
@@ -168,7 +177,7 @@ type ConvergeRun struct {
 
 // convergeRun creates m apps in a namespace of its own; with role RoleManager a manager
 // turns them into Deployments and Services, with RoleDirect the bench creates those itself
-// within the same client budget.
+// within the same client budget, and with RoleLeastWrites also the apps and their status.
 func (b *Bench) convergeRun(ctx context.Context, role string, s setting, m int) (ConvergeRun, string, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -186,7 +195,7 @@ func (b *Bench) convergeRun(ctx context.Context, role string, s setting, m int) 
 			return ConvergeRun{}, ns, err
 		}
 	}
-	tracker, err := b.trackApps(ctx, ns, m, role == RoleManager)
+	tracker, err := b.trackApps(ctx, ns, m, role != RoleDirect)
 	if err != nil {
 		return ConvergeRun{}, ns, err
 	}
@@ -222,6 +231,9 @@ func (b *Bench) convergeRun(ctx context.Context, role string, s setting, m int) 
 	latencies := tracker.latencies()
 	run.P50Seconds, run.P99Seconds = percentile(latencies, 50), percentile(latencies, 99)
 	run.Writes = map[string]int{"POST deployments": m, "POST services": m}
+	if role == RoleLeastWrites {
+		run.Writes["PATCH demoapplications/status"] = m
+	}
 	if p != nil {
 		// Let the reconciles that the objects' own create events trigger finish.
 		time.Sleep(2 * time.Second)
@@ -244,7 +256,7 @@ func (b *Bench) convergeRun(ctx context.Context, role string, s setting, m int) 
 }
 
 // creator returns what creates one app for role, and how many goroutines call it: the
-// bench's creators for DemoApplications, the manager's budget for the direct client.
+// bench's creators for DemoApplications, the manager's budget for the bench's direct clients.
 func (b *Bench) creator(namespace, role string, s setting) (func(context.Context, string) error, int) {
 	if role == RoleManager {
 		return func(ctx context.Context, name string) error {
@@ -257,12 +269,32 @@ func (b *Bench) creator(namespace, role string, s setting) (func(context.Context
 	if err != nil {
 		return nil, 0
 	}
+	paas, err := versioned.NewForConfig(cfg)
+	if err != nil {
+		return nil, 0
+	}
 	return func(ctx context.Context, name string) error {
 		deployment, service := directObjects(namespace, name)
+		var app *paasv1.DemoApplication
+		if role == RoleLeastWrites {
+			created, err := paas.PaasV1().DemoApplications(namespace).Create(ctx, newApp(namespace, name), metav1.CreateOptions{})
+			if err != nil {
+				return err
+			}
+			app = created
+			owner := *metav1.NewControllerRef(app, paasv1.GroupVersion.WithKind("DemoApplication"))
+			deployment.OwnerReferences, service.OwnerReferences = []metav1.OwnerReference{owner}, []metav1.OwnerReference{owner}
+		}
 		if _, err := clientset.AppsV1().Deployments(namespace).Create(ctx, deployment, metav1.CreateOptions{}); err != nil {
 			return err
 		}
-		_, err := clientset.CoreV1().Services(namespace).Create(ctx, service, metav1.CreateOptions{})
+		if _, err := clientset.CoreV1().Services(namespace).Create(ctx, service, metav1.CreateOptions{}); err != nil || app == nil {
+			return err
+		}
+		app.Status.ObservedGeneration = app.Generation
+		meta.SetStatusCondition(&app.Status.Conditions, metav1.Condition{Type: paasv1.ConditionProgressing,
+			Status: metav1.ConditionTrue, Reason: "Created", ObservedGeneration: app.Generation})
+		_, err := paas.PaasV1().DemoApplications(namespace).UpdateStatus(ctx, app, metav1.UpdateOptions{})
 		return err
 	}, s.Concurrency
 }
@@ -279,6 +311,9 @@ func (b *Bench) convergence(ctx context.Context) error {
 		}
 		runs := map[string][]ConvergeRun{}
 		roles := []string{RoleDirect, RoleManager}
+		if j.s.Name == "lifted" {
+			roles = []string{RoleDirect, RoleLeastWrites, RoleManager}
+		}
 		for i := range j.runs {
 			for _, role := range roles {
 				r, ns, err := b.convergeRun(ctx, role, j.s, b.cfg.Apps)

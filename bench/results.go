@@ -325,6 +325,7 @@ func roleName(role string) string {
 		RoleBinary:          "bin/manager",
 		RoleBinaryContained: "bin/manager, memory cgroup",
 		RoleDirect:          "direct-client baseline",
+		RoleLeastWrites:     "least writes (no operator)",
 	}[role]
 }
 
