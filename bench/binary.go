@@ -33,6 +33,42 @@ import (
 	"github.com/prometheus/procfs"
 )
 
+// The memory figures' roles that run the operator's own binary rather than a child.
+const (
+	// RoleBinary is the operator's own binary, as an image ships it; only its RSS is read.
+	RoleBinary = "binary"
+	// RoleBinaryContained is the binary in a memory cgroup, as in a container with a memory
+	// limit, from which it sets its GOMEMLIMIT.
+	RoleBinaryContained = "binary-contained"
+)
+
+// binaryMemory adds to the memory figures the RSS of the operator's binary with n pods in
+// namespace: alone, and in a memory cgroup when the run has a container limit.
+func (b *Bench) binaryMemory(ctx context.Context, namespace string, n, runs int) error {
+	type binary struct {
+		role            string
+		containerMemory int64
+	}
+	binaries := []binary{{RoleBinary, 0}}
+	if b.cfg.ContainerMemory > 0 {
+		binaries = append(binaries, binary{RoleBinaryContained, b.cfg.ContainerMemory})
+	}
+	for _, l := range binaries {
+		var rssBytes []float64
+		for range runs {
+			rss, err := b.binaryRSS(ctx, namespace, l.containerMemory)
+			if err != nil {
+				return err
+			}
+			rssBytes = append(rssBytes, float64(rss))
+		}
+		point := MemoryPoint{Role: l.role, Pods: n, RSSBytes: median(rssBytes)}
+		b.logf("memory N=%d %s: RSS %.1f MiB", n, l.role, point.RSSBytes/mib)
+		b.results.Memory = append(b.results.Memory, point)
+	}
+	return nil
+}
+
 // binaryRSS runs the operator's own binary, as an image ships it, watching namespace, and
 // returns its resident set once it is ready and its memory has settled. The children of the
 // other roles run the same manager inside the bench binary, which is larger: their RSS

@@ -59,11 +59,6 @@ const (
 	RoleManager = "manager"
 	// RoleFullPodManager is the usual controller-runtime labeler: a typed, full Pod cache.
 	RoleFullPodManager = "full-pod-manager"
-	// RoleBinary is the operator's own binary, as an image ships it; only its RSS is read.
-	RoleBinary = "binary"
-	// RoleBinaryContained is the binary in a memory cgroup, as in a container with a memory
-	// limit, from which it sets its GOMEMLIMIT.
-	RoleBinaryContained = "binary-contained"
 	// RoleClientGoLabeler is the plain client-go baseline: a metadata informer and workers that
 	// send the one merge patch each annotated pod needs.
 	RoleClientGoLabeler = "client-go-labeler"

@@ -352,30 +352,10 @@ func (b *Bench) memory(ctx context.Context) error {
 				n, role, point.HeapBytes/mib, point.RSSBytes/mib, point.BytesPerPod)
 			b.results.Memory = append(b.results.Memory, point)
 		}
-		if b.cfg.Manager == "" || (n != 0 && n != b.cfg.Pods) {
-			continue
-		}
-		type binary struct {
-			role            string
-			containerMemory int64
-		}
-		binaries := []binary{{RoleBinary, 0}}
-		if b.cfg.ContainerMemory > 0 {
-			binaries = append(binaries, binary{RoleBinaryContained, b.cfg.ContainerMemory})
-		}
-		for _, bin := range binaries {
-			role := bin.role
-			var rssBytes []float64
-			for range runs {
-				rss, err := b.binaryRSS(ctx, ns, bin.containerMemory)
-				if err != nil {
-					return err
-				}
-				rssBytes = append(rssBytes, float64(rss))
+		if b.cfg.Manager != "" && (n == 0 || n == b.cfg.Pods) {
+			if err := b.binaryMemory(ctx, ns, n, runs); err != nil {
+				return err
 			}
-			point := MemoryPoint{Role: role, Pods: n, RSSBytes: median(rssBytes)}
-			b.logf("memory N=%d %s: RSS %.1f MiB", n, role, point.RSSBytes/mib)
-			b.results.Memory = append(b.results.Memory, point)
 		}
 	}
 	b.memoryPods, b.memoryNamespace = created, ns

@@ -18,10 +18,10 @@ package manager
 
 import "github.com/KimMachineGun/automemlimit/memlimit"
 
-// ExecutablePages is the part of the container's memory that the Go runtime does not
+// executablePages is the part of the container's memory that the Go runtime does not
 // account for: the manager's own code and read-only data, paged in from its file: 36 MiB of
-// bin/manager's 45 MiB resident set when idle.
-const ExecutablePages = 48 << 20
+// bin/manager's 45 MiB resident set when idle, rounded up for what later work pages in.
+const executablePages = 48 << 20
 
 // GoMemoryLimit is the memory the Go runtime may use in a container whose limit container
 // reports: the limit less the executable's pages, which the container's limit counts and
@@ -33,10 +33,10 @@ func GoMemoryLimit(container memlimit.Provider) memlimit.Provider {
 		if err != nil {
 			return 0, err
 		}
-		if limit < 2*ExecutablePages {
+		if limit < 2*executablePages {
 			// Too small to set the executable apart: the process is in trouble anyway.
 			return limit / 2, nil
 		}
-		return limit - ExecutablePages, nil
+		return limit - executablePages, nil
 	}
 }
