@@ -139,6 +139,10 @@ helm-lint: ## Lint the chart (strict).
 helm-template: ## Render the chart with its default values (VALUES=file for others).
 	$(HELM_SDK) template $(CHART) $(if $(VALUES),-f $(VALUES))
 
+.PHONY: helm-readme
+helm-readme: ## Regenerate the values table of the chart's README from the comments in values.yaml.
+	$(HELM_SDK) readme $(CHART)
+
 .PHONY: helm-package
 helm-package: manifests ## Package the chart into bin/charts, with appVersion $(VERSION).
 	$(HELM_SDK) package $(CHART) -d bin/charts --app-version $(VERSION)
