@@ -121,7 +121,7 @@ func (b *Builder) Assemble(ctx context.Context, spec ImageSpec) (id string, err 
 			return "", err
 		}
 	}
-	out, err = b.buildah(ctx, "commit", "--quiet", "--rm=false", container, spec.Name)
+	out, err = b.buildah(ctx, "commit", "--quiet", "--identity-label=false", container, spec.Name)
 	if err != nil {
 		return "", err
 	}

@@ -113,7 +113,9 @@ func (b *Builder) Build(ctx context.Context, o BuildOptions) (string, error) {
 	_ = iidFile.Close()
 	defer os.Remove(iidFile.Name())
 
-	args := []string{"bud", "--layers=" + fmt.Sprint(!o.NoCache), "--iidfile", iidFile.Name(), "-f", dockerfile}
+	// No io.buildah.version label: the image carries the labels its Dockerfile gives, as
+	// docker build makes it.
+	args := []string{"bud", "--identity-label=false", "--layers=" + fmt.Sprint(!o.NoCache), "--iidfile", iidFile.Name(), "-f", dockerfile}
 	if o.NoCache {
 		args = append(args, "--no-cache")
 	}
