@@ -66,8 +66,8 @@ test: controller-gen codegen-tools envtest ## Run unit and integration tests (a 
 	$(MAKE) test-e2e E2E_FLAGS=
 
 .PHONY: test-images
-test-images: ## Build the manager, bundle and catalog images from their Dockerfiles with buildah and check them (part of make test; needs root and buildah).
-	go test -count 1 -v ./internal/imagebuild/ ./test/images/
+test-images: envtest ## Build the manager, bundle and catalog images from their Dockerfiles with buildah and check them (part of make test; needs root and buildah).
+	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" go test -count 1 -v ./internal/imagebuild/ ./test/images/
 
 .PHONY: verify
 verify: generate manifests ## Fail when a generated file differs from what is committed.

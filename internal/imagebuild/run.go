@@ -257,3 +257,17 @@ func lookupID(file, name string) (id, gid int, err error) {
 	}
 	return 0, 0, fmt.Errorf("%s not in %s", name, file)
 }
+
+// Pid returns the host PID of the container's first process, to observe it from the host
+// (/proc/<pid>/status, /proc/<pid>/mountinfo).
+func (c *Container) Pid() (int, error) {
+	out, err := exec.Command("runc", "state", c.id).Output()
+	if err != nil {
+		return 0, fmt.Errorf("runc state %s: %w", c.id, err)
+	}
+	var state specs.State
+	if err := json.Unmarshal(out, &state); err != nil {
+		return 0, err
+	}
+	return state.Pid, nil
+}
