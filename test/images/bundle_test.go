@@ -33,32 +33,42 @@ import (
 
 func TestBundleImage(t *testing.T) {
 	name := image(t, bundleImage)
-	g := NewWithT(t)
 	ctx := context.Background()
 	bundleDir := filepath.Join(testenv.Root(), "bundle")
 
-	// OLM reads the package and channels of a bundle image from its labels.
-	var annotations struct {
-		Annotations map[string]string `json:"annotations"`
-	}
-	data, err := os.ReadFile(filepath.Join(bundleDir, "metadata", "annotations.yaml"))
-	g.Expect(err).NotTo(HaveOccurred())
-	g.Expect(yaml.Unmarshal(data, &annotations)).To(Succeed())
-	img, err := builder.Inspect(ctx, name)
-	g.Expect(err).NotTo(HaveOccurred())
-	g.Expect(img.OCI.Config.Labels).To(Equal(annotations.Annotations), "the image's labels are bundle/metadata/annotations.yaml")
+	t.Run("its labels are bundle/metadata/annotations.yaml", func(t *testing.T) {
+		// OLM reads the package and channels of a bundle image from its labels.
+		g := NewWithT(t)
+		var annotations struct {
+			Annotations map[string]string `json:"annotations"`
+		}
+		data, err := os.ReadFile(filepath.Join(bundleDir, "metadata", "annotations.yaml"))
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(yaml.Unmarshal(data, &annotations)).To(Succeed())
+		img, err := builder.Inspect(ctx, name)
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(img.OCI.Config.Labels).To(Equal(annotations.Annotations))
+	})
 
 	root, release, err := builder.Mount(ctx, name)
-	g.Expect(err).NotTo(HaveOccurred())
-	defer func() { g.Expect(release()).To(Succeed()) }()
-	for _, dir := range []string{"manifests", "metadata", "tests/scorecard"} {
-		g.Expect(tree(t, filepath.Join(root, dir))).To(Equal(tree(t, filepath.Join(bundleDir, dir))), "the image's /%s is bundle/%s", dir, dir)
-	}
+	NewWithT(t).Expect(err).NotTo(HaveOccurred())
+	defer func() { NewWithT(t).Expect(release()).To(Succeed()) }()
 
-	// What `opm alpha bundle validate` runs on a bundle image, once unpacked.
+	t.Run("its content is bundle/", func(t *testing.T) {
+		g := NewWithT(t)
+		for _, dir := range []string{"manifests", "metadata", "tests/scorecard"} {
+			g.Expect(tree(t, filepath.Join(root, dir))).To(Equal(tree(t, filepath.Join(bundleDir, dir))), "the image's /%s is bundle/%s", dir, dir)
+		}
+	})
+
+	// What `opm alpha bundle validate` runs on a bundle image once it has unpacked it.
 	validator := bundle.NewImageValidator(nil, logrus.NewEntry(logrus.StandardLogger()))
-	g.Expect(validator.ValidateBundleFormat(root)).To(Succeed())
-	g.Expect(validator.ValidateBundleContent(filepath.Join(root, "manifests"))).To(Succeed())
+	t.Run("operator-registry validates its format", func(t *testing.T) {
+		NewWithT(t).Expect(validator.ValidateBundleFormat(root)).To(Succeed())
+	})
+	t.Run("operator-registry validates its manifests", func(t *testing.T) {
+		NewWithT(t).Expect(validator.ValidateBundleContent(filepath.Join(root, "manifests"))).To(Succeed())
+	})
 }
 
 // tree maps the path of each file under dir to its content.
