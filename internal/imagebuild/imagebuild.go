@@ -31,9 +31,13 @@ limitations under the License.
 //   - Inspect returns an image's OCI config (entrypoint, user, labels); Mount its filesystem;
 //     Size the bytes of that filesystem.
 //   - Run and Start run an image's entrypoint under runc, with the image's user and
-//     environment, the root filesystem read-only if asked, in the host's network namespace.
+//     environment, the root filesystem read-only if asked, in the host's network namespace;
+//     Container.Pid finds the process to observe from the host.
+//   - StaticELF tells whether a binary runs without libc.
 //
 // Everything needs root and buildah (Debian: apt-get install buildah); Run and Start need runc.
+// Tests call RequireAvailable first: it skips them where buildah is missing, and fails them
+// under CI.
 package imagebuild
 
 import (

@@ -80,7 +80,8 @@ func (b *Builder) Run(ctx context.Context, image string, o RunOptions) error {
 	return errors.Join(c.err, c.cleanup())
 }
 
-// Start starts image's entrypoint under runc like Run, and returns without waiting; Stop ends it.
+// Start starts image's entrypoint under runc like Run, and returns without waiting; Stop ends it,
+// and so does the end of ctx.
 func (b *Builder) Start(ctx context.Context, image string, o RunOptions) (*Container, error) {
 	img, err := b.Inspect(ctx, image)
 	if err != nil {
@@ -111,6 +112,13 @@ func (b *Builder) Start(ctx context.Context, image string, o RunOptions) (*Conta
 	go func() {
 		c.err = c.cmd.Wait()
 		close(c.done)
+	}()
+	go func() {
+		select {
+		case <-ctx.Done():
+			_ = exec.Command("runc", "kill", c.id, "KILL").Run()
+		case <-c.done:
+		}
 	}()
 	return c, nil
 }
