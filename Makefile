@@ -67,7 +67,7 @@ test: controller-gen codegen-tools envtest ## Run unit and integration tests (a 
 
 .PHONY: test-images
 test-images: envtest ## Build the manager, bundle and catalog images from their Dockerfiles with buildah and check them (part of make test; needs root and buildah).
-	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" go test -count 1 -v ./internal/imagebuild/ ./test/images/
+	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" go test $(GO_TEST_FLAGS) -count 1 -v ./internal/imagebuild/ ./test/images/
 
 .PHONY: verify
 verify: generate manifests ## Fail when a generated file differs from what is committed.
