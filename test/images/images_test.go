@@ -23,6 +23,7 @@ package images
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -77,6 +78,9 @@ func image(t *testing.T, name string) string {
 func build(t *testing.T, name string) error {
 	ctx := context.Background()
 	root := testenv.Root()
+	if err := statContext(root); err != nil {
+		return err
+	}
 	dockerfile := filepath.Join(root, dockerfiles[name])
 	bases, err := imagebuild.BaseImages(dockerfile)
 	if err != nil {
@@ -137,6 +141,24 @@ func humanBytes(n int64) string {
 		return fmt.Sprintf("%.1f kB", float64(n)/1e3)
 	}
 	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+}
+
+// statContext lists and stats every file of the build context. go test caches a passing
+// result until a file the test opened or stat'ed changes, and cannot see what buildah reads: so
+// that a new package or an edited .dockerignore rebuilds the images rather than replaying an
+// old pass, the test looks at all of it. Only .git and bin/ are passed over; .dockerignore
+// keeps them out of the context too.
+func statContext(root string) error {
+	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (path == filepath.Join(root, ".git") || path == filepath.Join(root, "bin")) {
+			return filepath.SkipDir
+		}
+		_, err = os.Stat(path)
+		return err
+	})
 }
 
 // goCaches are the volumes that lend the host's Go module and build caches to a build.
