@@ -178,7 +178,7 @@ func (b *Bench) newNamespace(ctx context.Context, prefix string) (string, error)
 func (b *Bench) watchLabelled(ctx context.Context, namespace string, n int) (<-chan time.Time, error) {
 	informer := metadatainformer.NewFilteredMetadataInformer(b.metadata,
 		corev1.SchemeGroupVersion.WithResource("pods"), namespace, 0, cache.Indexers{}, nil).Informer()
-	if err := informer.SetTransform(controllers.PodCacheTransform(controllers.DefaultPodLabelAnnotation, controllers.DefaultPodNameLabel)); err != nil {
+	if err := informer.SetTransform(controllers.PodCacheTransform(controllers.DefaultPodLabelKeys)); err != nil {
 		return nil, err
 	}
 	done := make(chan time.Time, 1)

@@ -129,6 +129,11 @@ func (o *Options) namespaces() []string {
 	return out
 }
 
+// podLabelKeys returns the pod labeler's keys, which both controllers and the pod cache use.
+func (o *Options) podLabelKeys() controllers.PodLabelKeys {
+	return controllers.PodLabelKeys{Annotation: o.PodLabelAnnotation, Label: o.PodNameLabel}
+}
+
 // Validate reports every bad setting at once, before anything starts.
 func (o *Options) Validate() error {
 	var errs []error
@@ -171,7 +176,7 @@ func (o *Options) Validate() error {
 // DemoApplications' pods alone.
 func (o *Options) cacheOptions() cache.Options {
 	managed := labels.SelectorFromSet(labels.Set{controllers.LabelManagedBy: controllers.ManagedByValue})
-	pods := cache.ByObject{Transform: controllers.PodCacheTransform(o.PodLabelAnnotation, o.PodNameLabel)}
+	pods := cache.ByObject{Transform: controllers.PodCacheTransform(o.podLabelKeys())}
 	if !o.EnablePodLabeler {
 		selector, err := labels.Parse(controllers.LabelApplication)
 		utilruntime.Must(err)
@@ -230,10 +235,9 @@ func New(cfg *rest.Config, opts Options, customize ...func(*ctrl.Options)) (ctrl
 	ctrlOpts := controller.Options{MaxConcurrentReconciles: opts.MaxConcurrent}
 	if opts.EnablePodLabeler {
 		err := (&controllers.PodReconciler{
-			Client:     mgr.GetClient(),
-			Recorder:   mgr.GetEventRecorder("pod-labeler"),
-			Annotation: opts.PodLabelAnnotation,
-			Label:      opts.PodNameLabel,
+			Client:       mgr.GetClient(),
+			Recorder:     mgr.GetEventRecorder("pod-labeler"),
+			PodLabelKeys: opts.podLabelKeys(),
 		}).SetupWithManager(mgr, ctrlOpts)
 		if err != nil {
 			return nil, fmt.Errorf("setting up the pod labeler: %w", err)
@@ -247,8 +251,7 @@ func New(cfg *rest.Config, opts Options, customize ...func(*ctrl.Options)) (ctrl
 			ExtraEnv:  proxy.ReadProxyVarsFromEnv(),
 
 			ConflictRetryInterval: opts.ConflictRetry,
-			PodLabelAnnotation:    opts.PodLabelAnnotation,
-			PodNameLabel:          opts.PodNameLabel,
+			PodLabels:             opts.podLabelKeys(),
 		}).SetupWithManager(mgr, ctrlOpts)
 		if err != nil {
 			return nil, fmt.Errorf("setting up the DemoApplication controller: %w", err)
