@@ -88,6 +88,10 @@ type DemoApplicationReconciler struct {
 
 // +kubebuilder:rbac:groups=paas.cmft.com,resources=demoapplications,verbs=get;list;watch
 // +kubebuilder:rbac:groups=paas.cmft.com,resources=demoapplications/status,verbs=patch
+// The Deployment and the Service block their DemoApplication's foreground deletion
+// (blockOwnerDeletion), which OwnerReferencesPermissionEnforcement (on in OpenShift) grants
+// only to who may update the owner's finalizers.
+// +kubebuilder:rbac:groups=paas.cmft.com,resources=demoapplications/finalizers,verbs=update
 // +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list;watch;create;patch
 // +kubebuilder:rbac:groups="",resources=services,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch

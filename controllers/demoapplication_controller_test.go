@@ -106,6 +106,7 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 		g.Eventually(func(g Gomega) {
 			d := get(g, ns, "shop", &appsv1.Deployment{})
 			g.Expect(metav1.IsControlledBy(d, app)).To(BeTrue())
+			g.Expect(*metav1.GetControllerOf(d).BlockOwnerDeletion).To(BeTrue(), "the app's foreground deletion waits for it")
 			g.Expect(d.Labels).To(HaveKeyWithValue(controllers.LabelManagedBy, controllers.ManagedByValue))
 			g.Expect(*d.Spec.Replicas).To(Equal(int32(2)))
 			c := d.Spec.Template.Spec.Containers[0]

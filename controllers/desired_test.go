@@ -182,8 +182,8 @@ func TestNewPodService(t *testing.T) {
 		g.Expect(s.Labels).To(HaveKeyWithValue(LabelPodService, pod.Name))
 		g.Expect(s.Labels).To(HaveKeyWithValue(LabelManagedBy, ManagedByValue))
 		g.Expect(s.OwnerReferences).To(Equal([]metav1.OwnerReference{
-			{APIVersion: "v1", Kind: "Pod", Name: pod.Name, UID: "pod-uid", Controller: ptr.To(true)},
-		}))
+			{APIVersion: "v1", Kind: "Pod", Name: pod.Name, UID: "pod-uid", Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(false)},
+		}), "not blocking the pod's deletion, which would take update on pods/finalizers")
 		g.Expect(isPodService(s)).To(BeTrue())
 	})
 

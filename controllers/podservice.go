@@ -63,7 +63,11 @@ func newPodService(app *paasv1.DemoApplication, pod metav1.Object, keys PodLabel
 			WithKind("Pod").
 			WithName(pod.GetName()).
 			WithUID(pod.GetUID()).
-			WithController(true)).
+			WithController(true).
+			// Not blocking: a pod's foreground deletion need not wait for its Service, and
+			// blocking it would take update on pods/finalizers in every namespace, which
+			// OwnerReferencesPermissionEnforcement requires for it.
+			WithBlockOwnerDeletion(false)).
 		WithSpec(spec)
 }
 
