@@ -18,15 +18,17 @@ package controllers
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/types"
+	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
 	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -40,10 +42,29 @@ import (
 // conflictError says that an object the DemoApplication needs is held by someone else.
 type conflictError struct {
 	kind, name string
+	// holder says whose it is: its controller, else the field managers that wrote it.
+	holder string
 }
 
 func (e *conflictError) Error() string {
-	return fmt.Sprintf("%s %q already exists and is not the operator's", e.kind, e.name)
+	return fmt.Sprintf("%s %q already exists and is not the operator's: it is %s", e.kind, e.name, e.holder)
+}
+
+// holderOf says who holds obj, for a user to find it: its controller, else who wrote it.
+func holderOf(obj metav1.Object) string {
+	if ref := metav1.GetControllerOf(obj); ref != nil {
+		return fmt.Sprintf("controlled by %s %q", ref.Kind, ref.Name)
+	}
+	var managers []string
+	for _, f := range obj.GetManagedFields() {
+		if m := strconv.Quote(f.Manager); !slices.Contains(managers, m) {
+			managers = append(managers, m)
+		}
+	}
+	if len(managers) == 0 {
+		return "controlled by no one"
+	}
+	return "controlled by no one, written by " + strings.Join(managers, ", ")
 }
 
 // applyError is a refusal by the API server of an object the DemoApplication owns.
@@ -111,7 +132,7 @@ func (r *DemoApplicationReconciler) getOwned(ctx context.Context, app *paasv1.De
 			return false, client.IgnoreNotFound(err)
 		}
 		if !metav1.IsControlledBy(meta, owner) {
-			return false, r.conflict(app, kind, key.Name)
+			return false, r.conflict(app, kind, meta)
 		}
 		// Ours, but not yet (or no longer) labelled for the cache: applying relabels it.
 		return false, nil
@@ -120,7 +141,7 @@ func (r *DemoApplicationReconciler) getOwned(ctx context.Context, app *paasv1.De
 		return false, fmt.Errorf("getting %s %s: %w", kind, key, err)
 	}
 	if !metav1.IsControlledBy(obj, owner) {
-		return false, r.conflict(app, kind, key.Name)
+		return false, r.conflict(app, kind, obj)
 	}
 	return true, nil
 }
@@ -146,19 +167,21 @@ func (r *DemoApplicationReconciler) delete(ctx context.Context, app *paasv1.Demo
 	return nil
 }
 
-// conflict records that the name is taken and returns the conflictError.
-func (r *DemoApplicationReconciler) conflict(app *paasv1.DemoApplication, kind, name string) error {
-	err := &conflictError{kind: kind, name: name}
+// conflict records that obj's name is taken and returns the conflictError.
+func (r *DemoApplicationReconciler) conflict(app *paasv1.DemoApplication, kind string, obj metav1.Object) error {
+	err := &conflictError{kind: kind, name: obj.GetName(), holder: holderOf(obj)}
 	r.Recorder.Eventf(app, nil, corev1.EventTypeWarning, EventResourceConflict, "Apply", "%s; it is left untouched", err)
 	return err
 }
 
-// removeUndeclaredPorts replaces, in app's Service, the ports app does not declare with
-// the declared ones missing there. Service ports are keyed by port and protocol, so an
-// edit that renumbers a port leaves one the operator does not own: applying cannot remove
-// it, and it clashes with the declared port's name. The app's ports are all the Service's
-// ports, so such a port is drift like any other.
-func (r *DemoApplicationReconciler) removeUndeclaredPorts(ctx context.Context, app *paasv1.DemoApplication) error {
+// replacePorts writes the Service's whole port list, with its type, when the app's Service
+// has a port the app does not declare: applying cannot remove it when it is someone else's
+// field (an edit by hand), nor a port keyed like a declared one (a protocol swapped) that
+// names it differently. Ports are keyed by port and protocol, so anything less than the
+// whole list (a strategic-merge delete keys them by number alone) can take the other half
+// of a TCP/UDP pair with it. The write is guarded by the resourceVersion it was computed
+// from, and keeps the node ports the cluster allocated to ports the spec keeps.
+func (r *DemoApplicationReconciler) replacePorts(ctx context.Context, app *paasv1.DemoApplication, desired *corev1ac.ServiceApplyConfiguration) error {
 	svc := &corev1.Service{}
 	if err := r.Get(ctx, client.ObjectKeyFromObject(app), svc); err != nil || !metav1.IsControlledBy(svc, app) {
 		return client.IgnoreNotFound(err)
@@ -167,37 +190,33 @@ func (r *DemoApplicationReconciler) removeUndeclaredPorts(ctx context.Context, a
 		port     int32
 		protocol corev1.Protocol
 	}
-	declared, live := map[key]bool{}, map[key]bool{}
-	for _, p := range app.Spec.Ports {
-		declared[key{p.Port, protocolOf(p)}] = true
+	declared := map[key]bool{}
+	for _, p := range desired.Spec.Ports {
+		declared[key{*p.Port, *p.Protocol}] = true
 	}
-	var ports []any
+	live := map[key]int32{}
+	undeclared := false
 	for _, p := range svc.Spec.Ports {
-		live[key{p.Port, p.Protocol}] = true
-		if !declared[key{p.Port, p.Protocol}] {
-			ports = append(ports, map[string]any{"$patch": "delete", "port": p.Port, "protocol": p.Protocol})
-		}
+		live[key{p.Port, p.Protocol}] = p.NodePort
+		undeclared = undeclared || !declared[key{p.Port, p.Protocol}]
 	}
-	if len(ports) == 0 {
+	if !undeclared {
 		return nil
 	}
-	// A Service needs a port at all times: add the missing declared ones in the same patch.
-	for _, p := range app.Spec.Ports {
-		if !live[key{p.Port, protocolOf(p)}] {
-			port := servicePort(p)
-			port.NodePort = p.NodePort
-			ports = append(ports, port)
+
+	patched := svc.DeepCopy()
+	patched.Spec.Type = *desired.Spec.Type
+	patched.Spec.Ports = make([]corev1.ServicePort, len(desired.Spec.Ports))
+	for i, p := range desired.Spec.Ports {
+		convert(p, &patched.Spec.Ports[i])
+		if p.NodePort == nil && patched.Spec.Type == corev1.ServiceTypeNodePort {
+			patched.Spec.Ports[i].NodePort = live[key{*p.Port, *p.Protocol}]
 		}
 	}
-	patch, err := json.Marshal(map[string]any{
-		"metadata": map[string]any{"resourceVersion": svc.ResourceVersion},
-		"spec":     map[string]any{"ports": ports},
-	})
-	if err != nil {
-		return err
-	}
-	if err := r.Patch(ctx, svc, client.RawPatch(types.StrategicMergePatchType, patch), client.FieldOwner(FieldManager)); err != nil {
-		return fmt.Errorf("removing undeclared ports from Service %s: %w", klog.KObj(svc), err)
+	// A JSON merge patch replaces a list whole.
+	patch := client.MergeFromWithOptions(svc, client.MergeFromWithOptimisticLock{})
+	if err := r.Patch(ctx, patched, patch, client.FieldOwner(FieldManager)); err != nil {
+		return fmt.Errorf("replacing the ports of Service %s: %w", klog.KObj(svc), err)
 	}
 	return nil
 }

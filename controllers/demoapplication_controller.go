@@ -29,7 +29,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	kerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/apimachinery/pkg/util/validation"
 	appsv1ac "k8s.io/client-go/applyconfigurations/apps/v1"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
@@ -58,7 +57,7 @@ const (
 	// EventResourceConflict: an object of the wanted name exists and is not ours.
 	EventResourceConflict = paasv1.ReasonResourceConflict
 	// EventApplyFailed: the API server refused an owned object.
-	EventApplyFailed = paasv1.ReasonApplyFailed
+	EventApplyFailed = "ApplyFailed"
 )
 
 // DefaultConflictRetryInterval is how often a DemoApplication blocked by an object it does
@@ -97,89 +96,101 @@ type DemoApplicationReconciler struct {
 // +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
-// Reconcile applies the Deployment and the Service that the DemoApplication declares and
-// its per-pod Services, then rebuilds its status from what it observed. Status is written
-// once, at the end, and only when it changed.
+// Reconcile makes the cluster match the DemoApplication in three steps (its Deployment, its
+// Service, its per-pod Services), each run whatever the others met, then rebuilds its
+// status from what they observed. Status is written at the end of every pass, failed or
+// not, once and only when it changed.
 func (r *DemoApplicationReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	// 1. Load the DemoApplication; the garbage collector deletes what it owns once it goes.
 	app := &paasv1.DemoApplication{}
 	if err := r.Get(ctx, req.NamespacedName, app); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	if !app.DeletionTimestamp.IsZero() {
-		// The garbage collector deletes what the DemoApplication owns.
 		return ctrl.Result{}, nil
 	}
-
 	original := app.DeepCopy()
-	deployment, err := r.reconcileDeployment(ctx, app)
-	if err == nil {
-		err = r.reconcileService(ctx, app)
-	}
-	var podServices int32
-	if err == nil {
-		podServices, err = r.reconcilePodServices(ctx, app)
-	}
-	var conflict *conflictError
-	var refused *applyError
-	if err != nil && !errors.As(err, &conflict) && !errors.As(err, &refused) {
-		// A transient failure (API server unreachable, a timeout): retry with backoff and
-		// keep the status the last complete reconcile wrote.
-		return ctrl.Result{}, err
+
+	// 2. Run each step; a failing one does not keep the others from doing their part.
+	seen := &observed{}
+	var errs []error
+	for _, step := range []func(context.Context, *paasv1.DemoApplication, *observed) error{
+		r.reconcileDeployment, r.reconcileService, r.reconcilePodServices,
+	} {
+		if err := step(ctx, app, seen); err != nil {
+			errs = append(errs, err)
+		}
 	}
 
-	setStatus(app, deployment, podServices, err)
-	if patchErr := r.patchStatus(ctx, original, app); patchErr != nil {
-		return ctrl.Result{}, kerrors.NewAggregate([]error{err, patchErr})
+	// 3. Report what was observed, and why the spec is not (yet) in place when it is not.
+	setStatus(app, seen, errs)
+	if err := r.patchStatus(ctx, original, app); err != nil {
+		errs = append(errs, err)
 	}
-	if conflict != nil {
-		// Not an error to retry with backoff: only someone else can free the name.
-		return ctrl.Result{RequeueAfter: r.conflictRetryInterval()}, nil
-	}
-	return ctrl.Result{}, err
+	return r.result(errs)
 }
 
-// reconcileDeployment applies the desired Deployment and returns the one it observed, or
-// nil when there is none that the DemoApplication controls.
-func (r *DemoApplicationReconciler) reconcileDeployment(ctx context.Context, app *paasv1.DemoApplication) (*appsv1.Deployment, error) {
+// result retries a failed pass with backoff, except when every failure is a name held by
+// someone else: only they can free it, and no event says when, so look again at intervals.
+func (r *DemoApplicationReconciler) result(errs []error) (ctrl.Result, error) {
+	if len(errs) == 0 {
+		return ctrl.Result{}, nil
+	}
+	for _, err := range errs {
+		if conflict := (*conflictError)(nil); !errors.As(err, &conflict) {
+			return ctrl.Result{}, errors.Join(errs...)
+		}
+	}
+	return ctrl.Result{RequeueAfter: r.conflictRetryInterval()}, nil
+}
+
+// reconcileDeployment applies the desired Deployment and records the one it observed.
+func (r *DemoApplicationReconciler) reconcileDeployment(ctx context.Context, app *paasv1.DemoApplication, seen *observed) error {
 	current := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: app.Name, Namespace: app.Namespace}}
 	found, err := r.apply(ctx, app, app, current, newDeployment(app, r.ExtraEnv, r.PodLabels), func() (any, error) {
 		return appsv1ac.ExtractDeployment(current, FieldManager)
 	})
-	if !found {
-		return nil, err
+	var refused *applyError
+	switch {
+	case found:
+		seen.deployment, seen.deploymentRead = current, true
+	case err == nil || errors.As(err, &refused):
+		seen.deploymentRead = true // there is none
+	case errors.As(err, &seen.deploymentHeld):
+		seen.deploymentRead = true
 	}
-	return current, err
+	return stepFailed(paasv1.ReasonDeploymentFailed, err)
 }
 
 // reconcileService applies the desired Service, or deletes ours when the app has no ports.
-func (r *DemoApplicationReconciler) reconcileService(ctx context.Context, app *paasv1.DemoApplication) error {
+func (r *DemoApplicationReconciler) reconcileService(ctx context.Context, app *paasv1.DemoApplication, _ *observed) error {
 	current := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: app.Name, Namespace: app.Namespace}}
 	desired := newService(app)
 	if desired == nil {
-		return r.deleteOwned(ctx, app, current)
+		return stepFailed(paasv1.ReasonServiceFailed, r.deleteOwned(ctx, app, current))
 	}
-	if err := r.removeUndeclaredPorts(ctx, app); err != nil {
-		return err
+	if err := r.replacePorts(ctx, app, desired); err != nil {
+		return stepFailed(paasv1.ReasonServiceFailed, err)
 	}
 	_, err := r.apply(ctx, app, app, current, desired, func() (any, error) {
 		return corev1ac.ExtractService(current, FieldManager)
 	})
-	return err
+	return stepFailed(paasv1.ReasonServiceFailed, err)
 }
 
 // reconcilePodServices keeps, while app asks for per-pod Services, one for each of its pods
 // that carries the pod-name label, and deletes those whose pod is gone or going, or all of
-// them when app no longer asks. It returns how many are in place.
-func (r *DemoApplicationReconciler) reconcilePodServices(ctx context.Context, app *paasv1.DemoApplication) (int32, error) {
+// them when app no longer asks. It records how many are in place.
+func (r *DemoApplicationReconciler) reconcilePodServices(ctx context.Context, app *paasv1.DemoApplication, seen *observed) error {
 	wanted, err := r.labelledPods(ctx, app)
 	if err != nil {
-		return 0, err
+		return stepFailed(paasv1.ReasonPodServicesFailed, err)
 	}
 	existing := &corev1.ServiceList{}
 	err = r.List(ctx, existing, client.InNamespace(app.Namespace),
 		client.MatchingLabels{LabelApplication: app.Name}, client.HasLabels{LabelPodService})
 	if err != nil {
-		return 0, fmt.Errorf("listing per-pod Services: %w", err)
+		return stepFailed(paasv1.ReasonPodServicesFailed, fmt.Errorf("listing per-pod Services: %w", err))
 	}
 	var errs []error
 	for i := range existing.Items {
@@ -211,7 +222,8 @@ func (r *DemoApplicationReconciler) reconcilePodServices(ctx context.Context, ap
 		}
 		ready++
 	}
-	return ready, errors.Join(errs...)
+	seen.podServices = &ready
+	return stepFailed(paasv1.ReasonPodServicesFailed, errors.Join(errs...))
 }
 
 // labelledPods returns, by name, app's pods that carry their pod-name label and are not
