@@ -60,6 +60,15 @@ func behind() OmegaMatcher {
 	return WithTransform(func(a *paasv1.DemoApplication) bool { return a.Status.ObservedGeneration < a.Generation }, BeTrue())
 }
 
+// createInPlace creates app and waits until its spec is in place.
+func createInPlace(g Gomega, app *paasv1.DemoApplication) *paasv1.DemoApplication {
+	g.Expect(k8sClient.Create(context.Background(), app)).To(Succeed())
+	g.Eventually(func(g Gomega) {
+		g.Expect(get(g, app.Namespace, app.Name, &paasv1.DemoApplication{})).To(inPlace())
+	}).Should(Succeed())
+	return app
+}
+
 type portKey struct {
 	Port     int32
 	Protocol corev1.Protocol
@@ -188,9 +197,7 @@ func TestFailuresReachStatus(t *testing.T) {
 	t.Run("an admission policy that denies: a refused delete", func(t *testing.T) {
 		g := NewWithT(t)
 		ns := newNamespace(t)
-		app := newApp(ns, "kept")
-		g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
-		g.Eventually(func(g Gomega) { g.Expect(get(g, ns, "kept", &paasv1.DemoApplication{})).To(inPlace()) }).Should(Succeed())
+		app := createInPlace(g, newApp(ns, "kept"))
 
 		denyServiceDeletes(t, ns)
 		update(g, app, func(a *paasv1.DemoApplication) { a.Spec.Ports = nil })
@@ -204,9 +211,7 @@ func TestFailuresReachStatus(t *testing.T) {
 	t.Run("a ResourceQuota that denies: refused per-pod Services", func(t *testing.T) {
 		g := NewWithT(t)
 		ns := newNamespace(t)
-		app := newApp(ns, "quota")
-		g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
-		g.Eventually(func(g Gomega) { g.Expect(get(g, ns, "quota", &paasv1.DemoApplication{})).To(inPlace()) }).Should(Succeed())
+		app := createInPlace(g, newApp(ns, "quota"))
 
 		// envtest runs no quota controller: the test writes the usage it would.
 		one := resource.MustParse("1")
