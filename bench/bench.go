@@ -74,7 +74,8 @@ type Config struct {
 	// Scenarios to run; empty runs them all.
 	Scenarios []string
 	// Settings are the client budgets of the labelling and convergence figures, of
-	// "defaults" and "lifted"; empty runs both.
+	// "defaults" (no client-side limit) and "limited" (the former 50 QPS, burst 100);
+	// empty runs both.
 	Settings []string
 	// Out is the path of the results without extension: Out.json and a Markdown report.
 	Out, Markdown string

@@ -225,7 +225,7 @@ func (r *Results) evaluate(b *Bench) {
 		r.Targets = append(r.Targets, Target{Name: name, Want: want, Got: got, Met: met})
 	}
 	n := b.cfg.Pods
-	for _, s := range []string{"defaults", "lifted"} {
+	for _, s := range []string{"defaults", "limited"} {
 		op, base := r.labeling(RoleManager, s, n), r.labeling(RoleClientGoLabeler, s, n)
 		if op == nil || base == nil {
 			continue
@@ -274,7 +274,7 @@ func (r *Results) evaluate(b *Bench) {
 			break
 		}
 	}
-	for _, s := range []string{"defaults", "lifted"} {
+	for _, s := range []string{"defaults", "limited"} {
 		op, base := r.convergence(RoleManager, s), r.convergence(RoleDirect, s)
 		if op == nil || base == nil {
 			continue
@@ -399,7 +399,7 @@ func (r *Results) writeFigures(sb *strings.Builder) {
 }
 
 func settingText(s setting) string {
-	if s.QPS >= liftedQPS {
+	if s.QPS <= 0 {
 		return fmt.Sprintf("%s (no limit/%d)", s.Name, s.Concurrency)
 	}
 	return fmt.Sprintf("%s (%g/%d/%d)", s.Name, s.QPS, s.Burst, s.Concurrency)

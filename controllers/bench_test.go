@@ -58,7 +58,7 @@ func BenchmarkNewDeployment(b *testing.B) {
 	extraEnv := []corev1.EnvVar{{Name: "HTTPS_PROXY", Value: "http://proxy:3128"}}
 	b.ReportAllocs()
 	for b.Loop() {
-		newDeployment(app, extraEnv, DefaultPodLabelAnnotation)
+		newDeployment(app, extraEnv, DefaultPodLabelKeys)
 	}
 }
 
@@ -110,7 +110,7 @@ func benchPod(annotated, labelled bool) *metav1.PartialObjectMetadata {
 func BenchmarkPodLabeler(b *testing.B) {
 	newReconciler := func(pod *metav1.PartialObjectMetadata) (*PodReconciler, *podStub) {
 		stub := &podStub{pod: pod}
-		return &PodReconciler{Client: stub, Annotation: DefaultPodLabelAnnotation, Label: DefaultPodNameLabel}, stub
+		return &PodReconciler{Client: stub, PodLabelKeys: DefaultPodLabelKeys}, stub
 	}
 	req := ctrl.Request{NamespacedName: client.ObjectKey{Namespace: "shop", Name: "web-5d8f7c9b4-x7k2p"}}
 	ctx := context.Background()
@@ -181,7 +181,7 @@ func BenchmarkPodCache(b *testing.B) {
 		transform toolscache.TransformFunc
 	}{
 		{"metadata as it comes", nil},
-		{"demo-operator", PodCacheTransform(DefaultPodLabelAnnotation, DefaultPodNameLabel)},
+		{"demo-operator", PodCacheTransform(DefaultPodLabelKeys)},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			for b.Loop() {

@@ -106,6 +106,7 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 		g.Eventually(func(g Gomega) {
 			d := get(g, ns, "shop", &appsv1.Deployment{})
 			g.Expect(metav1.IsControlledBy(d, app)).To(BeTrue())
+			g.Expect(*metav1.GetControllerOf(d).BlockOwnerDeletion).To(BeTrue(), "the app's foreground deletion waits for it")
 			g.Expect(d.Labels).To(HaveKeyWithValue(controllers.LabelManagedBy, controllers.ManagedByValue))
 			g.Expect(*d.Spec.Replicas).To(Equal(int32(2)))
 			c := d.Spec.Template.Spec.Containers[0]
@@ -276,10 +277,15 @@ func TestDemoApplicationConflict(t *testing.T) {
 	app := newApp(ns, "taken")
 	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
 
+	holder := get(g, ns, "taken", &appsv1.Deployment{}).ManagedFields[0].Manager
 	g.Eventually(func(g Gomega) {
 		got := get(g, ns, "taken", &paasv1.DemoApplication{})
 		g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonResourceConflict))
 		g.Expect(eventsFor(g, ns, "taken")).To(ContainElement(controllers.EventResourceConflict))
+		// Not "the Deployment does not exist": one does, someone else's, and the message says whose.
+		g.Expect(got).To(haveCondition(paasv1.ConditionAvailable, metav1.ConditionFalse, paasv1.ReasonResourceConflict))
+		g.Expect(got).To(haveCondition(paasv1.ConditionProgressing, metav1.ConditionFalse, paasv1.ReasonResourceConflict))
+		g.Expect(condition(got, paasv1.ConditionAvailable).Message).To(ContainSubstring(`written by "` + holder + `"`))
 	}).Should(Succeed())
 	g.Consistently(func(g Gomega) {
 		got := get(g, ns, "taken", &appsv1.Deployment{})
@@ -323,7 +329,7 @@ func TestDemoApplicationNodePortCollision(t *testing.T) {
 
 	g.Eventually(func(g Gomega) {
 		got := get(g, ns, "second", &paasv1.DemoApplication{})
-		g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonApplyFailed))
+		g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonServiceFailed))
 		g.Expect(condition(got, paasv1.ConditionDegraded).Message).To(ContainSubstring("31111"))
 		g.Expect(eventsFor(g, ns, "second")).To(ContainElement(controllers.EventApplyFailed))
 	}).Should(Succeed())

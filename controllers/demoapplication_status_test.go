@@ -23,6 +23,7 @@ import (
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
@@ -48,6 +49,7 @@ func TestSetStatus(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
 		deployment *appsv1.Deployment
+		held       *conflictError
 		err        error
 		want       map[string]metav1.ConditionStatus
 		reasons    map[string]string
@@ -83,23 +85,42 @@ func TestSetStatus(t *testing.T) {
 			reasons:    map[string]string{paasv1.ConditionProgressing: paasv1.ReasonProgressDeadlineExceeded, paasv1.ConditionDegraded: paasv1.ReasonProgressDeadlineExceeded},
 		},
 		{
-			name:    "name taken",
-			err:     &conflictError{kind: "Deployment", name: "web"},
+			name: "Deployment name taken",
+			held: &conflictError{kind: "Deployment", name: "web", holder: `controlled by no one, written by "kubectl"`},
+			err:  stepFailed(paasv1.ReasonDeploymentFailed, &conflictError{kind: "Deployment", name: "web"}),
+			want: map[string]metav1.ConditionStatus{paasv1.ConditionAvailable: "False", paasv1.ConditionProgressing: "False", paasv1.ConditionDegraded: "True"},
+			reasons: map[string]string{paasv1.ConditionAvailable: paasv1.ReasonResourceConflict,
+				paasv1.ConditionProgressing: paasv1.ReasonResourceConflict, paasv1.ConditionDegraded: paasv1.ReasonResourceConflict},
+		},
+		{
+			name:    "Service name taken",
+			err:     stepFailed(paasv1.ReasonServiceFailed, &conflictError{kind: "Service", name: "web"}),
 			want:    map[string]metav1.ConditionStatus{paasv1.ConditionDegraded: "True"},
 			reasons: map[string]string{paasv1.ConditionDegraded: paasv1.ReasonResourceConflict},
 		},
 		{
-			name:    "refused by the API server",
-			err:     &applyError{kind: "Service", err: errors.New("port is already allocated")},
+			name: "refused as invalid",
+			err: stepFailed(paasv1.ReasonServiceFailed, &applyError{kind: "Service",
+				err: apierrors.NewInvalid(corev1.SchemeGroupVersion.WithKind("Service").GroupKind(), "web", nil)}),
 			want:    map[string]metav1.ConditionStatus{paasv1.ConditionDegraded: "True"},
-			reasons: map[string]string{paasv1.ConditionDegraded: paasv1.ReasonApplyFailed},
+			reasons: map[string]string{paasv1.ConditionDegraded: paasv1.ReasonServiceFailed},
+		},
+		{
+			name:    "forbidden",
+			err:     stepFailed(paasv1.ReasonPodServicesFailed, apierrors.NewForbidden(corev1.Resource("services"), "web-1", errors.New("exceeded quota"))),
+			want:    map[string]metav1.ConditionStatus{paasv1.ConditionDegraded: "True"},
+			reasons: map[string]string{paasv1.ConditionDegraded: paasv1.ReasonPodServicesFailed},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := NewWithT(t)
 			app := testApp()
 			app.Generation = 7
-			setStatus(app, tc.deployment, 0, tc.err)
+			var errs []error
+			if tc.err != nil {
+				errs = append(errs, tc.err)
+			}
+			setStatus(app, &observed{deployment: tc.deployment, deploymentRead: true, deploymentHeld: tc.held}, errs)
 			for typ, status := range tc.want {
 				c := meta.FindStatusCondition(app.Status.Conditions, typ)
 				g.Expect(c).NotTo(BeNil(), typ)
@@ -120,11 +141,40 @@ func TestSetStatus(t *testing.T) {
 	t.Run("lastTransitionTime moves only when a condition flips", func(t *testing.T) {
 		g := NewWithT(t)
 		app := testApp()
-		setStatus(app, nil, 0, nil)
+		setStatus(app, &observed{deploymentRead: true}, nil)
 		first := meta.FindStatusCondition(app.Status.Conditions, paasv1.ConditionAvailable).LastTransitionTime
 		app.Status.Conditions[0].LastTransitionTime = metav1.NewTime(first.Add(-3600e9))
 		earlier := app.Status.Conditions[0].LastTransitionTime
-		setStatus(app, nil, 0, nil)
+		setStatus(app, &observed{deploymentRead: true}, nil)
 		g.Expect(meta.FindStatusCondition(app.Status.Conditions, paasv1.ConditionAvailable).LastTransitionTime).To(Equal(earlier))
+	})
+
+	t.Run("a transient failure leaves unchanged what it kept from being seen, and Degraded", func(t *testing.T) {
+		g := NewWithT(t)
+		app := testApp()
+		app.Generation = 6
+		setStatus(app, &observed{deployment: deployment(2, appsv1.DeploymentStatus{Replicas: 2}), deploymentRead: true, podServices: ptr.To[int32](2)}, nil)
+		before := app.Status.DeepCopy()
+
+		app.Generation = 7
+		timeout := apierrors.NewTimeoutError("the server was too slow", 1)
+		setStatus(app, &observed{}, []error{stepFailed(paasv1.ReasonDeploymentFailed, timeout)})
+		g.Expect(app.Status).To(Equal(*before), "nothing was seen: the status of generation 6 stands, observedGeneration included")
+	})
+
+	t.Run("a persistent failure after a success: Degraded for this generation, observedGeneration behind", func(t *testing.T) {
+		g := NewWithT(t)
+		app := testApp()
+		app.Generation = 6
+		setStatus(app, &observed{deploymentRead: true}, nil)
+		app.Generation = 7
+		forbidden := apierrors.NewForbidden(appsv1.Resource("deployments"), "web", errors.New("RBAC"))
+		setStatus(app, &observed{}, []error{stepFailed(paasv1.ReasonDeploymentFailed, forbidden)})
+		g.Expect(app.Status.ObservedGeneration).To(Equal(int64(6)))
+		c := meta.FindStatusCondition(app.Status.Conditions, paasv1.ConditionDegraded)
+		g.Expect(c.Status).To(Equal(metav1.ConditionTrue))
+		g.Expect(c.Reason).To(Equal(paasv1.ReasonDeploymentFailed))
+		g.Expect(c.ObservedGeneration).To(Equal(int64(7)))
+		g.Expect(c.Message).To(ContainSubstring("forbidden"))
 	})
 }

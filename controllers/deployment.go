@@ -17,9 +17,6 @@ limitations under the License.
 package controllers
 
 import (
-	"encoding/json"
-	"fmt"
-
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	appsv1ac "k8s.io/client-go/applyconfigurations/apps/v1"
@@ -35,9 +32,9 @@ const ContainerName = "app"
 
 // newDeployment returns the Deployment that runs app: the fields the operator owns, to
 // be server-side applied. extraEnv (OLM's proxy settings) follows the app's own env. With
-// per-pod Services on, the pods carry podLabelAnnotation, which opts them in to the pod
-// labeler's pod-name label that those Services select.
-func newDeployment(app *paasv1.DemoApplication, extraEnv []corev1.EnvVar, podLabelAnnotation string) *appsv1ac.DeploymentApplyConfiguration {
+// per-pod Services on, the pods carry the labeler's annotation (of keys), which opts them
+// in to the pod-name label that those Services select.
+func newDeployment(app *paasv1.DemoApplication, extraEnv []corev1.EnvVar, keys PodLabelKeys) *appsv1ac.DeploymentApplyConfiguration {
 	container := corev1ac.Container().
 		WithName(ContainerName).
 		WithImage(app.Spec.Image).
@@ -57,7 +54,7 @@ func newDeployment(app *paasv1.DemoApplication, extraEnv []corev1.EnvVar, podLab
 		WithLabels(labelsFor(app)).
 		WithSpec(corev1ac.PodSpec().WithContainers(container))
 	if podServicesEnabled(app) {
-		template.WithAnnotations(map[string]string{podLabelAnnotation: "true"})
+		template.WithAnnotations(map[string]string{keys.Annotation: "true"})
 	}
 	return appsv1ac.Deployment(app.Name, app.Namespace).
 		WithLabels(labelsFor(app)).
@@ -116,39 +113,4 @@ func mergeEnv(env, extra []corev1.EnvVar) []corev1.EnvVar {
 		}
 	}
 	return out
-}
-
-// convert copies in into out through their shared JSON form: a typed API value and its
-// apply configuration are generated from the same definition. Only values without
-// non-pointer struct fields go into an apply configuration this way: those would serialise
-// as empty objects and claim fields the user never set.
-func convert(in, out any) {
-	data, err := json.Marshal(in)
-	if err == nil {
-		err = json.Unmarshal(data, out)
-	}
-	if err != nil {
-		panic(fmt.Sprintf("converting %T to %T: %v", in, out, err))
-	}
-}
-
-// ownerReference makes app the controller of an object, so that the garbage collector
-// deletes the object with app.
-func ownerReference(app *paasv1.DemoApplication) *metav1ac.OwnerReferenceApplyConfiguration {
-	return metav1ac.OwnerReference().
-		WithAPIVersion(paasv1.GroupVersion.String()).
-		WithKind("DemoApplication").
-		WithName(app.Name).
-		WithUID(app.UID).
-		WithController(true).
-		WithBlockOwnerDeletion(true)
-}
-
-// protocolOf returns p's protocol, TCP when unset (the API server defaults it, but a
-// builder may see an object that never went through it).
-func protocolOf(p paasv1.DemoApplicationPort) corev1.Protocol {
-	if p.Protocol == "" {
-		return corev1.ProtocolTCP
-	}
-	return p.Protocol
 }

@@ -42,6 +42,18 @@ const (
 	DefaultPodNameLabel = "padok.fr/pod-name"
 )
 
+// PodLabelKeys are the pod labeler's keys. The DemoApplication controller's per-pod
+// Services rely on them too: its pods opt in through Annotation, its Services select Label.
+type PodLabelKeys struct {
+	// Annotation opts a pod in, with the value "true".
+	Annotation string
+	// Label carries the pod's own name.
+	Label string
+}
+
+// DefaultPodLabelKeys are the keys the labeler uses unless told otherwise.
+var DefaultPodLabelKeys = PodLabelKeys{Annotation: DefaultPodLabelAnnotation, Label: DefaultPodNameLabel}
+
 // EventPodNameTooLong: the pod's name does not fit in a label value.
 const EventPodNameTooLong = "PodNameTooLong"
 
@@ -50,9 +62,8 @@ const EventPodNameTooLong = "PodNameTooLong"
 // the label from pods that do not opt in.
 type PodReconciler struct {
 	client.Client
-	Recorder   events.EventRecorder
-	Annotation string
-	Label      string
+	Recorder events.EventRecorder
+	PodLabelKeys
 }
 
 // +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch;patch

@@ -34,14 +34,14 @@ import (
 // What many pods hold alike is held once: the strings of their namespace and kind, and the
 // annotations of every pod that opts in (a map costs more than the rest of a cached pod).
 // Sharing is safe because nobody writes to a cached object: the cache hands out copies.
-func PodCacheTransform(podLabelAnnotation, podNameLabel string) toolscache.TransformFunc {
-	optedIn := map[string]string{podLabelAnnotation: "true"}
+func PodCacheTransform(keys PodLabelKeys) toolscache.TransformFunc {
+	optedIn := map[string]string{keys.Annotation: "true"}
 	return func(in any) (any, error) {
 		pod, ok := in.(*metav1.PartialObjectMetadata)
 		if !ok {
 			return in, nil
 		}
-		annotations := only(pod.Annotations, podLabelAnnotation)
+		annotations := only(pod.Annotations, keys.Annotation)
 		if maps.Equal(annotations, optedIn) {
 			annotations = optedIn
 		}
@@ -53,7 +53,7 @@ func PodCacheTransform(podLabelAnnotation, podNameLabel string) toolscache.Trans
 			UID:               m.UID,
 			ResourceVersion:   m.ResourceVersion,
 			DeletionTimestamp: m.DeletionTimestamp,
-			Labels:            only(m.Labels, podNameLabel, LabelApplication),
+			Labels:            only(m.Labels, keys.Label, LabelApplication),
 			Annotations:       annotations,
 		}
 		return pod, nil

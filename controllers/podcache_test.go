@@ -50,7 +50,7 @@ func TestPodCacheTransform(t *testing.T) {
 		},
 	}
 
-	out, err := PodCacheTransform("example.com/label-me", "example.com/name")(pod)
+	out, err := PodCacheTransform(PodLabelKeys{Annotation: "example.com/label-me", Label: "example.com/name"})(pod)
 	g.Expect(err).NotTo(HaveOccurred())
 	trimmed := out.(*metav1.PartialObjectMetadata)
 	g.Expect(trimmed.TypeMeta).To(Equal(metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"}), "the client finds a metadata-only object by its kind")
@@ -66,20 +66,20 @@ func TestPodCacheTransform(t *testing.T) {
 	g.Expect(trimmed.ManagedFields).To(BeNil())
 
 	bare := &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Name: "plain", Labels: map[string]string{"team": "a"}}}
-	out, err = PodCacheTransform("example.com/label-me", "example.com/name")(bare)
+	out, err = PodCacheTransform(PodLabelKeys{Annotation: "example.com/label-me", Label: "example.com/name"})(bare)
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(out.(*metav1.PartialObjectMetadata).Labels).To(BeNil(), "no empty maps kept for pods with none of the keys")
 	g.Expect(out.(*metav1.PartialObjectMetadata).Annotations).To(BeNil())
 
 	full := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "typed", Labels: map[string]string{"team": "a"}}}
-	out, err = PodCacheTransform("example.com/label-me", "example.com/name")(full)
+	out, err = PodCacheTransform(PodLabelKeys{Annotation: "example.com/label-me", Label: "example.com/name"})(full)
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(out).To(BeIdenticalTo(full), "only the metadata cache is trimmed")
 }
 
 func TestPodCacheTransformShares(t *testing.T) {
 	g := NewWithT(t)
-	transform := PodCacheTransform("example.com/label-me", "example.com/name")
+	transform := PodCacheTransform(PodLabelKeys{Annotation: "example.com/label-me", Label: "example.com/name"})
 	cached := func(name, optIn string) *metav1.PartialObjectMetadata {
 		out, err := transform(&metav1.PartialObjectMetadata{
 			TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},

@@ -33,13 +33,13 @@ func podServicesEnabled(app *paasv1.DemoApplication) bool {
 }
 
 // newPodService returns the Service that routes to pod alone: it selects the app's pods
-// and, among them, the one whose pod-name label (podNameLabel) holds pod's name. The pod
+// and, among them, the one whose pod-name label (keys.Label) holds pod's name. The pod
 // is its controller, so the garbage collector deletes it with the pod.
-func newPodService(app *paasv1.DemoApplication, pod metav1.Object, podNameLabel string) *corev1ac.ServiceApplyConfiguration {
+func newPodService(app *paasv1.DemoApplication, pod metav1.Object, keys PodLabelKeys) *corev1ac.ServiceApplyConfiguration {
 	labels := labelsFor(app)
 	labels[LabelPodService] = pod.GetName()
 	selector := selectorFor(app)
-	selector[podNameLabel] = pod.GetName()
+	selector[keys.Label] = pod.GetName()
 
 	serviceType := corev1.ServiceTypeClusterIP
 	var names []string
@@ -63,7 +63,11 @@ func newPodService(app *paasv1.DemoApplication, pod metav1.Object, podNameLabel 
 			WithKind("Pod").
 			WithName(pod.GetName()).
 			WithUID(pod.GetUID()).
-			WithController(true)).
+			WithController(true).
+			// Not blocking: a pod's foreground deletion need not wait for its Service, and
+			// blocking it would take update on pods/finalizers in every namespace, which
+			// OwnerReferencesPermissionEnforcement requires for it.
+			WithBlockOwnerDeletion(false)).
 		WithSpec(spec)
 }
 

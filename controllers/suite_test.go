@@ -41,8 +41,8 @@ import (
 	"github.com/cmft/demo-operator/internal/testenv"
 )
 
-// The suite runs one manager, built exactly as the binary builds it, against a real
-// kube-apiserver and etcd; tests assert through k8sClient, which reads the API server
+// The suite runs one manager, built exactly as the binary builds it and with the operator's
+// RBAC, against a real kube-apiserver and etcd; tests assert through k8sClient, which reads the API server
 // directly rather than the manager's cache.
 var (
 	cfg       *rest.Config
@@ -82,7 +82,13 @@ func runSuite(m *testing.M) int {
 	opts := manager.DefaultOptions()
 	opts.MetricsAddr, opts.ProbeAddr = "0", "0"
 	opts.ConflictRetry = time.Second
-	mgrCfg := rest.CopyConfig(cfg)
+	// The manager runs with the operator's RBAC, not as admin: a rule missing from it, or one
+	// an admission plugin requires (OwnerReferencesPermissionEnforcement), fails here.
+	mgrCfg, err := testenv.AsOperator(context.Background(), cfg)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
 	mgrCfg.WrapTransport = writes.wrap
 	mgr, err = manager.New(mgrCfg, opts)
 	if err != nil {

@@ -132,9 +132,12 @@ type DemoApplicationPort struct {
 }
 
 // DemoApplicationStatus is what the operator observed, rebuilt from the owned Deployment on
-// every reconcile; it is never read back as input.
+// every reconcile, failed or not; it is never read back as input. What a reconcile could not
+// observe stays as the previous one wrote it.
 type DemoApplicationStatus struct {
-	// observedGeneration is the generation of the spec this status describes.
+	// observedGeneration is the generation of the last spec the operator applied in full:
+	// behind metadata.generation while a change is not (yet) in place, Degraded saying why
+	// when the failure is persistent.
 	// +optional
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
 
@@ -175,7 +178,11 @@ const (
 	ConditionAvailable = "Available"
 	// ConditionProgressing is True while the Deployment rolls out a change.
 	ConditionProgressing = "Progressing"
-	// ConditionDegraded is True when the operator cannot make the cluster match the spec.
+	// ConditionDegraded is True when the operator cannot make the cluster match the spec
+	// until someone acts: a name held by someone else, or a write the API server refuses
+	// (forbidden by RBAC, a quota, an admission webhook or policy; invalid), its reason
+	// naming the failing step; or when the rollout stalled. A transient failure (a timeout,
+	// throttling, the API server unavailable) is retried and leaves Degraded as it was.
 	ConditionDegraded = "Degraded"
 )
 
@@ -193,10 +200,18 @@ const (
 	ReasonRolloutComplete = "RolloutComplete"
 	// ReasonProgressDeadlineExceeded: the Deployment's rollout is stuck.
 	ReasonProgressDeadlineExceeded = "ProgressDeadlineExceeded"
-	// ReasonResourceConflict: an object the DemoApplication needs is held by someone else.
+	// ReasonResourceConflict: an object the DemoApplication needs is held by someone else;
+	// the message says who.
 	ReasonResourceConflict = "ResourceConflict"
-	// ReasonApplyFailed: the API server refused an owned object (a nodePort in use, a quota).
-	ReasonApplyFailed = "ApplyFailed"
+	// ReasonDeploymentFailed: the API server refused to let the operator read or write the
+	// Deployment.
+	ReasonDeploymentFailed = "DeploymentFailed"
+	// ReasonServiceFailed: the API server refused to let the operator read, write or delete
+	// the Service (a nodePort in use, a quota).
+	ReasonServiceFailed = "ServiceFailed"
+	// ReasonPodServicesFailed: the API server refused to let the operator list, write or
+	// delete per-pod Services.
+	ReasonPodServicesFailed = "PodServicesFailed"
 	// ReasonAsExpected: nothing is wrong.
 	ReasonAsExpected = "AsExpected"
 )

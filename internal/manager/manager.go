@@ -51,8 +51,10 @@ import (
 	"github.com/cmft/demo-operator/controllers"
 )
 
-// LeaderElectionID names the Lease that elects the one active manager.
-const LeaderElectionID = "demo-operator.paas.cmft.com"
+// DefaultLeaderElectionID names the Lease that elects the one active manager, unless
+// --leader-election-id names another: the bundle keeps this one (OLM installs an operator
+// once per namespace), the chart derives one from its release name.
+const DefaultLeaderElectionID = "demo-operator.paas.cmft.com"
 
 // Scheme holds every type the manager reads or writes.
 var Scheme = runtime.NewScheme()
@@ -69,6 +71,7 @@ type Options struct {
 	ProbeAddr          string
 	LeaderElect        bool
 	LeaderElectionNS   string
+	LeaderElectionID   string
 	EnableHTTP2        bool
 	WatchNamespaces    string
 	PodLabelAnnotation string
@@ -95,6 +98,8 @@ func (o *Options) BindFlags(fs *flag.FlagSet) {
 	fs.StringVar(&o.ProbeAddr, "health-probe-bind-address", ":8081", "Address of the /healthz and /readyz endpoints.")
 	fs.BoolVar(&o.LeaderElect, "leader-elect", false,
 		"Elect one active manager through a Lease, so that several replicas can run; the Lease is released on a graceful stop.")
+	fs.StringVar(&o.LeaderElectionID, "leader-election-id", DefaultLeaderElectionID,
+		"Name of the leader-election Lease; two installs in one namespace each need their own, or only one of them runs.")
 	fs.StringVar(&o.LeaderElectionNS, "leader-election-namespace", "",
 		"Namespace of the leader-election Lease; defaults to the pod's own namespace, which a manager running outside a pod must be told.")
 	fs.BoolVar(&o.EnableHTTP2, "enable-http2", false,
@@ -110,8 +115,10 @@ func (o *Options) BindFlags(fs *flag.FlagSet) {
 		"Reconciles each controller runs at once; 16 converges 1,000 new DemoApplications in 0.7 times the time 4 takes (bench/RESULTS.md).")
 	fs.DurationVar(&o.ConflictRetry, "conflict-retry-interval", controllers.DefaultConflictRetryInterval,
 		"How often a DemoApplication blocked by an object it does not own checks whether the name was freed.")
-	fs.Float64Var(&o.QPS, "kube-api-qps", 50, "Queries per second the manager may send to the API server, for each resource type (controller-runtime gives each its own client).")
-	fs.IntVar(&o.Burst, "kube-api-burst", 100, "Queries the manager may send at once above kube-api-qps.")
+	fs.Float64Var(&o.QPS, "kube-api-qps", -1,
+		"Queries per second the manager may send to the API server, for each resource type (controller-runtime gives each its own client); "+
+			"negative, the default as in controller-runtime, sets no client-side limit and leaves the API server's Priority and Fairness to protect it.")
+	fs.IntVar(&o.Burst, "kube-api-burst", 100, "Queries the manager may send at once above a positive kube-api-qps.")
 }
 
 // namespaces returns the namespaces to watch: the flag's, else WATCH_NAMESPACE's, none for all.
@@ -129,6 +136,11 @@ func (o *Options) namespaces() []string {
 	return out
 }
 
+// podLabelKeys returns the pod labeler's keys, which both controllers and the pod cache use.
+func (o *Options) podLabelKeys() controllers.PodLabelKeys {
+	return controllers.PodLabelKeys{Annotation: o.PodLabelAnnotation, Label: o.PodNameLabel}
+}
+
 // Validate reports every bad setting at once, before anything starts.
 func (o *Options) Validate() error {
 	var errs []error
@@ -136,6 +148,9 @@ func (o *Options) Validate() error {
 		if msgs := validation.IsDNS1123Label(ns); len(msgs) > 0 {
 			errs = append(errs, fmt.Errorf("--watch-namespaces: %q is not a namespace name: %s", ns, strings.Join(msgs, "; ")))
 		}
+	}
+	if msgs := validation.IsDNS1123Subdomain(o.LeaderElectionID); len(msgs) > 0 {
+		errs = append(errs, fmt.Errorf("--leader-election-id: %q is not a Lease name: %s", o.LeaderElectionID, strings.Join(msgs, "; ")))
 	}
 	if ns := o.LeaderElectionNS; ns != "" {
 		if msgs := validation.IsDNS1123Label(ns); len(msgs) > 0 {
@@ -153,8 +168,9 @@ func (o *Options) Validate() error {
 	if o.ConflictRetry <= 0 {
 		errs = append(errs, fmt.Errorf("--conflict-retry-interval must be positive, not %v", o.ConflictRetry))
 	}
-	if o.QPS <= 0 {
-		errs = append(errs, fmt.Errorf("--kube-api-qps must be positive, not %v", o.QPS))
+	if o.QPS == 0 {
+		// client-go would read 0 as its own default of 5 queries per second.
+		errs = append(errs, errors.New("--kube-api-qps must be positive, or negative for no client-side limit, not 0"))
 	}
 	if o.Burst < 1 {
 		errs = append(errs, fmt.Errorf("--kube-api-burst must be at least 1, not %d", o.Burst))
@@ -171,7 +187,7 @@ func (o *Options) Validate() error {
 // DemoApplications' pods alone.
 func (o *Options) cacheOptions() cache.Options {
 	managed := labels.SelectorFromSet(labels.Set{controllers.LabelManagedBy: controllers.ManagedByValue})
-	pods := cache.ByObject{Transform: controllers.PodCacheTransform(o.PodLabelAnnotation, o.PodNameLabel)}
+	pods := cache.ByObject{Transform: controllers.PodCacheTransform(o.podLabelKeys())}
 	if !o.EnablePodLabeler {
 		selector, err := labels.Parse(controllers.LabelApplication)
 		utilruntime.Must(err)
@@ -215,7 +231,7 @@ func New(cfg *rest.Config, opts Options, customize ...func(*ctrl.Options)) (ctrl
 		},
 		HealthProbeBindAddress:        opts.ProbeAddr,
 		LeaderElection:                opts.LeaderElect,
-		LeaderElectionID:              LeaderElectionID,
+		LeaderElectionID:              opts.LeaderElectionID,
 		LeaderElectionNamespace:       opts.LeaderElectionNS,
 		LeaderElectionReleaseOnCancel: true,
 	}
@@ -230,10 +246,9 @@ func New(cfg *rest.Config, opts Options, customize ...func(*ctrl.Options)) (ctrl
 	ctrlOpts := controller.Options{MaxConcurrentReconciles: opts.MaxConcurrent}
 	if opts.EnablePodLabeler {
 		err := (&controllers.PodReconciler{
-			Client:     mgr.GetClient(),
-			Recorder:   mgr.GetEventRecorder("pod-labeler"),
-			Annotation: opts.PodLabelAnnotation,
-			Label:      opts.PodNameLabel,
+			Client:       mgr.GetClient(),
+			Recorder:     mgr.GetEventRecorder("pod-labeler"),
+			PodLabelKeys: opts.podLabelKeys(),
 		}).SetupWithManager(mgr, ctrlOpts)
 		if err != nil {
 			return nil, fmt.Errorf("setting up the pod labeler: %w", err)
@@ -247,8 +262,7 @@ func New(cfg *rest.Config, opts Options, customize ...func(*ctrl.Options)) (ctrl
 			ExtraEnv:  proxy.ReadProxyVarsFromEnv(),
 
 			ConflictRetryInterval: opts.ConflictRetry,
-			PodLabelAnnotation:    opts.PodLabelAnnotation,
-			PodNameLabel:          opts.PodNameLabel,
+			PodLabels:             opts.podLabelKeys(),
 		}).SetupWithManager(mgr, ctrlOpts)
 		if err != nil {
 			return nil, fmt.Errorf("setting up the DemoApplication controller: %w", err)

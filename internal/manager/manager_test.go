@@ -67,7 +67,8 @@ func TestBadFlagsAreRefusedWithTheirName(t *testing.T) {
 		{[]string{"--pod-name-label=/x"}, `--pod-name-label: "/x" is not a valid key`},
 		{[]string{"--max-concurrent-reconciles=0"}, "--max-concurrent-reconciles must be at least 1, not 0"},
 		{[]string{"--conflict-retry-interval=0s"}, "--conflict-retry-interval must be positive"},
-		{[]string{"--kube-api-qps=-1"}, "--kube-api-qps must be positive"},
+		{[]string{"--kube-api-qps=0"}, "--kube-api-qps must be positive, or negative for no client-side limit"},
+		{[]string{"--leader-election-id=Demo_Operator"}, `--leader-election-id: "Demo_Operator" is not a Lease name`},
 		{[]string{"--kube-api-burst=0"}, "--kube-api-burst must be at least 1"},
 		{[]string{"--enable-pod-labeler=false", "--enable-demoapplication-controller=false"}, "both controllers are turned off"},
 	} {

@@ -19,14 +19,34 @@ limitations under the License.
 package testenv
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	"sigs.k8s.io/yaml"
 )
+
+// AdmissionPlugins are the admission plugins every API server the tests start runs: the
+// ones a real platform enables, OwnerReferencesPermissionEnforcement included (on by
+// default in OpenShift), which refuses an owner reference that blocks its owner's deletion
+// unless the writer may update the owner's finalizers. kube-apiserver adds them to its
+// default-on set; ServiceAccount stays off in envtest, which runs no controller to create
+// the namespaces' default ServiceAccounts that the plugin requires of every pod.
+var AdmissionPlugins = []string{
+	"NamespaceLifecycle", "LimitRanger", "PodSecurity", "Priority", "DefaultTolerationSeconds",
+	"ResourceQuota", "MutatingAdmissionWebhook", "ValidatingAdmissionPolicy", "ValidatingAdmissionWebhook",
+	"NodeRestriction", "OwnerReferencesPermissionEnforcement",
+}
 
 // Root is the repository's top directory.
 func Root() string {
@@ -42,10 +62,12 @@ func New() (*envtest.Environment, error) {
 		return nil, fmt.Errorf("KUBEBUILDER_ASSETS is not set: run the tests with make test, " +
 			"or export KUBEBUILDER_ASSETS=$(hack/control-plane.sh)")
 	}
-	return &envtest.Environment{
+	env := &envtest.Environment{
 		CRDDirectoryPaths:     []string{filepath.Join(Root(), "config", "crd", "bases")},
 		ErrorIfCRDPathMissing: true,
-	}, nil
+	}
+	env.ControlPlane.GetAPIServer().Configure().Set("enable-admission-plugins", strings.Join(AdmissionPlugins, ","))
+	return env, nil
 }
 
 // Start starts a new environment and returns it with its admin config.
@@ -59,4 +81,50 @@ func Start() (*envtest.Environment, *rest.Config, error) {
 		return nil, nil, fmt.Errorf("starting kube-apiserver and etcd: %w", err)
 	}
 	return env, cfg, nil
+}
+
+// OperatorNamespace and OperatorServiceAccount are where AsOperator puts the operator's identity.
+const (
+	OperatorNamespace      = "demo-operator-system"
+	OperatorServiceAccount = "controller-manager"
+)
+
+// AsOperator returns a copy of the admin config cfg that acts as the operator's
+// ServiceAccount, bound to the ClusterRole of config/rbac/role.yaml as config/default binds
+// it: a manager run with it has exactly the rights the shipped RBAC grants, so that a
+// missing rule, or an admission plugin checking them, fails the tests as it would fail users.
+func AsOperator(ctx context.Context, cfg *rest.Config) (*rest.Config, error) {
+	c, err := client.New(cfg, client.Options{Scheme: scheme.Scheme})
+	if err != nil {
+		return nil, err
+	}
+	role := &rbacv1.ClusterRole{}
+	data, err := os.ReadFile(filepath.Join(Root(), "config", "rbac", "role.yaml"))
+	if err == nil {
+		err = yaml.UnmarshalStrict(data, role)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading the operator's ClusterRole: %w", err)
+	}
+	objs := []client.Object{
+		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: OperatorNamespace}},
+		&corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: OperatorServiceAccount, Namespace: OperatorNamespace}},
+		role,
+		&rbacv1.ClusterRoleBinding{
+			ObjectMeta: metav1.ObjectMeta{Name: role.Name},
+			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: role.Name},
+			Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: OperatorServiceAccount, Namespace: OperatorNamespace}},
+		},
+	}
+	for _, obj := range objs {
+		if err := c.Create(ctx, obj); err != nil {
+			return nil, fmt.Errorf("creating the operator's %T %s: %w", obj, obj.GetName(), err)
+		}
+	}
+	operator := rest.CopyConfig(cfg)
+	operator.Impersonate = rest.ImpersonationConfig{
+		UserName: "system:serviceaccount:" + OperatorNamespace + ":" + OperatorServiceAccount,
+		Groups:   []string{"system:serviceaccounts", "system:serviceaccounts:" + OperatorNamespace, "system:authenticated"},
+	}
+	return operator, nil
 }

@@ -48,7 +48,7 @@ func main() {
 	flag.DurationVar(&cfg.SyncPeriod, "sync-period", 30*time.Second, "informer resync during the steady state, so that resyncs fall in the window")
 	flag.IntVar(&cfg.Creators, "creators", 8, "goroutines creating pods and DemoApplications")
 	flag.StringVar(&scenarios, "scenarios", "", "comma-separated scenarios to run, of "+strings.Join(bench.Scenarios, ",")+"; empty for all")
-	flag.StringVar(&settings, "settings", "", `client budgets of the labelling and convergence figures, of "defaults,lifted"; empty for both`)
+	flag.StringVar(&settings, "settings", "", `client budgets of the labelling and convergence figures, of "defaults,limited" (no client-side limit, 50 QPS/100 burst); empty for both`)
 	flag.Float64Var(&cfg.QPS, "qps", 0, "replaces the manager's default --kube-api-qps, to try another")
 	flag.IntVar(&cfg.Burst, "burst", 0, "replaces the manager's default --kube-api-burst")
 	flag.IntVar(&cfg.Concurrency, "concurrency", 0, "replaces the manager's default --max-concurrent-reconciles")

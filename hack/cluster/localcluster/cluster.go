@@ -351,7 +351,7 @@ func (c *Cluster) args(name string) ([]string, error) {
 			"--authorization-mode=RBAC",
 			// PodSecurity and ServiceAccount are in the default admission chain; the list
 			// says so explicitly because the operator's pods must pass both.
-			"--enable-admission-plugins=NamespaceLifecycle,ServiceAccount,PodSecurity,DefaultTolerationSeconds",
+			"--enable-admission-plugins=NamespaceLifecycle,ServiceAccount,PodSecurity,DefaultTolerationSeconds,ResourceQuota,OwnerReferencesPermissionEnforcement",
 			"--service-account-issuer=https://kubernetes.default.svc.cluster.local",
 			"--service-account-key-file=" + filepath.Join(pki, "sa.pub"),
 			"--service-account-signing-key-file=" + filepath.Join(pki, "sa.key"),

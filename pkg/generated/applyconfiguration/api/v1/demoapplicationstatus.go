@@ -26,9 +26,12 @@ import (
 // with apply.
 //
 // DemoApplicationStatus is what the operator observed, rebuilt from the owned Deployment on
-// every reconcile; it is never read back as input.
+// every reconcile, failed or not; it is never read back as input. What a reconcile could not
+// observe stays as the previous one wrote it.
 type DemoApplicationStatusApplyConfiguration struct {
-	// observedGeneration is the generation of the spec this status describes.
+	// observedGeneration is the generation of the last spec the operator applied in full:
+	// behind metadata.generation while a change is not (yet) in place, Degraded saying why
+	// when the failure is persistent.
 	ObservedGeneration *int64 `json:"observedGeneration,omitempty"`
 	// replicas is the number of pods the Deployment runs.
 	Replicas *int32 `json:"replicas,omitempty"`

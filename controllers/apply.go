@@ -1,0 +1,231 @@
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controllers
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
+	"k8s.io/klog/v2"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	paasv1 "github.com/cmft/demo-operator/api/v1"
+)
+
+// This file is the DemoApplication controller's apply and ownership machinery: how an
+// object it needs is read, compared, applied or deleted, never touching one it does not own.
+
+// conflictError says that an object the DemoApplication needs is held by someone else.
+type conflictError struct {
+	kind, name string
+	// holder says whose it is: its controller, else the field managers that wrote it.
+	holder string
+}
+
+func (e *conflictError) Error() string {
+	return fmt.Sprintf("%s %q already exists and is not the operator's: it is %s", e.kind, e.name, e.holder)
+}
+
+// holderOf says who holds obj, for a user to find it: its controller, else who wrote it.
+func holderOf(obj metav1.Object) string {
+	if ref := metav1.GetControllerOf(obj); ref != nil {
+		return fmt.Sprintf("controlled by %s %q", ref.Kind, ref.Name)
+	}
+	var managers []string
+	for _, f := range obj.GetManagedFields() {
+		if m := strconv.Quote(f.Manager); !slices.Contains(managers, m) {
+			managers = append(managers, m)
+		}
+	}
+	if len(managers) == 0 {
+		return "controlled by no one"
+	}
+	return "controlled by no one, written by " + strings.Join(managers, ", ")
+}
+
+// applyError is a refusal by the API server of an object the DemoApplication owns.
+type applyError struct {
+	kind string
+	err  error
+}
+
+func (e *applyError) Error() string { return fmt.Sprintf("applying %s: %v", e.kind, e.err) }
+func (e *applyError) Unwrap() error { return e.err }
+
+// apply makes the object named like current (app's, or one of its pods', by owner) match
+// desired and reads it into current, reporting whether current holds it. It writes nothing
+// when the fields the operator owns already hold the desired values, and never touches an
+// object that owner does not control. extract returns the fields of current that the
+// operator owns, to compare with desired.
+func (r *DemoApplicationReconciler) apply(ctx context.Context, app *paasv1.DemoApplication, owner metav1.Object, current client.Object, desired runtime.ApplyConfiguration, extract func() (any, error)) (bool, error) {
+	kind := r.kindOf(current)
+	key := client.ObjectKeyFromObject(current)
+	exists, err := r.getOwned(ctx, app, owner, key, current)
+	if err != nil {
+		return false, err
+	}
+	if exists {
+		owned, err := extract()
+		if err != nil {
+			return true, fmt.Errorf("reading the fields of %s %s the operator owns: %w", kind, key, err)
+		}
+		if equality.Semantic.DeepEqual(owned, desired) {
+			return true, nil
+		}
+	}
+
+	if err := r.Client.Apply(ctx, desired, client.FieldOwner(FieldManager), client.ForceOwnership); err != nil {
+		r.Recorder.Eventf(app, nil, corev1.EventTypeWarning, EventApplyFailed, "Apply",
+			"Applying %s %s failed: %v", kind, key.Name, err)
+		return exists, &applyError{kind: kind, err: err}
+	}
+	reason := EventUpdated
+	if !exists {
+		reason = EventCreated
+	}
+	r.Recorder.Eventf(app, current, corev1.EventTypeNormal, reason, "Apply", "%s %s %s", reason, kind, key.Name)
+	ctrl.LoggerFrom(ctx).V(1).Info("applied", "kind", kind, "name", key.Name, "created", !exists)
+	// Apply filled desired with the API server's answer: the object as it now stands.
+	convert(desired, current)
+	return true, nil
+}
+
+// getOwned reads the object of key into obj. It reports false when there is none, and a
+// conflictError, recorded as app's Event, when one exists that owner does not control.
+// The cache only holds objects labelled as managed by the operator, so a miss there is
+// confirmed with a metadata-only read from the API server.
+func (r *DemoApplicationReconciler) getOwned(ctx context.Context, app *paasv1.DemoApplication, owner metav1.Object, key client.ObjectKey, obj client.Object) (bool, error) {
+	kind := r.kindOf(obj)
+	err := r.Get(ctx, key, obj)
+	if apierrors.IsNotFound(err) {
+		gvk, err := r.GroupVersionKindFor(obj)
+		if err != nil {
+			return false, err
+		}
+		meta := &metav1.PartialObjectMetadata{}
+		meta.SetGroupVersionKind(gvk)
+		if err := r.APIReader.Get(ctx, key, meta); err != nil {
+			return false, client.IgnoreNotFound(err)
+		}
+		if !metav1.IsControlledBy(meta, owner) {
+			return false, r.conflict(app, kind, meta)
+		}
+		// Ours, but not yet (or no longer) labelled for the cache: applying relabels it.
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("getting %s %s: %w", kind, key, err)
+	}
+	if !metav1.IsControlledBy(obj, owner) {
+		return false, r.conflict(app, kind, obj)
+	}
+	return true, nil
+}
+
+// deleteOwned deletes the object named like obj if app controls it.
+func (r *DemoApplicationReconciler) deleteOwned(ctx context.Context, app *paasv1.DemoApplication, obj client.Object) error {
+	if err := r.Get(ctx, client.ObjectKeyFromObject(obj), obj); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	if !metav1.IsControlledBy(obj, app) {
+		return nil
+	}
+	return r.delete(ctx, app, obj)
+}
+
+// delete deletes obj, unless it was replaced since it was read, and records it as app's Event.
+func (r *DemoApplicationReconciler) delete(ctx context.Context, app *paasv1.DemoApplication, obj client.Object) error {
+	uid := obj.GetUID()
+	if err := r.Delete(ctx, obj, client.Preconditions{UID: &uid}); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	r.Recorder.Eventf(app, obj, corev1.EventTypeNormal, EventDeleted, "Delete", "Deleted %s %s", r.kindOf(obj), obj.GetName())
+	return nil
+}
+
+// conflict records that obj's name is taken and returns the conflictError.
+func (r *DemoApplicationReconciler) conflict(app *paasv1.DemoApplication, kind string, obj metav1.Object) error {
+	err := &conflictError{kind: kind, name: obj.GetName(), holder: holderOf(obj)}
+	r.Recorder.Eventf(app, nil, corev1.EventTypeWarning, EventResourceConflict, "Apply", "%s; it is left untouched", err)
+	return err
+}
+
+// replacePorts writes the Service's whole port list, with its type, when the app's Service
+// has a port the app does not declare: applying cannot remove it when it is someone else's
+// field (an edit by hand), nor a port keyed like a declared one (a protocol swapped) that
+// names it differently. Ports are keyed by port and protocol, so anything less than the
+// whole list (a strategic-merge delete keys them by number alone) can take the other half
+// of a TCP/UDP pair with it. The write is guarded by the resourceVersion it was computed
+// from, and keeps the node ports the cluster allocated to ports the spec keeps.
+func (r *DemoApplicationReconciler) replacePorts(ctx context.Context, app *paasv1.DemoApplication, desired *corev1ac.ServiceApplyConfiguration) error {
+	svc := &corev1.Service{}
+	if err := r.Get(ctx, client.ObjectKeyFromObject(app), svc); err != nil || !metav1.IsControlledBy(svc, app) {
+		return client.IgnoreNotFound(err)
+	}
+	type key struct {
+		port     int32
+		protocol corev1.Protocol
+	}
+	declared := map[key]bool{}
+	for _, p := range desired.Spec.Ports {
+		declared[key{*p.Port, *p.Protocol}] = true
+	}
+	live := map[key]int32{}
+	undeclared := false
+	for _, p := range svc.Spec.Ports {
+		live[key{p.Port, p.Protocol}] = p.NodePort
+		undeclared = undeclared || !declared[key{p.Port, p.Protocol}]
+	}
+	if !undeclared {
+		return nil
+	}
+
+	patched := svc.DeepCopy()
+	patched.Spec.Type = *desired.Spec.Type
+	patched.Spec.Ports = make([]corev1.ServicePort, len(desired.Spec.Ports))
+	for i, p := range desired.Spec.Ports {
+		convert(p, &patched.Spec.Ports[i])
+		if p.NodePort == nil && patched.Spec.Type == corev1.ServiceTypeNodePort {
+			patched.Spec.Ports[i].NodePort = live[key{*p.Port, *p.Protocol}]
+		}
+	}
+	// A JSON merge patch replaces a list whole.
+	patch := client.MergeFromWithOptions(svc, client.MergeFromWithOptimisticLock{})
+	if err := r.Patch(ctx, patched, patch, client.FieldOwner(FieldManager)); err != nil {
+		return fmt.Errorf("replacing the ports of Service %s: %w", klog.KObj(svc), err)
+	}
+	return nil
+}
+
+// kindOf names the kind of a typed object, for messages.
+func (r *DemoApplicationReconciler) kindOf(obj client.Object) string {
+	gvk, err := r.GroupVersionKindFor(obj)
+	if err != nil {
+		return fmt.Sprintf("%T", obj)
+	}
+	return gvk.Kind
+}
