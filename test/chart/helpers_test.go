@@ -175,11 +175,6 @@ func managerContainer(t *testing.T, d *appsv1.Deployment) *corev1.Container {
 	return nil
 }
 
-// pendingFlags are flags the chart passes that internal/manager does not define yet:
-// --leader-election-id comes with issue 18, --metrics-cert-path with the metrics certificate
-// option. Remove each one here when the manager defines it.
-var pendingFlags = []string{"leader-election-id", "metrics-cert-path"}
-
 // managerFlags parses the manager container's args with the binary's own flags (main.go binds
 // the manager's and zap's), so that a flag the manager does not define fails the test.
 func managerFlags(t *testing.T, d *appsv1.Deployment) (manager.Options, *flag.FlagSet) {
@@ -189,11 +184,6 @@ func managerFlags(t *testing.T, d *appsv1.Deployment) (manager.Options, *flag.Fl
 	fs := flag.NewFlagSet("manager", flag.ContinueOnError)
 	opts.BindFlags(fs)
 	(&zap.Options{}).BindFlags(fs)
-	for _, name := range pendingFlags {
-		if fs.Lookup(name) == nil {
-			fs.String(name, "", "not defined by the manager yet")
-		}
-	}
 	if err := fs.Parse(container.Args); err != nil {
 		t.Fatalf("manager args %v: %v", container.Args, err)
 	}
