@@ -395,6 +395,8 @@ func (c *Cluster) args(name string) ([]string, error) {
 			// The admin's certificate, for logs and exec on the real node's kubelet.
 			"--kubelet-client-certificate=" + filepath.Join(pki, "admin.crt"),
 			"--kubelet-client-key=" + filepath.Join(pki, "admin.key"),
+			// By address, never by node name, which only a DNS server could resolve.
+			"--kubelet-preferred-address-types=InternalIP",
 			// Without it a stop waits for open watches until --request-timeout (a minute);
 			// with it they are closed and clients re-establish them elsewhere.
 			"--shutdown-watch-termination-grace-period=2s",

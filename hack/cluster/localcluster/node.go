@@ -32,8 +32,11 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
+	"k8s.io/apimachinery/pkg/util/wait"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 	"sigs.k8s.io/yaml"
+
+	"github.com/cmft/demo-operator/internal/imagebuild"
 )
 
 // The real node's components, in start order: NodeComponents.
@@ -224,8 +227,11 @@ func (c *Cluster) writeNodeConfig() error {
 			"cniVersion": "1.0.0", "name": "demo-bridge",
 			"plugins": []any{map[string]any{
 				"type": "bridge", "bridge": bridgeName, "isGateway": true, "ipMasq": false, "hairpinMode": true,
+				// Pods reach the node and cluster IPs through the bridge; the guard table
+				// keeps them from going further.
 				"ipam": map[string]any{"type": "host-local", "dataDir": c.nodeDir("cni-ipam"),
-					"ranges": []any{[]any{map[string]any{"subnet": PodCIDR}}}},
+					"ranges": []any{[]any{map[string]any{"subnet": PodCIDR}}},
+					"routes": []any{map[string]any{"dst": "0.0.0.0/0"}}},
 			}},
 		},
 		"kubelet.yaml": map[string]any{
@@ -601,36 +607,17 @@ func (c *Cluster) pushPauseImage(ctx context.Context) error {
 	if out, err := build.CombinedOutput(); err != nil {
 		return fmt.Errorf("go build: %w: %s", err, out)
 	}
-	// TODO: internal/imagebuild once merged.
-	ctr, err := exec.CommandContext(ctx, "buildah", "from", "scratch").Output()
-	if err != nil {
+	b := &imagebuild.Builder{}
+	const local = "localhost/demo-operator-local/pause:local"
+	if _, err := b.Assemble(ctx, imagebuild.ImageSpec{Name: local, Entrypoint: []string{"/pause"},
+		Files: []imagebuild.File{{Path: "/pause", Source: bin}}}); err != nil {
 		return err
 	}
-	name := strings.TrimSpace(string(ctr))
-	defer exec.Command("buildah", "rm", name).Run()
-	for _, args := range [][]string{
-		{"buildah", "copy", name, bin, "/pause"},
-		{"buildah", "config", "--entrypoint", `["/pause"]`, name},
-		{"buildah", "commit", "--quiet", name, "localhost/demo-pause:local"},
-	} {
-		if err := run(args...); err != nil {
-			return err
+	// The registry has just started: retry until it listens.
+	return wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
+		if c.pid(Registry) == 0 {
+			return false, c.exited(Registry)
 		}
-	}
-	return waitRun(ctx, "buildah", "push", "--quiet", "--tls-verify=false", "localhost/demo-pause:local", "docker://"+c.PauseImage())
-}
-
-func waitRun(ctx context.Context, args ...string) error {
-	var err error
-	for range 50 {
-		if err = run(args...); err == nil {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(200 * time.Millisecond):
-		}
-	}
-	return err
+		return b.Push(ctx, local, "docker://"+c.PauseImage(), imagebuild.PushOptions{Insecure: true}) == nil, nil
+	})
 }
