@@ -434,11 +434,18 @@ func (c *Cluster) nodeDown() error {
 	for _, name := range []string{KubeProxy, Kubelet} {
 		errs = append(errs, c.Stop(name))
 	}
+	// A cluster that ended without Down (a killed test) left pods whose network only the
+	// runtime tears down well: start its containerd again for that.
+	if _, err := os.Stat(c.nodeDir("containerd.toml")); err == nil && c.pid(Containerd) == 0 {
+		path, args, env := c.nodeCommand(Containerd)
+		errs = append(errs, c.StartProcess(Containerd, path, args, env))
+	}
 	if c.pid(Containerd) > 0 {
 		errs = append(errs, c.removePods())
 	}
 	errs = append(errs, c.Stop(Containerd), c.Stop(Registry))
 	c.killLeftovers()
+	errs = append(errs, removePodNetworks())
 	errs = append(errs, unmountUnder(c.Dir))
 	errs = append(errs, removeCgroups())
 	for _, args := range [][]string{
@@ -483,7 +490,12 @@ func (c *Cluster) removePods() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cri := runtimeapi.NewRuntimeServiceClient(conn)
-	sandboxes, err := cri.ListPodSandbox(ctx, &runtimeapi.ListPodSandboxRequest{})
+	var sandboxes *runtimeapi.ListPodSandboxResponse
+	// A containerd just started again serves once it has loaded its state.
+	err = wait.PollUntilContextCancel(ctx, 200*time.Millisecond, true, func(ctx context.Context) (bool, error) {
+		sandboxes, err = cri.ListPodSandbox(ctx, &runtimeapi.ListPodSandboxRequest{})
+		return err == nil, nil
+	})
 	if err != nil {
 		return fmt.Errorf("listing the pods: %w", err)
 	}
@@ -526,6 +538,21 @@ func (c *Cluster) killLeftovers() {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
 	}
+}
+
+// removePodNetworks deletes the network namespaces of pods on the bridge that the runtime
+// could not tear down: containerd keeps them in /run/netns, whatever its state directory.
+func removePodNetworks() error {
+	names, _ := os.ReadDir("/run/netns")
+	prefix := strings.TrimSuffix(PodCIDR, "0/24")
+	var errs []error
+	for _, n := range names {
+		addrs, err := exec.Command("ip", "-n", n.Name(), "-4", "-o", "addr", "show").Output()
+		if err == nil && strings.Contains(string(addrs), " "+prefix) {
+			errs = append(errs, run("ip", "netns", "delete", n.Name()))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // unmountUnder unmounts every mount below dir (volumes of the kubelet, containers' root

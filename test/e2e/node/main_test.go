@@ -109,6 +109,8 @@ func setUp() error {
 	if err != nil {
 		return err
 	}
+	// The memory test creates thousands of pods.
+	cfg.QPS, cfg.Burst = 500, 1000
 	if k8s, err = client.New(cfg, client.Options{Scheme: manager.Scheme}); err != nil {
 		return err
 	}
