@@ -415,7 +415,10 @@ func (c *Cluster) args(name string) ([]string, error) {
 	case Kwok:
 		return []string{
 			"--kubeconfig=" + kubeconfig, "--config=" + filepath.Join(c.Dir, "kwok-stages.yaml"),
-			"--manage-all-nodes=true", "--cidr=10.244.0.1/16", "--node-ip=127.0.0.1",
+			// Only the nodes createNodes made: kwok would report a real node's pods Running
+			// and Ready before the kubelet has even started them.
+			"--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake",
+			"--cidr=10.244.0.1/16", "--node-ip=127.0.0.1",
 			"--server-address=127.0.0.1:" + p(5), "--node-port=" + p(5),
 			"--tls-cert-file=" + filepath.Join(pki, "apiserver.crt"),
 			"--tls-private-key-file=" + filepath.Join(pki, "apiserver.key"),

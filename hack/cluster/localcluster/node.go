@@ -20,6 +20,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -457,9 +458,19 @@ func (c *Cluster) nodeDown() error {
 			errs = append(errs, run(args...))
 		}
 	}
-	// containerd's shims keep their sockets there, whatever containerd's state directory.
+	// containerd's shims keep their sockets there, whatever containerd's state directory:
+	// remove those nobody listens on any more, then the directories if that empties them
+	// (another containerd may use them).
+	sockets, _ := filepath.Glob("/run/containerd/s/*")
+	for _, s := range sockets {
+		if conn, err := net.Dial("unix", s); err == nil {
+			conn.Close()
+		} else {
+			_ = os.Remove(s)
+		}
+	}
 	for _, d := range []string{"/run/containerd/s", "/run/containerd"} {
-		_ = os.Remove(d) // only when empty: another containerd may use it
+		_ = os.Remove(d)
 	}
 	if forward, err := os.ReadFile(c.nodeDir("ip_forward")); err == nil {
 		errs = append(errs, os.WriteFile("/proc/sys/net/ipv4/ip_forward", forward, 0o644))
