@@ -115,8 +115,12 @@ E2E_FLAGS ?= -v
 cluster-up: ## Start a local cluster of processes (etcd, kube-apiserver, controller-manager, scheduler, kwok nodes); kubeconfig in bin/cluster/kubeconfig.
 	go run ./hack/cluster -bin "$(CLUSTER_ASSETS)" up
 
+.PHONY: cluster-up-node
+cluster-up-node: ## The local cluster plus a real node (root, Linux, see README): containerd, kubelet, kube-proxy, a registry at 10.246.0.1:16450.
+	go run ./hack/cluster -bin "$(NODE_ASSETS)" -real-node up
+
 .PHONY: cluster-down
-cluster-down: ## Stop the local cluster (and the demo's manager) and delete its state.
+cluster-down: ## Stop the local cluster (and the demo's manager) and delete its state; with a real node, its pods, mounts, cgroups, interfaces and nftables tables too.
 	go run ./hack/cluster down
 
 .PHONY: demo

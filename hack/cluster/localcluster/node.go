@@ -330,7 +330,7 @@ state = %[2]q
 // makeCgroupRoot creates the pods' parent cgroup in every hierarchy, with the machine's CPUs
 // and memory nodes for cpuset, which a new cpuset cgroup does not inherit.
 func makeCgroupRoot() error {
-	for _, hierarchy := range cgroupHierarchies() {
+	for _, hierarchy := range cgroupHierarchies(false) {
 		dir := filepath.Join(hierarchy, cgroupRoot)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err
@@ -350,12 +350,13 @@ func makeCgroupRoot() error {
 	return nil
 }
 
-// cgroupHierarchies are the cgroup v1 hierarchies mounted under /sys/fs/cgroup.
-func cgroupHierarchies() []string {
+// cgroupHierarchies are the cgroup hierarchies mounted under /sys/fs/cgroup: the v1 ones,
+// and with unified the v2 one of a hybrid setup, where runc also makes the pods' cgroups.
+func cgroupHierarchies(unified bool) []string {
 	dirs, _ := filepath.Glob("/sys/fs/cgroup/*")
 	return slices.DeleteFunc(dirs, func(d string) bool {
 		fi, err := os.Lstat(d)
-		return err != nil || !fi.IsDir() || filepath.Base(d) == "unified"
+		return err != nil || !fi.IsDir() || (!unified && filepath.Base(d) == "unified")
 	})
 }
 
@@ -525,7 +526,7 @@ func (c *Cluster) removePods() error {
 // killLeftovers kills what removePods could not stop: processes still in the pods' cgroups
 // and containerd shims of this cluster.
 func (c *Cluster) killLeftovers() {
-	for _, hierarchy := range cgroupHierarchies() {
+	for _, hierarchy := range cgroupHierarchies(true) {
 		_ = filepath.WalkDir(filepath.Join(hierarchy, cgroupRoot), func(path string, d os.DirEntry, err error) error {
 			if err != nil || d.IsDir() || d.Name() != "cgroup.procs" {
 				return nil
@@ -592,7 +593,7 @@ func unmountUnder(dir string) error {
 // removeCgroups removes the pods' cgroups, deepest first; a cgroup is removed with rmdir.
 func removeCgroups() error {
 	var errs []error
-	for _, hierarchy := range cgroupHierarchies() {
+	for _, hierarchy := range cgroupHierarchies(true) {
 		var dirs []string
 		_ = filepath.WalkDir(filepath.Join(hierarchy, cgroupRoot), func(path string, d os.DirEntry, err error) error {
 			if err == nil && d.IsDir() {
