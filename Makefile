@@ -134,7 +134,7 @@ test-node: ## Run the real-node end-to-end tests (root, Linux, see README): the 
 
 .PHONY: test-e2e
 test-e2e: ## Run the end-to-end tests on their own local cluster: real pods, garbage collection, leader election, API server restart.
-	E2E_ASSETS="$(CLUSTER_ASSETS)" go test -tags e2e -timeout 20m -count 1 $(E2E_FLAGS) ./test/e2e/...
+	E2E_ASSETS="$(CLUSTER_ASSETS)" go test -tags e2e -timeout 20m -count 1 $(E2E_FLAGS) ./test/e2e
 
 ##@ Helm
 

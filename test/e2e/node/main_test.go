@@ -43,6 +43,7 @@ import (
 	"github.com/cmft/demo-operator/internal/imagebuild"
 	"github.com/cmft/demo-operator/internal/manager"
 	"github.com/cmft/demo-operator/internal/testenv"
+	"github.com/cmft/demo-operator/test/e2e/framework"
 )
 
 var (
@@ -183,42 +184,6 @@ func buildImages(ctx context.Context) error {
 	return nil
 }
 
-// newNamespace creates a namespace for one test, with labels, and deletes it afterwards.
-func newNamespace(t *testing.T, labels map[string]string) string {
-	t.Helper()
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "node-", Labels: labels}}
-	if err := k8s.Create(context.Background(), ns); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = k8s.Delete(context.Background(), ns) })
-	NewWithT(t).Eventually(func() error {
-		return k8s.Get(context.Background(), client.ObjectKey{Namespace: ns.Name, Name: "default"}, &corev1.ServiceAccount{})
-	}, 30*time.Second, 100*time.Millisecond).Should(Succeed())
-	return ns.Name
-}
-
-// readyPods returns the pods matching labels that are Running and Ready, not being deleted.
-func readyPods(g Gomega, namespace string, labels map[string]string) []corev1.Pod {
-	pods := &corev1.PodList{}
-	g.Expect(k8s.List(context.Background(), pods, client.InNamespace(namespace), client.MatchingLabels(labels))).To(Succeed())
-	var out []corev1.Pod
-	for _, p := range pods.Items {
-		if p.DeletionTimestamp == nil && p.Status.Phase == corev1.PodRunning && podReady(&p) {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-func podReady(p *corev1.Pod) bool {
-	for _, c := range p.Status.Conditions {
-		if c.Type == corev1.PodReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
-}
-
 // expectManagerPods waits until the manager Deployment's pods, n of them, run on the real
 // node from managerImage, Ready by their probes, and returns them.
 func expectManagerPods(t *testing.T, namespace, deployment string, n int, timeout time.Duration) []corev1.Pod {
@@ -227,7 +192,7 @@ func expectManagerPods(t *testing.T, namespace, deployment string, n int, timeou
 	NewWithT(t).Eventually(func(g Gomega) {
 		d := &appsv1.Deployment{}
 		g.Expect(k8s.Get(context.Background(), client.ObjectKey{Namespace: namespace, Name: deployment}, d)).To(Succeed())
-		pods = readyPods(g, namespace, d.Spec.Selector.MatchLabels)
+		pods = framework.ReadyPods(g, k8s, namespace, d.Spec.Selector.MatchLabels)
 		g.Expect(pods).To(HaveLen(n), "Ready manager pods")
 		for _, p := range pods {
 			g.Expect(p.Spec.NodeName).To(Equal(localcluster.NodeName))

@@ -46,6 +46,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/cmft/demo-operator/internal/testenv"
+	"github.com/cmft/demo-operator/test/e2e/framework"
 )
 
 const (
@@ -171,7 +172,7 @@ func TestFailover(t *testing.T) {
 	}, 2*time.Minute, 100*time.Millisecond).Should(Succeed())
 	takeover := time.Since(start)
 	// Serving: the new leader reconciles a DemoApplication created after the takeover.
-	appNS := newNamespace(t, nil)
+	appNS := framework.NewNamespace(t, k8s, nil)
 	app := newApp(appNS, "after-failover", 0)
 	g.Expect(k8s.Create(context.Background(), app)).To(Succeed())
 	g.Eventually(func() error {
@@ -196,7 +197,7 @@ func TestFailover(t *testing.T) {
 		g.Expect(status.RestartCount).To(BeNumerically(">", restarts))
 		g.Expect(status.LastTerminationState.Terminated).NotTo(BeNil())
 		g.Expect(status.LastTerminationState.Terminated.ExitCode).To(Equal(int32(137)))
-		g.Expect(podReady(pod)).To(BeTrue())
+		g.Expect(framework.PodReady(pod)).To(BeTrue())
 	}, 3*time.Minute, 250*time.Millisecond).Should(Succeed())
 	t.Logf("container of %s killed with SIGKILL: restarted by the kubelet and Ready again after %s", next, time.Since(start).Round(10*time.Millisecond))
 	expectManagerPods(t, ns, chartFullname, 2, 2*time.Minute)
@@ -210,7 +211,7 @@ func TestMetrics(t *testing.T) {
 	ns := installOperator(t)
 	expectManagerPods(t, ns, chartFullname, 2, 2*time.Minute)
 	ctx := context.Background()
-	clientNS := newNamespace(t, nil)
+	clientNS := framework.NewNamespace(t, k8s, nil)
 	token := func(sa string) string {
 		g.Expect(k8s.Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Namespace: clientNS, Name: sa}})).To(Succeed())
 		tr, err := cs.CoreV1().ServiceAccounts(clientNS).CreateToken(ctx, sa, &authenticationv1.TokenRequest{}, metav1.CreateOptions{})
@@ -280,7 +281,7 @@ func TestMemoryLimit(t *testing.T) {
 	restarts := pod.Status.ContainerStatuses[0].RestartCount
 
 	// kwok's node runs them: they load the manager's cache, not the machine.
-	loadNS := newNamespace(t, nil)
+	loadNS := framework.NewNamespace(t, k8s, nil)
 	ctx := context.Background()
 	errs := make(chan error, pods)
 	sem := make(chan struct{}, 32)

@@ -34,6 +34,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/test/e2e/framework"
 )
 
 // callsPerService is how many calls each per-pod Service must answer with its own pod.
@@ -90,7 +91,7 @@ func podServiceAnswers(g Gomega, namespace string, pods []corev1.Pod) (correct, 
 func TestPodServices(t *testing.T) {
 	g := NewWithT(t)
 	installOperator(t)
-	ns := newNamespace(t, nil)
+	ns := framework.NewNamespace(t, k8s, nil)
 	app := newApp(ns, "podname", 3)
 	app.Spec.PodServices = &paasv1.PodServices{Enabled: true}
 	g.Expect(k8s.Create(context.Background(), app)).To(Succeed())
@@ -99,7 +100,7 @@ func TestPodServices(t *testing.T) {
 	var pods []corev1.Pod
 	start := time.Now()
 	g.Eventually(func(g Gomega) {
-		pods = readyPods(g, ns, selector)
+		pods = framework.ReadyPods(g, k8s, ns, selector)
 		g.Expect(pods).To(HaveLen(3))
 		for _, p := range pods {
 			g.Expect(p.Spec.NodeName).To(Equal("real-node"))
@@ -140,7 +141,7 @@ func TestPodServices(t *testing.T) {
 		all := &corev1.PodList{}
 		g.Expect(k8s.List(context.Background(), all, client.InNamespace(ns), client.MatchingLabels(selector))).To(Succeed())
 		g.Expect(all.Items).To(HaveLen(2))
-		remaining = readyPods(g, ns, selector)
+		remaining = framework.ReadyPods(g, k8s, ns, selector)
 		g.Expect(remaining).To(HaveLen(2))
 		for _, p := range pods {
 			err := k8s.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: p.Name}, &corev1.Service{})
