@@ -3,8 +3,17 @@ VERSION ?= 0.1.0
 IMAGE_TAG_BASE ?= ghcr.io/cmft/demo-operator
 IMG ?= $(IMAGE_TAG_BASE):$(VERSION)
 
-# The container tool users build images with; nothing in the tests needs one.
+# The container tool that builds and pushes the images: docker, podman or buildah (daemonless;
+# `buildah bud` builds). The tests build with buildah through internal/imagebuild.
 CONTAINER_TOOL ?= docker
+CONTAINER_BUILD = $(CONTAINER_TOOL) $(if $(filter buildah,$(notdir $(CONTAINER_TOOL))),bud,build) $(BUILD_FLAGS)
+# BUILD_FLAGS adds flags to every image build, e.g. --network host.
+BUILD_FLAGS ?=
+# INSECURE_REGISTRY=true pushes to a plain-HTTP registry (podman and buildah: --tls-verify=false;
+# docker reads insecure-registries from its daemon's configuration instead, and treats
+# localhost as one).
+INSECURE_REGISTRY ?= false
+CONTAINER_PUSH = $(CONTAINER_TOOL) push $(if $(and $(filter true,$(INSECURE_REGISTRY)),$(filter-out docker,$(notdir $(CONTAINER_TOOL)))),--tls-verify=false)
 
 SHELL = /usr/bin/env bash -o pipefail
 .SHELLFLAGS = -ec
@@ -52,10 +61,14 @@ envtest: ## Build kube-apiserver and etcd from the Go module proxy into bin/ (fi
 	@hack/control-plane.sh >/dev/null
 
 .PHONY: test
-test: controller-gen codegen-tools envtest ## Run unit and integration tests (a real kube-apiserver and etcd), the staleness checks and the end-to-end tests (make test-e2e).
+test: controller-gen codegen-tools envtest ## Run unit and integration tests (a real kube-apiserver and etcd), the staleness checks, the image tests (make test-images) and the end-to-end tests (make test-e2e).
 	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" CONTROLLER_GEN="$(CONTROLLER_GEN)" go test $(GO_TEST_FLAGS) ./... -coverprofile cover.out
 	$(MAKE) test-e2e E2E_FLAGS=
 	$(MAKE) test-node E2E_FLAGS=
+
+.PHONY: test-images
+test-images: envtest ## Build the manager, bundle and catalog images from their Dockerfiles with buildah and check them (part of make test; needs root and buildah).
+	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" go test $(GO_TEST_FLAGS) -count 1 -v ./internal/imagebuild/ ./test/images/
 
 .PHONY: verify
 verify: generate manifests ## Fail when a generated file differs from what is committed.
@@ -72,12 +85,12 @@ run: manifests generate fmt vet ## Run the manager from your host against the cl
 	go run ./main.go
 
 .PHONY: docker-build
-docker-build: ## Build the manager's image.
-	$(CONTAINER_TOOL) build -t $(IMG) .
+docker-build: ## Build the manager's image (CONTAINER_TOOL=docker|podman|buildah).
+	$(CONTAINER_BUILD) -t $(IMG) .
 
 .PHONY: docker-push
-docker-push: ## Push the manager's image.
-	$(CONTAINER_TOOL) push $(IMG)
+docker-push: ## Push the manager's image (INSECURE_REGISTRY=true for a plain-HTTP registry).
+	$(CONTAINER_PUSH) $(IMG)
 
 ##@ Deployment
 
@@ -150,6 +163,10 @@ helm-lint: ## Lint the chart (strict).
 helm-template: ## Render the chart with its default values (VALUES=file for others).
 	$(HELM_SDK) template $(CHART) $(if $(VALUES),-f $(VALUES))
 
+.PHONY: helm-readme
+helm-readme: ## Regenerate the values table of the chart's README from the comments in values.yaml.
+	$(HELM_SDK) readme $(CHART)
+
 .PHONY: helm-package
 helm-package: manifests ## Package the chart into bin/charts, with appVersion $(VERSION).
 	$(HELM_SDK) package $(CHART) -d bin/charts --app-version $(VERSION)
@@ -200,11 +217,11 @@ endif
 
 .PHONY: bundle-build
 bundle-build: ## Build the bundle image.
-	$(CONTAINER_TOOL) build -f bundle.Dockerfile -t $(BUNDLE_IMG) .
+	$(CONTAINER_BUILD) -f bundle.Dockerfile -t $(BUNDLE_IMG) .
 
 .PHONY: bundle-push
 bundle-push: ## Push the bundle image.
-	$(CONTAINER_TOOL) push $(BUNDLE_IMG)
+	$(CONTAINER_PUSH) $(BUNDLE_IMG)
 
 .PHONY: catalog
 catalog: ## Add bundle/ to the file-based catalog in catalog/ as the head of its channels.
@@ -215,11 +232,11 @@ endif
 
 .PHONY: catalog-build
 catalog-build: ## Build the catalog image (opm serving catalog/).
-	$(CONTAINER_TOOL) build -f catalog.Dockerfile -t $(CATALOG_IMG) .
+	$(CONTAINER_BUILD) -f catalog.Dockerfile -t $(CATALOG_IMG) .
 
 .PHONY: catalog-push
 catalog-push: ## Push the catalog image.
-	$(CONTAINER_TOOL) push $(CATALOG_IMG)
+	$(CONTAINER_PUSH) $(CATALOG_IMG)
 
 ##@ OLM
 

@@ -39,6 +39,7 @@ type DemoApplicationStatus = v1.DemoApplicationStatus
 // +kubebuilder:printcolumn:name="Ready",type=integer,JSONPath=`.status.readyReplicas`
 // +kubebuilder:printcolumn:name="Available",type=string,JSONPath=`.status.conditions[?(@.type=="Available")].status`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+// +operator-sdk:csv:customresourcedefinitions:displayName="Demo Application (v1beta1)"
 
 // DemoApplication runs a container image as a Deployment exposed by a Service.
 type DemoApplication struct {

@@ -15,27 +15,32 @@ limitations under the License.
 */
 
 // Command helm runs the chart's lint, template and package steps with the Helm Go SDK, so
-// that `make helm-lint helm-template helm-package` need no helm binary.
+// that `make helm-lint helm-template helm-package` need no helm binary, and writes the values
+// table of the chart's README (`make helm-readme`).
 //
 //	go run ./hack/helm lint     CHART [-f values.yaml]
 //	go run ./hack/helm template CHART [-f values.yaml] [-n namespace] [--kube-version v]
 //	go run ./hack/helm package  CHART [-d dir] [--app-version v] [--version v]
+//	go run ./hack/helm readme   CHART
 package main
 
 import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"helm.sh/helm/v3/pkg/action"
 	"helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/chartutil"
+
+	"github.com/cmft/demo-operator/hack/helm/valuesdoc"
 )
 
 func main() {
 	if len(os.Args) < 3 {
-		fmt.Fprintln(os.Stderr, "usage: helm lint|template|package CHART [flags]")
+		fmt.Fprintln(os.Stderr, "usage: helm lint|template|package|readme CHART [flags]")
 		os.Exit(2)
 	}
 	cmd, chartPath := os.Args[1], os.Args[2]
@@ -92,9 +97,35 @@ func main() {
 			fail(err)
 		}
 		fmt.Println(path)
+	case "readme":
+		if err := writeReadme(chartPath); err != nil {
+			fail(err)
+		}
 	default:
 		fail(fmt.Errorf("unknown command %q", cmd))
 	}
+}
+
+// writeReadme regenerates the values table of the chart's README.md from its values.yaml.
+func writeReadme(chartPath string) error {
+	values, err := os.ReadFile(filepath.Join(chartPath, chartutil.ValuesfileName))
+	if err != nil {
+		return err
+	}
+	table, err := valuesdoc.Table(values)
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(chartPath, "README.md")
+	readme, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	updated, err := valuesdoc.Update(readme, table)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, updated, 0o644)
 }
 
 func fail(err error) {

@@ -18,6 +18,7 @@ package imagebuild
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -121,7 +122,7 @@ func (b *Builder) Assemble(ctx context.Context, spec ImageSpec) (id string, err 
 			return "", err
 		}
 	}
-	out, err = b.buildah(ctx, "commit", "--quiet", "--rm=false", container, spec.Name)
+	out, err = b.buildah(ctx, "commit", "--quiet", "--identity-label=false", container, spec.Name)
 	if err != nil {
 		return "", err
 	}
@@ -178,9 +179,6 @@ func modeOr(m, def os.FileMode) os.FileMode {
 
 // jsonArray writes args in the JSON form buildah config takes for exec-form ENTRYPOINT and CMD.
 func jsonArray(args []string) string {
-	quoted := make([]string, len(args))
-	for i, a := range args {
-		quoted[i] = fmt.Sprintf("%q", a)
-	}
-	return "[" + strings.Join(quoted, ",") + "]"
+	data, _ := json.Marshal(args) // a []string always marshals
+	return string(data)
 }

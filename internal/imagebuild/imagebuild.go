@@ -31,9 +31,13 @@ limitations under the License.
 //   - Inspect returns an image's OCI config (entrypoint, user, labels); Mount its filesystem;
 //     Size the bytes of that filesystem.
 //   - Run and Start run an image's entrypoint under runc, with the image's user and
-//     environment, the root filesystem read-only if asked, in the host's network namespace.
+//     environment, the root filesystem read-only if asked, in the host's network namespace;
+//     Container.Pid finds the process to observe from the host.
+//   - StaticELF tells whether a binary runs without libc.
 //
 // Everything needs root and buildah (Debian: apt-get install buildah); Run and Start need runc.
+// Tests call RequireAvailable first: it skips them where buildah is missing, and fails them
+// under CI.
 package imagebuild
 
 import (
@@ -113,7 +117,9 @@ func (b *Builder) Build(ctx context.Context, o BuildOptions) (string, error) {
 	_ = iidFile.Close()
 	defer os.Remove(iidFile.Name())
 
-	args := []string{"bud", "--layers=" + fmt.Sprint(!o.NoCache), "--iidfile", iidFile.Name(), "-f", dockerfile}
+	// No io.buildah.version label: the image carries the labels its Dockerfile gives, as
+	// docker build makes it.
+	args := []string{"bud", "--identity-label=false", "--layers=" + fmt.Sprint(!o.NoCache), "--iidfile", iidFile.Name(), "-f", dockerfile}
 	if o.NoCache {
 		args = append(args, "--no-cache")
 	}

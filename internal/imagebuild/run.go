@@ -80,7 +80,8 @@ func (b *Builder) Run(ctx context.Context, image string, o RunOptions) error {
 	return errors.Join(c.err, c.cleanup())
 }
 
-// Start starts image's entrypoint under runc like Run, and returns without waiting; Stop ends it.
+// Start starts image's entrypoint under runc like Run, and returns without waiting; Stop ends it,
+// and so does the end of ctx.
 func (b *Builder) Start(ctx context.Context, image string, o RunOptions) (*Container, error) {
 	img, err := b.Inspect(ctx, image)
 	if err != nil {
@@ -111,6 +112,13 @@ func (b *Builder) Start(ctx context.Context, image string, o RunOptions) (*Conta
 	go func() {
 		c.err = c.cmd.Wait()
 		close(c.done)
+	}()
+	go func() {
+		select {
+		case <-ctx.Done():
+			_ = exec.Command("runc", "kill", c.id, "KILL").Run()
+		case <-c.done:
+		}
 	}()
 	return c, nil
 }
@@ -256,4 +264,18 @@ func lookupID(file, name string) (id, gid int, err error) {
 		return id, gid, scanner.Err()
 	}
 	return 0, 0, fmt.Errorf("%s not in %s", name, file)
+}
+
+// Pid returns the host PID of the container's first process, to observe it from the host
+// (/proc/<pid>/status, /proc/<pid>/mountinfo).
+func (c *Container) Pid() (int, error) {
+	out, err := exec.Command("runc", "state", c.id).Output()
+	if err != nil {
+		return 0, fmt.Errorf("runc state %s: %w", c.id, err)
+	}
+	var state specs.State
+	if err := json.Unmarshal(out, &state); err != nil {
+		return 0, err
+	}
+	return state.Pid, nil
 }

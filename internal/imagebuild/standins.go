@@ -216,7 +216,7 @@ func golangStandIn(ctx context.Context, _ string) (ImageSpec, string, func(), er
 		WorkingDir: "/go",
 		Cmd:        []string{"sh"},
 	}
-	return spec, "golang " + version + " recipe 1", cleanup, nil
+	return spec, "golang " + version + " recipe 2", cleanup, nil
 }
 
 // distrolessStaticStandIn is gcr.io/distroless/static:nonroot: no shell, no libc; users root,
@@ -239,7 +239,7 @@ func distrolessStaticStandIn(context.Context, string) (ImageSpec, string, func()
 			"SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt",
 		},
 	}
-	return spec, "distroless static nonroot recipe 1", nil, nil
+	return spec, "distroless static nonroot recipe 2", nil, nil
 }
 
 // opmStandIn is operator-registry's opm image (release/goreleaser.opm.Dockerfile): distroless
@@ -282,7 +282,7 @@ func opmStandIn(ctx context.Context, root string) (ImageSpec, string, func(), er
 			"SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt",
 		},
 	}
-	return spec, "opm " + tag + " recipe 1", cleanup, nil
+	return spec, "opm " + tag + " recipe 2", cleanup, nil
 }
 
 // systemFiles are what every stand-in has under /etc and /tmp.

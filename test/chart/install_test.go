@@ -32,6 +32,7 @@ import (
 	"helm.sh/helm/v3/pkg/release"
 	appsv1 "k8s.io/api/apps/v1"
 	authenticationv1 "k8s.io/api/authentication/v1"
+	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -327,14 +328,22 @@ func TestInstallUpgradeUninstall(t *testing.T) {
 		g.Expect(sa.List(ctx, &corev1.PodList{})).To(beForbidden(), "list Pods cluster-wide")
 	})
 
+	// Prometheus' ServiceAccount, which the manager authorizes through SubjectAccessReviews.
+	const promNamespace, promAccount = "monitoring", "prometheus-k8s"
+	t.Run("metrics are forbidden to a scraper the release does not bind", func(t *testing.T) {
+		newG(t).Expect(c.mayGetMetrics(t, promNamespace, promAccount)).To(BeFalse())
+	})
+
 	t.Run("upgrade applies a changed CRD", func(t *testing.T) {
 		g := newG(t)
 		changed := withRenamedAgeColumn(t, loadChart(t))
 		upgrade := action.NewUpgrade(c.helm(t, releaseNamespace))
 		upgrade.Namespace = releaseNamespace
-		upgraded, err := upgrade.Run(releaseName, changed, values(t, "replicaCount: 3"))
+		upgraded, err := upgrade.Run(releaseName, changed, values(t,
+			"{replicaCount: 3, metrics: {readers: [{name: "+promAccount+", namespace: "+promNamespace+"}]}}"))
 		g.Expect(err).NotTo(HaveOccurred())
 		g.Expect(upgraded.Version).To(Equal(2))
+		g.Expect(c.mayGetMetrics(t, promNamespace, promAccount)).To(BeTrue(), "metrics.readers binds metrics-reader")
 
 		crd := &apiextensionsv1.CustomResourceDefinition{}
 		g.Expect(c.admin.Get(ctx, client.ObjectKey{Name: crdName}, crd)).To(Succeed())
@@ -361,6 +370,70 @@ func TestInstallUpgradeUninstall(t *testing.T) {
 		g.Expect(c.admin.Get(ctx, client.ObjectKey{Name: crdName}, &apiextensionsv1.CustomResourceDefinition{})).To(Succeed())
 		g.Expect(c.admin.Get(ctx, client.ObjectKey{Namespace: apps, Name: "web"}, &paasv1.DemoApplication{})).To(Succeed())
 	})
+
+	// The kept CRD still carries the uninstalled release's ownership annotations; the notes
+	// and the README give the two supported ways to install again under another name.
+	t.Run("reinstalling under another name with the CRD kept", func(t *testing.T) {
+		g := newG(t)
+		g.Expect(rel.Info.Notes).To(ContainSubstring("kubectl annotate crd demoapplications.paas.cmft.com --overwrite"))
+		const again = "again"
+		c.restrictedNamespace(t, again)
+
+		install := action.NewInstall(c.helm(t, again))
+		install.ReleaseName, install.Namespace = again, again
+		_, err := install.Run(ch, nil)
+		g.Expect(err).To(MatchError(ContainSubstring("invalid ownership metadata")), "Helm refuses another release's CRD")
+
+		// crds.install=false: the CRD is left as it is.
+		install = action.NewInstall(c.helm(t, again))
+		install.ReleaseName, install.Namespace = again, again
+		_, err = install.Run(ch, values(t, "crds: {install: false}"))
+		g.Expect(err).NotTo(HaveOccurred())
+		_, err = action.NewUninstall(c.helm(t, again)).Run(again)
+		g.Expect(err).NotTo(HaveOccurred())
+
+		// Adoption: the notes' kubectl annotate, then a release that owns and upgrades the CRD.
+		crd := &apiextensionsv1.CustomResourceDefinition{}
+		g.Expect(c.admin.Get(ctx, client.ObjectKey{Name: crdName}, crd)).To(Succeed())
+		crd.Annotations["meta.helm.sh/release-name"], crd.Annotations["meta.helm.sh/release-namespace"] = again, again
+		g.Expect(c.admin.Update(ctx, crd)).To(Succeed())
+		adopted := c.install(t, again, again, ch, nil)
+		g.Expect(parseManifest(t, adopted.Manifest)).To(HaveKey("CustomResourceDefinition /" + crdName))
+		g.Expect(c.admin.Get(ctx, client.ObjectKey{Name: crdName}, crd)).To(Succeed())
+		g.Expect(crd.Labels).To(HaveKeyWithValue("app.kubernetes.io/instance", again))
+		g.Expect(c.admin.Get(ctx, client.ObjectKey{Namespace: apps, Name: "web"}, &paasv1.DemoApplication{})).To(Succeed(),
+			"the applications outlive both releases")
+	})
+}
+
+// TestInstallReleaseNamedLikeABoolean installs releases whose names YAML reads as a boolean or
+// a number: the API server takes only strings as label values.
+func TestInstallReleaseNamedLikeABoolean(t *testing.T) {
+	c := startCluster(t)
+	ch := loadChart(t)
+	for _, name := range []string{"yes", "123"} {
+		ns := "release-" + name
+		c.restrictedNamespace(t, ns)
+		rel := c.install(t, name, ns, ch, values(t, "{crds: {install: false}, networkPolicy: {enabled: true}}"))
+		d := parseManifest(t, rel.Manifest).deployment(t)
+		NewWithT(t).Expect(c.admin.Get(context.Background(), client.ObjectKeyFromObject(d), d)).To(Succeed())
+		NewWithT(t).Expect(d.Labels).To(HaveKeyWithValue("app.kubernetes.io/instance", name))
+	}
+}
+
+// mayGetMetrics asks the API server's authorizer, as the manager does for every scrape,
+// whether the ServiceAccount may get /metrics.
+func (c *cluster) mayGetMetrics(t *testing.T, namespace, name string) bool {
+	t.Helper()
+	review := &authorizationv1.SubjectAccessReview{Spec: authorizationv1.SubjectAccessReviewSpec{
+		User:                  "system:serviceaccount:" + namespace + ":" + name,
+		Groups:                []string{"system:serviceaccounts", "system:serviceaccounts:" + namespace, "system:authenticated"},
+		NonResourceAttributes: &authorizationv1.NonResourceAttributes{Path: "/metrics", Verb: "get"},
+	}}
+	if err := c.admin.Create(context.Background(), review); err != nil {
+		t.Fatal(err)
+	}
+	return review.Status.Allowed
 }
 
 // annotatedPod returns a pod that opts in to the pod-name label. No kubelet runs it.

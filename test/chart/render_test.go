@@ -63,6 +63,7 @@ func TestRenderDefaults(t *testing.T) {
 		"ServiceAccount demo-operator-system/demo-operator",
 		"Deployment demo-operator-system/demo-operator",
 		"Service demo-operator-system/demo-operator-metrics",
+		"PodDisruptionBudget demo-operator-system/demo-operator",
 		"ClusterRole /demo-operator-manager",
 		"ClusterRoleBinding /demo-operator-manager",
 		"Role demo-operator-system/demo-operator-leader-election",
@@ -210,7 +211,8 @@ serviceAccount: {name: operator, annotations: {example.com/role: demo}}
 	t.Run("no CRD, no RBAC, existing ServiceAccount", func(t *testing.T) {
 		g := NewWithT(t)
 		m := mustRender(t, values(t, "{crds: {install: false}, rbac: {create: false}, serviceAccount: {create: false, name: existing}}"))
-		g.Expect(m.keys()).To(ConsistOf("Deployment demo-operator-system/demo-operator", "Service demo-operator-system/demo-operator-metrics"))
+		g.Expect(m.keys()).To(ConsistOf("Deployment demo-operator-system/demo-operator", "Service demo-operator-system/demo-operator-metrics",
+			"PodDisruptionBudget demo-operator-system/demo-operator"))
 		g.Expect(m.deployment(t).Spec.Template.Spec.ServiceAccountName).To(Equal("existing"))
 	})
 
@@ -238,6 +240,10 @@ func TestSchemaRejectsBadValues(t *testing.T) {
 		{"bad pull policy", "image: {pullPolicy: Sometimes}", "pullPolicy"},
 		{"bad namespace name", "watchNamespaces: [Team_A]", "watchNamespaces"},
 		{"port out of range", "metrics: {port: 70000}", "port"},
+		{"timeout not a duration", "test: {timeout: abc}", "timeout"},
+		{"digest not a digest", "image: {digest: latest}", "digest"},
+		{"extra arg not a flag", "extraArgs: [debug]", "extraArgs"},
+		{"budget of nothing", "podDisruptionBudget: {maxUnavailable: 0}", "maxUnavailable"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := NewWithT(t)

@@ -17,17 +17,24 @@
 {{- end }}
 {{- end }}
 
+{{/*
+Labels of every object the chart makes. Values are quoted: a release named 123 or yes would
+otherwise give a number or a boolean, which the API server refuses as a label value. They
+leave out control-plane, so that no object but the manager pods matches the selector of the
+metrics Service, the NetworkPolicy or the PodDisruptionBudget (the helm test pod included).
+*/}}
 {{- define "demo-operator.labels" -}}
-helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
-{{ include "demo-operator.selectorLabels" . }}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" | quote }}
+app.kubernetes.io/name: {{ include "demo-operator.name" . | quote }}
+app.kubernetes.io/instance: {{ .Release.Name | quote }}
 app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
-app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/managed-by: {{ .Release.Service | quote }}
 {{- end }}
 
-{{/* Immutable in a Deployment: nothing here may change across upgrades. */}}
+{{/* The manager pods' selector. Immutable in a Deployment: nothing here may change across upgrades. */}}
 {{- define "demo-operator.selectorLabels" -}}
-app.kubernetes.io/name: {{ include "demo-operator.name" . }}
-app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/name: {{ include "demo-operator.name" . | quote }}
+app.kubernetes.io/instance: {{ .Release.Name | quote }}
 control-plane: controller-manager
 {{- end }}
 
@@ -39,8 +46,34 @@ control-plane: controller-manager
 {{- end }}
 {{- end }}
 
+{{/* The manager image: by digest when one is given (in image.digest or the repository), else by tag. */}}
 {{- define "demo-operator.image" -}}
+{{- if .Values.image.digest }}
+{{- printf "%s@%s" .Values.image.repository .Values.image.digest }}
+{{- else if contains "@" .Values.image.repository }}
+{{- .Values.image.repository }}
+{{- else }}
 {{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
+{{- end }}
+{{- end }}
+
+{{/* The leader-election Lease: one per release, so that releases sharing a namespace do not share a leader. */}}
+{{- define "demo-operator.leaderElectionID" -}}
+{{- default (printf "%s.paas.cmft.com" (include "demo-operator.fullname" .)) .Values.leaderElection.id }}
+{{- end }}
+
+{{/* The Secret whose token the ServiceMonitor sends: the user's, else the chart's scraper's. */}}
+{{- define "demo-operator.scraperTokenSecret" -}}
+{{- default (printf "%s-metrics-scraper" (include "demo-operator.fullname" .)) .Values.metrics.serviceMonitor.tokenSecret.name }}
+{{- end }}
+
+{{/* The Secret with the metrics serving certificate, if any: the user's, else cert-manager's. */}}
+{{- define "demo-operator.metricsCertSecret" -}}
+{{- if .Values.metrics.tls.secretName }}
+{{- .Values.metrics.tls.secretName }}
+{{- else if .Values.metrics.tls.certManager.enabled }}
+{{- printf "%s-metrics-cert" (include "demo-operator.fullname" .) }}
+{{- end }}
 {{- end }}
 
 {{/*

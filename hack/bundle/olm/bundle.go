@@ -250,13 +250,22 @@ func (m *manifests) buildCSV(o Options) (*operatorsv1alpha1.ClusterServiceVersio
 			Name: d.Name, Label: d.Labels, Spec: d.Spec,
 		})
 	}
+	// A RoleBinding grants its Role's or ClusterRole's rules as permissions, which OLM
+	// creates in the OperatorGroup's target namespaces only (cluster-wide for AllNamespaces);
+	// a ClusterRoleBinding's rules become clusterPermissions, granted cluster-wide whatever
+	// the install mode.
 	bound := map[string]bool{}
 	strategy.Permissions = permissions(saNames, m.roleBindings, func(b rbacv1.RoleBinding) (rbacv1.RoleRef, []rbacv1.Subject) {
 		return b.RoleRef, b.Subjects
-	}, func(name string) []rbacv1.PolicyRule { return m.roles[name].Rules }, "Role", bound)
+	}, m.rulesOf, bound)
 	strategy.ClusterPermissions = permissions(saNames, m.crBindings, func(b rbacv1.ClusterRoleBinding) (rbacv1.RoleRef, []rbacv1.Subject) {
 		return b.RoleRef, b.Subjects
-	}, func(name string) []rbacv1.PolicyRule { return m.clusterRoles[name].Rules }, "ClusterRole", bound)
+	}, func(ref rbacv1.RoleRef) ([]rbacv1.PolicyRule, bool) {
+		if ref.Kind != "ClusterRole" {
+			return nil, false
+		}
+		return m.rulesOf(ref)
+	}, bound)
 	csv.Spec.InstallStrategy = operatorsv1alpha1.NamedInstallStrategy{
 		StrategyName: operatorsv1alpha1.InstallStrategyNameDeployment,
 		StrategySpec: strategy,
@@ -321,23 +330,42 @@ func (m *manifests) buildCSV(o Options) (*operatorsv1alpha1.ClusterServiceVersio
 			extra = append(extra, u)
 		}
 	}
+	// OLM creates these objects in the namespace the operator is installed in; like operator-sdk,
+	// drop the one kustomize set, which `operator-sdk bundle validate` refuses.
+	for _, u := range extra {
+		u.SetNamespace("")
+	}
 	return csv, extra, nil
+}
+
+// rulesOf returns the rules of the Role or ClusterRole ref names, if the manifests hold it.
+func (m *manifests) rulesOf(ref rbacv1.RoleRef) ([]rbacv1.PolicyRule, bool) {
+	switch ref.Kind {
+	case "Role":
+		role, ok := m.roles[ref.Name]
+		return role.Rules, ok
+	case "ClusterRole":
+		role, ok := m.clusterRoles[ref.Name]
+		return role.Rules, ok
+	}
+	return nil, false
 }
 
 // permissions merges the rules of every role bound to each of the deployments' service
 // accounts, one entry per account, as operator-sdk does; bound records the roles it used.
 func permissions[B any](saNames map[string]bool, bindings []B, ref func(B) (rbacv1.RoleRef, []rbacv1.Subject),
-	rules func(string) []rbacv1.PolicyRule, kind string, bound map[string]bool) []operatorsv1alpha1.StrategyDeploymentPermissions {
+	rules func(rbacv1.RoleRef) ([]rbacv1.PolicyRule, bool), bound map[string]bool) []operatorsv1alpha1.StrategyDeploymentPermissions {
 	var out []operatorsv1alpha1.StrategyDeploymentPermissions
 	for _, sa := range sortedKeys(saNames) {
 		p := operatorsv1alpha1.StrategyDeploymentPermissions{ServiceAccountName: sa}
 		for _, b := range bindings {
 			roleRef, subjects := ref(b)
-			if roleRef.Kind != kind || !hasServiceAccount(subjects, sa) {
+			roleRules, ok := rules(roleRef)
+			if !ok || !hasServiceAccount(subjects, sa) {
 				continue
 			}
-			p.Rules = append(p.Rules, rules(roleRef.Name)...)
-			bound[kind+"/"+roleRef.Name] = true
+			p.Rules = append(p.Rules, roleRules...)
+			bound[roleRef.Kind+"/"+roleRef.Name] = true
 		}
 		if len(p.Rules) > 0 {
 			out = append(out, p)
