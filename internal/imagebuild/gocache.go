@@ -19,6 +19,7 @@ package imagebuild
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"strings"
 )
@@ -35,5 +36,12 @@ func GoCacheVolumes(ctx context.Context) ([]string, error) {
 	if len(dirs) != 2 {
 		return nil, fmt.Errorf("go env GOMODCACHE GOCACHE: %q", out)
 	}
+	// A volume's host side must exist.
+	for _, dir := range dirs {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	// Where the golang image keeps them: GOPATH=/go, HOME=/root.
 	return []string{dirs[0] + ":/go/pkg/mod", dirs[1] + ":/root/.cache/go-build"}, nil
 }
