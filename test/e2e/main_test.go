@@ -61,33 +61,8 @@ func TestMain(m *testing.M) {
 		fmt.Println("E2E_ASSETS is not set: skipping the end-to-end tests (run make test-e2e)")
 		os.Exit(0)
 	}
-	os.Exit(run(m, assets))
-}
-
-func run(m *testing.M, assets string) int {
-	dir, err := os.MkdirTemp("", "demo-operator-e2e-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	port, err := localcluster.FreePortBase()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	cluster = &localcluster.Cluster{Dir: filepath.Join(dir, "cluster"), BinDir: assets, PortBase: port, Nodes: 3,
-		Progress: os.Stdout, DieWithParent: true}
-	defer func() {
-		if err := cluster.Down(); err != nil {
-			fmt.Fprintln(os.Stderr, "stopping the cluster:", err)
-		}
-	}()
-	if err := setUp(dir); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	return m.Run()
+	cluster = &localcluster.Cluster{BinDir: assets, Nodes: 3, Progress: os.Stdout, DieWithParent: true}
+	os.Exit(framework.Run(m, cluster, setUp))
 }
 
 // setUp builds the binaries while the cluster starts, then installs the CRD.

@@ -14,12 +14,15 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package framework holds what the end-to-end suites (kwok nodes, the real node) share:
-// a namespace per test, and the pods that serve.
+// Package framework holds what the end-to-end suites (kwok nodes, the real node) share: a
+// local cluster of their own, a namespace per test, and the pods that serve.
 package framework
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -27,6 +30,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/cmft/demo-operator/hack/cluster/localcluster"
 )
 
 // NewNamespace creates a namespace for one test, with labels, and deletes it afterwards; the
@@ -66,4 +71,31 @@ func PodReady(p *corev1.Pod) bool {
 		}
 	}
 	return false
+}
+
+// Run gives c a temporary state directory and free ports, runs setUp (which starts c, with
+// whatever it builds meanwhile, in dir) and the tests, then stops c and removes dir. It returns
+// the exit code for os.Exit.
+func Run(m *testing.M, c *localcluster.Cluster, setUp func(dir string) error) int {
+	dir, err := os.MkdirTemp("", "demo-operator-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	if c.PortBase, err = localcluster.FreePortBase(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	c.Dir = filepath.Join(dir, "cluster")
+	defer func() {
+		if err := c.Down(); err != nil {
+			fmt.Fprintln(os.Stderr, "stopping the cluster:", err)
+		}
+	}()
+	if err := setUp(dir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return m.Run()
 }

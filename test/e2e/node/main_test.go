@@ -69,38 +69,13 @@ func TestMain(m *testing.M) {
 		fmt.Println("skipping the real-node tests:", err)
 		os.Exit(0)
 	}
-	os.Exit(run(m, assets))
-}
-
-func run(m *testing.M, assets string) int {
-	dir, err := os.MkdirTemp("", "demo-operator-node-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	port, err := localcluster.FreePortBase()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
 	// One kwok node, tainted, for pods that only load the API server.
-	cluster = &localcluster.Cluster{Dir: filepath.Join(dir, "cluster"), BinDir: assets, PortBase: port, Nodes: 1,
-		RealNode: true, Progress: os.Stdout, DieWithParent: true}
-	defer func() {
-		if err := cluster.Down(); err != nil {
-			fmt.Fprintln(os.Stderr, "stopping the cluster:", err)
-		}
-	}()
-	if err := setUp(); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	return m.Run()
+	cluster = &localcluster.Cluster{BinDir: assets, Nodes: 1, RealNode: true, Progress: os.Stdout, DieWithParent: true}
+	os.Exit(framework.Run(m, cluster, setUp))
 }
 
 // setUp starts the cluster and pushes the images the tests install to its registry.
-func setUp() error {
+func setUp(string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
 	if err := cluster.Up(ctx); err != nil {
@@ -207,10 +182,13 @@ func expectManagerPods(t *testing.T, namespace, deployment string, n int, timeou
 	return pods
 }
 
-// leaseHolder returns the pod whose manager holds the leader-election Lease.
+// leaseHolder returns the pod whose manager holds the leader-election Lease, the one Lease
+// of the operator's namespace (whatever --leader-election-id names it).
 func leaseHolder(g Gomega, namespace string) string {
-	lease, err := cs.CoordinationV1().Leases(namespace).Get(context.Background(), manager.LeaderElectionID, metav1.GetOptions{})
+	leases, err := cs.CoordinationV1().Leases(namespace).List(context.Background(), metav1.ListOptions{})
 	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(leases.Items).To(HaveLen(1), "Leases in %s", namespace)
+	lease := leases.Items[0]
 	g.Expect(lease.Spec.HolderIdentity).NotTo(BeNil())
 	// controller-runtime's identity is the hostname (the pod's name), "_" and a UUID.
 	holder, _, _ := strings.Cut(*lease.Spec.HolderIdentity, "_")
