@@ -64,6 +64,7 @@ envtest: ## Build kube-apiserver and etcd from the Go module proxy into bin/ (fi
 test: controller-gen codegen-tools envtest ## Run unit and integration tests (a real kube-apiserver and etcd), the staleness checks, the image tests (make test-images) and the end-to-end tests (make test-e2e).
 	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" CONTROLLER_GEN="$(CONTROLLER_GEN)" go test $(GO_TEST_FLAGS) ./... -coverprofile cover.out
 	$(MAKE) test-e2e E2E_FLAGS=
+	$(MAKE) test-node E2E_FLAGS=
 
 .PHONY: test-images
 test-images: envtest ## Build the manager, bundle and catalog images from their Dockerfiles with buildah and check them (part of make test; needs root and buildah).
@@ -116,8 +117,10 @@ undeploy: kustomize ## Remove the operator from the cluster in KUBECONFIG. Call 
 
 ##@ Local cluster
 
-# The local cluster's binaries, built once from the Go module proxy.
+# The local cluster's binaries, built once from the Go module proxy; NODE_ASSETS adds the
+# real node's kubelet and kube-proxy, and kubectl for the chart's test image.
 CLUSTER_ASSETS = $$(hack/control-plane.sh --cluster)
+NODE_ASSETS = $$(hack/control-plane.sh --node)
 # make test-e2e shows each test and the measured failover times; make test only the verdict.
 E2E_FLAGS ?= -v
 
@@ -125,8 +128,12 @@ E2E_FLAGS ?= -v
 cluster-up: ## Start a local cluster of processes (etcd, kube-apiserver, controller-manager, scheduler, kwok nodes); kubeconfig in bin/cluster/kubeconfig.
 	go run ./hack/cluster -bin "$(CLUSTER_ASSETS)" up
 
+.PHONY: cluster-up-node
+cluster-up-node: ## The local cluster plus a real node (root, Linux, see README): containerd, kubelet, kube-proxy, a registry at 10.246.0.1:16450.
+	go run ./hack/cluster -bin "$(NODE_ASSETS)" -real-node up
+
 .PHONY: cluster-down
-cluster-down: ## Stop the local cluster (and the demo's manager) and delete its state.
+cluster-down: ## Stop the local cluster (and the demo's manager) and delete its state; with a real node, its pods, mounts, cgroups, interfaces and nftables tables too.
 	go run ./hack/cluster down
 
 .PHONY: demo
@@ -134,9 +141,13 @@ demo: ## Start the local cluster (or use KUBECONFIG's), install the operator, ru
 	go build -o bin/manager .
 	go run ./hack/cluster -bin "$$(if [ -z "$$KUBECONFIG" ]; then hack/control-plane.sh --cluster; fi)" demo
 
+.PHONY: test-node
+test-node: ## Run the real-node end-to-end tests (root, Linux, see README): the operator from its image by the chart and config/default, per-pod Services through kube-proxy.
+	NODE_ASSETS="$(NODE_ASSETS)" go test -tags node -timeout 30m -count 1 $(E2E_FLAGS) ./test/e2e/node
+
 .PHONY: test-e2e
 test-e2e: ## Run the end-to-end tests on their own local cluster: real pods, garbage collection, leader election, API server restart.
-	E2E_ASSETS="$(CLUSTER_ASSETS)" go test -tags e2e -timeout 20m -count 1 $(E2E_FLAGS) ./test/e2e/...
+	E2E_ASSETS="$(CLUSTER_ASSETS)" go test -tags e2e -timeout 20m -count 1 $(E2E_FLAGS) ./test/e2e
 
 ##@ Helm
 

@@ -17,6 +17,7 @@ limitations under the License.
 // Command cluster runs the local cluster (up, down, status) and the newcomer's demo on it.
 //
 //	go run ./hack/cluster -bin "$(hack/control-plane.sh --cluster)" up|down|status|demo
+//	go run ./hack/cluster -bin "$(hack/control-plane.sh --node)" -real-node up
 package main
 
 import (
@@ -26,6 +27,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"syscall"
 
 	"github.com/cmft/demo-operator/hack/cluster/localcluster"
@@ -58,7 +60,7 @@ func main() {
 	case "down":
 		err = c.Down()
 	case "status":
-		for _, name := range append(localcluster.Components, managerName) {
+		for _, name := range slices.Concat(localcluster.Components, localcluster.NodeComponents, []string{managerName}) {
 			state := "stopped"
 			if pid := c.PID(name); pid > 0 {
 				state = fmt.Sprintf("running (pid %d)", pid)

@@ -45,6 +45,7 @@ import (
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/hack/cluster/localcluster"
 	"github.com/cmft/demo-operator/internal/manager"
+	"github.com/cmft/demo-operator/test/e2e/framework"
 )
 
 var (
@@ -60,33 +61,8 @@ func TestMain(m *testing.M) {
 		fmt.Println("E2E_ASSETS is not set: skipping the end-to-end tests (run make test-e2e)")
 		os.Exit(0)
 	}
-	os.Exit(run(m, assets))
-}
-
-func run(m *testing.M, assets string) int {
-	dir, err := os.MkdirTemp("", "demo-operator-e2e-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	port, err := localcluster.FreePortBase()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	cluster = &localcluster.Cluster{Dir: filepath.Join(dir, "cluster"), BinDir: assets, PortBase: port, Nodes: 3,
-		Progress: os.Stdout, DieWithParent: true}
-	defer func() {
-		if err := cluster.Down(); err != nil {
-			fmt.Fprintln(os.Stderr, "stopping the cluster:", err)
-		}
-	}()
-	if err := setUp(dir); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	return m.Run()
+	cluster = &localcluster.Cluster{BinDir: assets, Nodes: 3, Progress: os.Stdout, DieWithParent: true}
+	os.Exit(framework.Run(m, cluster, setUp))
 }
 
 // setUp builds the binaries while the cluster starts, then installs the CRD.
@@ -169,21 +145,8 @@ func tail(s string, lines int) string {
 	return strings.Join(parts[max(0, len(parts)-lines):], "\n")
 }
 
-// newNamespace creates a namespace for one test and deletes it afterwards; the namespace
-// controller finishes the deletion in the background.
-func newNamespace(t *testing.T) string {
-	t.Helper()
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "e2e-"}}
-	if err := k8s.Create(context.Background(), ns); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = k8s.Delete(context.Background(), ns) })
-	// Pods are refused until the ServiceAccount controller creates the default ServiceAccount.
-	NewWithT(t).Eventually(func() error {
-		return k8s.Get(context.Background(), client.ObjectKey{Namespace: ns.Name, Name: "default"}, &corev1.ServiceAccount{})
-	}, 30*time.Second, 100*time.Millisecond).Should(Succeed())
-	return ns.Name
-}
+// newNamespace creates a namespace for one test and deletes it afterwards.
+func newNamespace(t *testing.T) string { return framework.NewNamespace(t, k8s, nil) }
 
 func newDemoApp(namespace, name string, replicas int32, image string) *paasv1.DemoApplication {
 	return &paasv1.DemoApplication{
@@ -198,25 +161,7 @@ func newDemoApp(namespace, name string, replicas int32, image string) *paasv1.De
 
 // runningPods returns the pods of a DemoApplication that are Running, Ready and not being deleted.
 func runningPods(g Gomega, app *paasv1.DemoApplication) []corev1.Pod {
-	pods := &corev1.PodList{}
-	g.Expect(k8s.List(context.Background(), pods, client.InNamespace(app.Namespace),
-		client.MatchingLabels{"app.kubernetes.io/name": app.Name})).To(Succeed())
-	var out []corev1.Pod
-	for _, p := range pods.Items {
-		if p.DeletionTimestamp == nil && p.Status.Phase == corev1.PodRunning && podReady(&p) {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-func podReady(p *corev1.Pod) bool {
-	for _, c := range p.Status.Conditions {
-		if c.Type == corev1.PodReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
+	return framework.ReadyPods(g, k8s, app.Namespace, map[string]string{"app.kubernetes.io/name": app.Name})
 }
 
 // expectConverged waits until the DemoApplication's Deployment, pods and status match its spec.

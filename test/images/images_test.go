@@ -25,7 +25,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -97,7 +96,7 @@ func build(t *testing.T, name string) error {
 	// The builder stage reaches the Go module proxy through the host's network, and reuses the
 	// host's module and build caches, which only makes a warm build fast: the Dockerfile's own
 	// steps still download and compile what the image needs.
-	caches, err := goCaches(ctx)
+	caches, err := imagebuild.GoCacheVolumes(ctx)
 	if err != nil {
 		return err
 	}
@@ -159,23 +158,4 @@ func statContext(root string) error {
 		_, err = os.Stat(path)
 		return err
 	})
-}
-
-// goCaches are the volumes that lend the host's Go module and build caches to a build.
-func goCaches(ctx context.Context) ([]string, error) {
-	out, err := exec.CommandContext(ctx, "go", "env", "GOMODCACHE", "GOCACHE").Output()
-	if err != nil {
-		return nil, fmt.Errorf("go env: %w", err)
-	}
-	dirs := strings.Fields(string(out))
-	if len(dirs) != 2 {
-		return nil, fmt.Errorf("go env GOMODCACHE GOCACHE: %q", out)
-	}
-	for _, dir := range dirs {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, err
-		}
-	}
-	// Where the golang image keeps them: GOPATH=/go, HOME=/root.
-	return []string{dirs[0] + ":/go/pkg/mod", dirs[1] + ":/root/.cache/go-build"}, nil
 }

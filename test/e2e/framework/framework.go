@@ -1,0 +1,101 @@
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package framework holds what the end-to-end suites (kwok nodes, the real node) share: a
+// local cluster of their own, a namespace per test, and the pods that serve.
+package framework
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/cmft/demo-operator/hack/cluster/localcluster"
+)
+
+// NewNamespace creates a namespace for one test, with labels, and deletes it afterwards; the
+// namespace controller finishes the deletion in the background.
+func NewNamespace(t *testing.T, k8s client.Client, labels map[string]string) string {
+	t.Helper()
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "e2e-", Labels: labels}}
+	if err := k8s.Create(context.Background(), ns); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = k8s.Delete(context.Background(), ns) })
+	// Pods are refused until the ServiceAccount controller creates the default ServiceAccount.
+	NewWithT(t).Eventually(func() error {
+		return k8s.Get(context.Background(), client.ObjectKey{Namespace: ns.Name, Name: "default"}, &corev1.ServiceAccount{})
+	}, 30*time.Second, 100*time.Millisecond).Should(Succeed())
+	return ns.Name
+}
+
+// ReadyPods returns the pods matching labels that are Running and Ready, not being deleted.
+func ReadyPods(g Gomega, k8s client.Client, namespace string, labels map[string]string) []corev1.Pod {
+	pods := &corev1.PodList{}
+	g.Expect(k8s.List(context.Background(), pods, client.InNamespace(namespace), client.MatchingLabels(labels))).To(Succeed())
+	var out []corev1.Pod
+	for _, p := range pods.Items {
+		if p.DeletionTimestamp == nil && p.Status.Phase == corev1.PodRunning && PodReady(&p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// PodReady reports whether the pod's Ready condition is True.
+func PodReady(p *corev1.Pod) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+// Run gives c a temporary state directory and free ports, runs setUp (which starts c, with
+// whatever it builds meanwhile, in dir) and the tests, then stops c and removes dir. It returns
+// the exit code for os.Exit.
+func Run(m *testing.M, c *localcluster.Cluster, setUp func(dir string) error) int {
+	dir, err := os.MkdirTemp("", "demo-operator-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	if c.PortBase, err = localcluster.FreePortBase(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	c.Dir = filepath.Join(dir, "cluster")
+	defer func() {
+		if err := c.Down(); err != nil {
+			fmt.Fprintln(os.Stderr, "stopping the cluster:", err)
+		}
+	}()
+	if err := setUp(dir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return m.Run()
+}
