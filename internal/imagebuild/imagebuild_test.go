@@ -103,17 +103,19 @@ func TestAssembleRunPush(t *testing.T) {
 	g.Expect(b.Run(ctx, name, RunOptions{Stdout: &out, Stderr: &out})).To(Succeed(), out.String())
 	g.Expect(out.String()).To(Equal("hello\n"), "the image's CMD runs as its user, who owns the file")
 
-	out.Reset()
+	// Two buffers: the pipes are copied by goroutines of their own, so one buffer for both
+	// would interleave them in any order.
+	var stdout, stderr bytes.Buffer
 	err = b.Run(ctx, name, RunOptions{
 		Args:         []string{"id -u; id -g; touch /x || exit 3"},
 		ReadOnlyRoot: true,
-		Stdout:       &out, Stderr: &out,
+		Stdout:       &stdout, Stderr: &stderr,
 	})
 	var exit *exec.ExitError
-	g.Expect(errors.As(err, &exit)).To(BeTrue(), "%v: %s", err, out.String())
-	g.Expect(exit.ExitCode()).To(Equal(3), out.String())
-	g.Expect(out.String()).To(HavePrefix("65532\n65532\n"))
-	g.Expect(out.String()).To(ContainSubstring("Read-only file system"))
+	g.Expect(errors.As(err, &exit)).To(BeTrue(), "%v: %s", err, stderr.String())
+	g.Expect(exit.ExitCode()).To(Equal(3), stderr.String())
+	g.Expect(stdout.String()).To(Equal("65532\n65532\n"))
+	g.Expect(stderr.String()).To(ContainSubstring("Read-only file system"))
 
 	size, err := b.Size(ctx, name)
 	g.Expect(err).NotTo(HaveOccurred())
