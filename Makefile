@@ -55,6 +55,7 @@ envtest: ## Build kube-apiserver and etcd from the Go module proxy into bin/ (fi
 test: controller-gen codegen-tools envtest ## Run unit and integration tests (a real kube-apiserver and etcd), the staleness checks and the end-to-end tests (make test-e2e).
 	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" CONTROLLER_GEN="$(CONTROLLER_GEN)" go test $(GO_TEST_FLAGS) ./... -coverprofile cover.out
 	$(MAKE) test-e2e E2E_FLAGS=
+	$(MAKE) test-node E2E_FLAGS=
 
 .PHONY: verify
 verify: generate manifests ## Fail when a generated file differs from what is committed.
@@ -103,8 +104,10 @@ undeploy: kustomize ## Remove the operator from the cluster in KUBECONFIG. Call 
 
 ##@ Local cluster
 
-# The local cluster's binaries, built once from the Go module proxy.
+# The local cluster's binaries, built once from the Go module proxy; NODE_ASSETS adds the
+# real node's kubelet and kube-proxy, and kubectl for the chart's test image.
 CLUSTER_ASSETS = $$(hack/control-plane.sh --cluster)
+NODE_ASSETS = $$(hack/control-plane.sh --node)
 # make test-e2e shows each test and the measured failover times; make test only the verdict.
 E2E_FLAGS ?= -v
 
@@ -120,6 +123,10 @@ cluster-down: ## Stop the local cluster (and the demo's manager) and delete its 
 demo: ## Start the local cluster (or use KUBECONFIG's), install the operator, run it, apply the samples and show the result.
 	go build -o bin/manager .
 	go run ./hack/cluster -bin "$$(if [ -z "$$KUBECONFIG" ]; then hack/control-plane.sh --cluster; fi)" demo
+
+.PHONY: test-node
+test-node: ## Run the real-node end-to-end tests (root, Linux, see README): the operator from its image by the chart and config/default, per-pod Services through kube-proxy.
+	NODE_ASSETS="$(NODE_ASSETS)" go test -tags node -timeout 30m -count 1 $(E2E_FLAGS) ./test/e2e/node
 
 .PHONY: test-e2e
 test-e2e: ## Run the end-to-end tests on their own local cluster: real pods, garbage collection, leader election, API server restart.

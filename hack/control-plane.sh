@@ -6,6 +6,8 @@
 #   hack/control-plane.sh            kube-apiserver + etcd (what envtest needs)
 #   hack/control-plane.sh --all      also kube-controller-manager and kube-scheduler
 #   hack/control-plane.sh --cluster  --all plus kwok, which runs the local cluster's nodes
+#   hack/control-plane.sh --node     --cluster plus the real node's kubelet and kube-proxy, and
+#                                    kubectl, which the chart's test image runs
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,8 +15,10 @@ kube_version=v1.37.1
 etcd_version=v3.6.6
 dir="$root/bin/k8s/${kube_version#v}-$(go env GOOS)-$(go env GOARCH)"
 
+mode=${1:-}
 kube_cmds=(kube-apiserver)
-[[ "${1:-}" == "--all" || "${1:-}" == "--cluster" ]] && kube_cmds+=(kube-controller-manager kube-scheduler)
+[[ "$mode" == "--all" || "$mode" == "--cluster" || "$mode" == "--node" ]] && kube_cmds+=(kube-controller-manager kube-scheduler)
+[[ "$mode" == "--node" ]] && kube_cmds+=(kubelet kube-proxy kubectl)
 
 mkdir -p "$dir"
 minor=${kube_version#v1.}; minor=${minor%%.*}
@@ -37,7 +41,7 @@ if [[ ! -x "$dir/etcd" || "$(cat "$dir/etcd.version" 2>/dev/null)" != "$etcd_ver
   echo "$etcd_version" > "$dir/etcd.version"
 fi
 
-if [[ "${1:-}" == "--cluster" ]]; then
+if [[ "$mode" == "--cluster" || "$mode" == "--node" ]]; then
   kwok_version=$(cd "$root/hack/tools/kwok" && go list -m -f '{{.Version}}' sigs.k8s.io/kwok)
   if [[ ! -x "$dir/kwok" || "$(cat "$dir/kwok.version" 2>/dev/null)" != "$kwok_version" ]]; then
     echo "building kwok $kwok_version (first time only)" >&2

@@ -5,6 +5,10 @@
 # make test-olm pass on as OLM_ASSETS.
 #
 # The versions are those pinned in hack/tools/olm/go.mod and hack/tools/opm/go.mod.
+#
+#   hack/olm.sh         OLM's operators, CRDs, opm and grpc_health_probe
+#   hack/olm.sh --opm   only opm and grpc_health_probe, which the local stand-in of opm's image
+#                       carries (internal/imagebuild)
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,7 +19,9 @@ mkdir -p "$dir"
 
 # OLM reports OLMVersion in its logs and operator status; its own Makefile stamps it the same way.
 olm_ldflags="-s -w -X github.com/operator-framework/operator-lifecycle-manager/pkg/version.OLMVersion=$olm_version"
-for cmd in olm catalog; do
+olm_cmds=(olm catalog)
+[[ "${1:-}" == "--opm" ]] && olm_cmds=()
+for cmd in "${olm_cmds[@]}"; do
   if [[ ! -x "$dir/$cmd" ]]; then
     echo "building OLM $cmd $olm_version (first time only, several minutes)" >&2
     (cd "$root/hack/tools/olm" && CGO_ENABLED=0 go build -trimpath -tags json1 -ldflags "$olm_ldflags" \
@@ -33,6 +39,19 @@ if [[ ! -x "$dir/opm" || "$(cat "$dir/opm.version" 2>/dev/null)" != "$opm_versio
     -o "$dir/opm.tmp" github.com/operator-framework/operator-registry/cmd/opm)
   mv "$dir/opm.tmp" "$dir/opm"
   echo "$opm_version" > "$dir/opm.version"
+fi
+
+# grpc_health_probe, which opm's image ships for the probes of OLM's catalog pods.
+if [[ ! -x "$dir/grpc_health_probe" ]]; then
+  echo "building grpc_health_probe (first time only)" >&2
+  (cd "$root/hack/tools/opm" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" \
+    -o "$dir/grpc_health_probe.tmp" github.com/grpc-ecosystem/grpc-health-probe)
+  mv "$dir/grpc_health_probe.tmp" "$dir/grpc_health_probe"
+fi
+
+if [[ "${1:-}" == "--opm" ]]; then
+  echo "$dir"
+  exit 0
 fi
 
 # OLM's CRDs, as its Helm chart installs them, from the same module version.

@@ -17,8 +17,10 @@ limitations under the License.
 // Package localcluster runs a whole Kubernetes cluster as local processes on 127.0.0.1:
 // etcd, kube-apiserver, kube-controller-manager, kube-scheduler, and kwok simulating the
 // nodes, so that Deployments make pods that become Running and Ready without a container
-// runtime. The processes outlive the program that starts them; pid files in the state
-// directory let another invocation stop them.
+// runtime. With RealNode (root, Linux) it adds a real node: a registry, containerd, the
+// kubelet and kube-proxy, on addresses of interfaces the cluster creates, so that the
+// operator runs from its image and Services carry traffic. The processes outlive the
+// program that starts them; pid files in the state directory let another invocation stop them.
 package localcluster
 
 import (
@@ -85,10 +87,15 @@ type Cluster struct {
 	Dir string
 	// BinDir holds etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kwok.
 	BinDir string
-	// PortBase is kube-apiserver's port; the other components listen on the next five.
+	// PortBase is kube-apiserver's port; the other components listen on the next eleven:
+	// etcd (2), controller-manager, scheduler, kwok, the demo's manager, then the real
+	// node's registry, kubelet (2) and kube-proxy (2).
 	PortBase int
 	// Nodes is how many kwok nodes to create.
 	Nodes int
+	// RealNode adds a real node (see NodeComponents) and taints the kwok nodes with
+	// KwokTaint, so that workloads run on it.
+	RealNode bool
 	// Progress receives one line per step; nil discards them.
 	Progress io.Writer
 	// DieWithParent ties the processes to the one that starts them, so that a test binary
@@ -103,7 +110,15 @@ type Cluster struct {
 func (c *Cluster) Kubeconfig() string { return filepath.Join(c.Dir, "kubeconfig") }
 
 // Server is kube-apiserver's URL.
-func (c *Cluster) Server() string { return fmt.Sprintf("https://127.0.0.1:%d", c.PortBase) }
+func (c *Cluster) Server() string { return fmt.Sprintf("https://%s:%d", c.host(), c.PortBase) }
+
+// host is the address kube-apiserver listens on: the node's when pods must reach it.
+func (c *Cluster) host() string {
+	if c.RealNode {
+		return NodeIP
+	}
+	return "127.0.0.1"
+}
 
 // CAFile is the cluster CA's path, for clients that build their own kubeconfig.
 func (c *Cluster) CAFile() string { return filepath.Join(c.Dir, "pki", "ca.crt") }
@@ -121,7 +136,7 @@ func (c *Cluster) logf(format string, args ...any) {
 
 // Running reports whether any of the cluster's processes is alive.
 func (c *Cluster) Running() bool {
-	return slices.ContainsFunc(Components, func(name string) bool { return c.pid(name) > 0 })
+	return slices.ContainsFunc(append(Components, NodeComponents...), func(name string) bool { return c.pid(name) > 0 })
 }
 
 // Up starts every component that is not running yet and waits until the cluster is healthy:
@@ -131,6 +146,11 @@ func (c *Cluster) Up(ctx context.Context) error {
 		return errors.New("no directory with the cluster's binaries (hack/control-plane.sh --cluster prints it)")
 	}
 	start := time.Now()
+	if c.RealNode {
+		if err := c.prepareNode(); err != nil {
+			return err
+		}
+	}
 	pki := filepath.Join(c.Dir, "pki")
 	if err := os.MkdirAll(pki, 0o700); err != nil {
 		return err
@@ -156,6 +176,11 @@ func (c *Cluster) Up(ctx context.Context) error {
 			}
 		}
 	}
+	if c.RealNode {
+		if err := c.nodeUp(ctx); err != nil {
+			return err
+		}
+	}
 	cs, err := c.clientset()
 	if err != nil {
 		return err
@@ -176,9 +201,12 @@ func (c *Cluster) Down() error {
 	var errs []error
 	extra, _ := filepath.Glob(filepath.Join(c.Dir, "run", "*.pid"))
 	for _, f := range extra {
-		if name := strings.TrimSuffix(filepath.Base(f), ".pid"); !slices.Contains(Components, name) {
+		if name := strings.TrimSuffix(filepath.Base(f), ".pid"); !slices.Contains(Components, name) && !slices.Contains(NodeComponents, name) {
 			errs = append(errs, c.Stop(name))
 		}
+	}
+	if _, err := os.Stat(c.nodeDir()); err == nil {
+		errs = append(errs, c.nodeDown())
 	}
 	for _, name := range slices.Backward(Components) {
 		errs = append(errs, c.Stop(name))
@@ -342,9 +370,13 @@ func (c *Cluster) args(name string) ([]string, error) {
 			"--unsafe-no-fsync",
 		}, nil
 	case APIServer:
+		endpointReconciler := "none"
+		if c.RealNode {
+			endpointReconciler = "lease"
+		}
 		return []string{
 			"--etcd-servers=" + etcdClient,
-			"--bind-address=127.0.0.1", "--advertise-address=127.0.0.1", "--secure-port=" + p(0),
+			"--bind-address=" + c.host(), "--advertise-address=" + c.host(), "--secure-port=" + p(0),
 			"--tls-cert-file=" + filepath.Join(pki, "apiserver.crt"),
 			"--tls-private-key-file=" + filepath.Join(pki, "apiserver.key"),
 			"--client-ca-file=" + filepath.Join(pki, "ca.crt"),
@@ -355,10 +387,16 @@ func (c *Cluster) args(name string) ([]string, error) {
 			"--service-account-issuer=https://kubernetes.default.svc.cluster.local",
 			"--service-account-key-file=" + filepath.Join(pki, "sa.pub"),
 			"--service-account-signing-key-file=" + filepath.Join(pki, "sa.key"),
-			"--service-cluster-ip-range=10.0.0.0/24",
+			"--service-cluster-ip-range=" + ServiceCIDR,
 			// The endpoint reconciler refuses a loopback address, and nothing in a cluster
-			// without a network dials the kubernetes Service anyway.
-			"--endpoint-reconciler-type=none",
+			// without a network dials the kubernetes Service anyway; pods on a real node
+			// reach kube-apiserver through it.
+			"--endpoint-reconciler-type=" + endpointReconciler,
+			// The admin's certificate, for logs and exec on the real node's kubelet.
+			"--kubelet-client-certificate=" + filepath.Join(pki, "admin.crt"),
+			"--kubelet-client-key=" + filepath.Join(pki, "admin.key"),
+			// By address, never by node name, which only a DNS server could resolve.
+			"--kubelet-preferred-address-types=InternalIP",
 			// Without it a stop waits for open watches until --request-timeout (a minute);
 			// with it they are closed and clients re-establish them elsewhere.
 			"--shutdown-watch-termination-grace-period=2s",
@@ -377,7 +415,10 @@ func (c *Cluster) args(name string) ([]string, error) {
 	case Kwok:
 		return []string{
 			"--kubeconfig=" + kubeconfig, "--config=" + filepath.Join(c.Dir, "kwok-stages.yaml"),
-			"--manage-all-nodes=true", "--cidr=10.244.0.1/16", "--node-ip=127.0.0.1",
+			// Only the nodes createNodes made: kwok would report a real node's pods Running
+			// and Ready before the kubelet has even started them.
+			"--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake",
+			"--cidr=10.244.0.1/16", "--node-ip=127.0.0.1",
 			"--server-address=127.0.0.1:" + p(5), "--node-port=" + p(5),
 			"--tls-cert-file=" + filepath.Join(pki, "apiserver.crt"),
 			"--tls-private-key-file=" + filepath.Join(pki, "apiserver.key"),
@@ -432,6 +473,10 @@ func (c *Cluster) createNodes(ctx context.Context, cs *kubernetes.Clientset) err
 		corev1.ResourceCPU: resource.MustParse("32"), corev1.ResourceMemory: resource.MustParse("256Gi"),
 		corev1.ResourcePods: resource.MustParse("110"),
 	}
+	var taints []corev1.Taint
+	if c.RealNode {
+		taints = []corev1.Taint{{Key: KwokTaint, Value: "fake", Effect: corev1.TaintEffectNoSchedule}}
+	}
 	for i := range c.Nodes {
 		node := &corev1.Node{
 			ObjectMeta: metav1.ObjectMeta{
@@ -439,6 +484,7 @@ func (c *Cluster) createNodes(ctx context.Context, cs *kubernetes.Clientset) err
 				Annotations: map[string]string{"kwok.x-k8s.io/node": "fake"},
 				Labels:      map[string]string{"type": "kwok", corev1.LabelHostname: fmt.Sprintf("kwok-node-%d", i)},
 			},
+			Spec:   corev1.NodeSpec{Taints: taints},
 			Status: corev1.NodeStatus{Capacity: capacity, Allocatable: capacity},
 		}
 		if _, err := cs.CoreV1().Nodes().Create(ctx, node, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
@@ -455,6 +501,10 @@ func (c *Cluster) waitHealthy(ctx context.Context, cs *kubernetes.Clientset) err
 		// The Components serve /healthz with self-signed certificates and no authentication.
 		TLSClientConfig: &tls.Config{InsecureSkipVerify: true}, //nolint:gosec
 	}}
+	want := c.Nodes
+	if c.RealNode {
+		want++
+	}
 	var last string
 	err := wait.PollUntilContextTimeout(ctx, 250*time.Millisecond, 3*time.Minute, true, func(ctx context.Context) (bool, error) {
 		for name, port := range map[string]int{ControllerManager: c.PortBase + 3, Scheduler: c.PortBase + 4} {
@@ -473,12 +523,13 @@ func (c *Cluster) waitHealthy(ctx context.Context, cs *kubernetes.Clientset) err
 			}
 		}
 		nodes, err := cs.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
-		if err != nil || len(nodes.Items) < c.Nodes {
+		if err != nil || len(nodes.Items) < want {
 			last = "nodes not registered"
 			return false, nil
 		}
 		for _, n := range nodes.Items {
-			if len(n.Spec.Taints) > 0 || !nodeReady(&n) {
+			untainted := !slices.ContainsFunc(n.Spec.Taints, func(t corev1.Taint) bool { return t.Key != KwokTaint })
+			if !untainted || !nodeReady(&n) {
 				last = "node " + n.Name + " not Ready or still tainted"
 				return false, nil
 			}
@@ -510,20 +561,21 @@ func (c *Cluster) BindFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.Dir, "dir", "bin/cluster", "State directory: certificates, etcd data, kubeconfig, logs, pid files.")
 	fs.StringVar(&c.BinDir, "bin", "", "Directory with etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kwok (hack/control-plane.sh --cluster).")
 	// Below Linux's ephemeral range (32768+), where envtest picks its random ports.
-	fs.IntVar(&c.PortBase, "port", 16443, "kube-apiserver's port; the other components use the next five.")
+	fs.IntVar(&c.PortBase, "port", 16443, "kube-apiserver's port; the other components use the next eleven.")
 	fs.IntVar(&c.Nodes, "nodes", 3, "Number of kwok nodes.")
+	fs.BoolVar(&c.RealNode, "real-node", false, "Add a real node: containerd, kubelet, kube-proxy, a local registry (root, Linux, see README).")
 }
 
-// FreePortBase finds six free ports in a row for a cluster of a test run, below the
+// FreePortBase finds twelve free ports in a row for a cluster of a test run, below the
 // ephemeral range and clear of the make cluster-up ports, from a random start, so that runs
 // starting together (e2e tests, OLM tests, a CI job) rarely race for the same ports.
 func FreePortBase() (int, error) {
-	const first, slots = 17443, 1255
+	const first, slots = 17443, 760
 	start := rand.IntN(slots)
 	for i := range slots {
-		base := first + 10*((start+i)%slots)
+		base := first + 20*((start+i)%slots)
 		free := true
-		for p := base; p < base+6 && free; p++ {
+		for p := base; p < base+12 && free; p++ {
 			l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p))
 			if free = err == nil; free {
 				l.Close()

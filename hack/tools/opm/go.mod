@@ -1,10 +1,15 @@
 // Module opm pins operator-registry's opm, which serves the catalog to OLM in test/olm. It is
-// the operator-registry version of the main module, whose declcfg builds catalog/.
+// the operator-registry version of the main module, whose declcfg builds catalog/. It also pins
+// the grpc_health_probe that opm's own image ships (the version operator-registry's go.mod names),
+// which the local stand-in of that image carries (internal/imagebuild).
 module github.com/cmft/demo-operator/hack/tools/opm
 
 go 1.26.0
 
-tool github.com/operator-framework/operator-registry/cmd/opm
+tool (
+	github.com/grpc-ecosystem/grpc-health-probe
+	github.com/operator-framework/operator-registry/cmd/opm
+)
 
 require (
 	cel.dev/expr v0.24.0 // indirect
@@ -68,6 +73,7 @@ require (
 	github.com/gorilla/websocket v1.5.4-0.20250319132907-e064f32e3674 // indirect
 	github.com/grpc-ecosystem/go-grpc-middleware/v2 v2.3.2 // indirect
 	github.com/grpc-ecosystem/grpc-gateway/v2 v2.27.0 // indirect
+	github.com/grpc-ecosystem/grpc-health-probe v0.4.40 // indirect
 	github.com/h2non/filetype v1.1.3 // indirect
 	github.com/h2non/go-is-svg v0.0.0-20160927212452-35e8c4b0612c // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
@@ -121,6 +127,7 @@ require (
 	github.com/smallstep/pkcs7 v0.2.1 // indirect
 	github.com/spf13/cobra v1.10.1 // indirect
 	github.com/spf13/pflag v1.0.10 // indirect
+	github.com/spiffe/go-spiffe/v2 v2.5.0 // indirect
 	github.com/stefanberger/go-pkcs11uri v0.0.0-20230803200340-78284954bff6 // indirect
 	github.com/stoewer/go-strcase v1.3.1 // indirect
 	github.com/stretchr/testify v1.11.1 // indirect
@@ -130,6 +137,7 @@ require (
 	github.com/vbatts/tar-split v0.12.1 // indirect
 	github.com/vbauerster/mpb/v8 v8.10.2 // indirect
 	github.com/x448/float16 v0.8.4 // indirect
+	github.com/zeebo/errs v1.4.0 // indirect
 	go.etcd.io/bbolt v1.4.3 // indirect
 	go.opencensus.io v0.24.0 // indirect
 	go.opentelemetry.io/auto/sdk v1.1.0 // indirect

@@ -1,0 +1,253 @@
+//go:build node
+
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package node runs the operator as users do, on the local cluster's real node: from the image
+// the Dockerfile builds, installed by the Helm chart or config/default, its pods probed by a
+// real kubelet in real cgroups, and the per-pod Services carrying traffic through kube-proxy.
+// It needs root, Linux and the packages README lists; it skips without them, except on CI.
+package node
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/cmft/demo-operator/hack/cluster/localcluster"
+	"github.com/cmft/demo-operator/internal/imagebuild"
+	"github.com/cmft/demo-operator/internal/manager"
+	"github.com/cmft/demo-operator/internal/testenv"
+)
+
+var (
+	cluster *localcluster.Cluster
+	k8s     client.Client
+	cs      kubernetes.Interface
+	// The images the tests built, as the node pulls them from the local registry.
+	managerImage, appImage, kubectlImage string
+)
+
+func TestMain(m *testing.M) {
+	assets := os.Getenv("NODE_ASSETS")
+	if assets == "" {
+		fmt.Println("NODE_ASSETS is not set: skipping the real-node tests (run make test-node)")
+		os.Exit(0)
+	}
+	if err := localcluster.NodePrerequisites(assets); err != nil {
+		// CI installs what a real node needs: missing, it is a broken CI, not a skip.
+		if os.Getenv("CI") == "true" {
+			fmt.Fprintln(os.Stderr, "the real-node tests cannot run:", err)
+			os.Exit(1)
+		}
+		fmt.Println("skipping the real-node tests:", err)
+		os.Exit(0)
+	}
+	os.Exit(run(m, assets))
+}
+
+func run(m *testing.M, assets string) int {
+	dir, err := os.MkdirTemp("", "demo-operator-node-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	port, err := localcluster.FreePortBase()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	// One kwok node, tainted, for pods that only load the API server.
+	cluster = &localcluster.Cluster{Dir: filepath.Join(dir, "cluster"), BinDir: assets, PortBase: port, Nodes: 1,
+		RealNode: true, Progress: os.Stdout, DieWithParent: true}
+	defer func() {
+		if err := cluster.Down(); err != nil {
+			fmt.Fprintln(os.Stderr, "stopping the cluster:", err)
+		}
+	}()
+	if err := setUp(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return m.Run()
+}
+
+// setUp starts the cluster and pushes the images the tests install to its registry.
+func setUp() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	defer cancel()
+	if err := cluster.Up(ctx); err != nil {
+		return err
+	}
+	cfg, err := cluster.RESTConfig()
+	if err != nil {
+		return err
+	}
+	// The memory test creates thousands of pods.
+	cfg.QPS, cfg.Burst = 500, 1000
+	if k8s, err = client.New(cfg, client.Options{Scheme: manager.Scheme}); err != nil {
+		return err
+	}
+	if cs, err = kubernetes.NewForConfig(cfg); err != nil {
+		return err
+	}
+	start := time.Now()
+	if err := buildImages(ctx); err != nil {
+		return err
+	}
+	fmt.Printf("images built and pushed in %s\n", time.Since(start).Round(100*time.Millisecond))
+	return nil
+}
+
+// buildImages builds the manager's image from the Dockerfile, the application the per-pod
+// Service tests call and the image of the chart's test hook (kubectl), and pushes them.
+func buildImages(ctx context.Context) error {
+	b := &imagebuild.Builder{}
+	root := testenv.Root()
+	registry := cluster.RegistryHost()
+	managerImage, appImage, kubectlImage = registry+"/demo-operator:e2e", registry+"/podname:e2e", registry+"/kubectl:v1.37.1"
+
+	dockerfile := filepath.Join(root, "Dockerfile")
+	bases, err := imagebuild.BaseImages(dockerfile)
+	if err != nil {
+		return err
+	}
+	if err := b.EnsureBaseImages(ctx, root, bases...); err != nil {
+		return err
+	}
+	caches, err := imagebuild.GoCacheVolumes(ctx)
+	if err != nil {
+		return err
+	}
+	// The Dockerfile's builder stage downloads modules through the host's network.
+	const local = "localhost/demo-operator-node/manager:e2e"
+	if _, err := b.Build(ctx, imagebuild.BuildOptions{ContextDir: root, Dockerfile: dockerfile, Tag: local,
+		Network: "host", Volumes: caches}); err != nil {
+		return fmt.Errorf("building the manager image: %w", err)
+	}
+	if err := b.Push(ctx, local, "docker://"+managerImage, imagebuild.PushOptions{Insecure: true}); err != nil {
+		return err
+	}
+
+	bin, err := os.MkdirTemp("", "demo-operator-node-bin-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(bin)
+	build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-o", filepath.Join(bin, "podname"), "./podname")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		return fmt.Errorf("building podname: %w: %s", err, out)
+	}
+	for ref, spec := range map[string]imagebuild.ImageSpec{
+		appImage: {Name: "localhost/demo-operator-node/podname:e2e", Entrypoint: []string{"/podname"}, User: "65532:65532",
+			Files: []imagebuild.File{{Path: "/podname", Source: filepath.Join(bin, "podname")}}},
+		// kubectl as registry.k8s.io/kubectl has it: on the PATH of an image without a shell.
+		kubectlImage: {Name: "localhost/demo-operator-node/kubectl:v1.37.1", Entrypoint: []string{"/bin/kubectl"},
+			User: "65532:65532", Env: []string{"PATH=/bin"},
+			Files: []imagebuild.File{{Path: "/bin/kubectl", Source: filepath.Join(cluster.BinDir, "kubectl")}}},
+	} {
+		if _, err := b.Assemble(ctx, spec); err != nil {
+			return err
+		}
+		if err := b.Push(ctx, spec.Name, "docker://"+ref, imagebuild.PushOptions{Insecure: true}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// newNamespace creates a namespace for one test, with labels, and deletes it afterwards.
+func newNamespace(t *testing.T, labels map[string]string) string {
+	t.Helper()
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "node-", Labels: labels}}
+	if err := k8s.Create(context.Background(), ns); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = k8s.Delete(context.Background(), ns) })
+	NewWithT(t).Eventually(func() error {
+		return k8s.Get(context.Background(), client.ObjectKey{Namespace: ns.Name, Name: "default"}, &corev1.ServiceAccount{})
+	}, 30*time.Second, 100*time.Millisecond).Should(Succeed())
+	return ns.Name
+}
+
+// readyPods returns the pods matching labels that are Running and Ready, not being deleted.
+func readyPods(g Gomega, namespace string, labels map[string]string) []corev1.Pod {
+	pods := &corev1.PodList{}
+	g.Expect(k8s.List(context.Background(), pods, client.InNamespace(namespace), client.MatchingLabels(labels))).To(Succeed())
+	var out []corev1.Pod
+	for _, p := range pods.Items {
+		if p.DeletionTimestamp == nil && p.Status.Phase == corev1.PodRunning && podReady(&p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func podReady(p *corev1.Pod) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+// expectManagerPods waits until the manager Deployment's pods, n of them, run on the real
+// node from managerImage, Ready by their probes, and returns them.
+func expectManagerPods(t *testing.T, namespace, deployment string, n int, timeout time.Duration) []corev1.Pod {
+	t.Helper()
+	var pods []corev1.Pod
+	NewWithT(t).Eventually(func(g Gomega) {
+		d := &appsv1.Deployment{}
+		g.Expect(k8s.Get(context.Background(), client.ObjectKey{Namespace: namespace, Name: deployment}, d)).To(Succeed())
+		pods = readyPods(g, namespace, d.Spec.Selector.MatchLabels)
+		g.Expect(pods).To(HaveLen(n), "Ready manager pods")
+		for _, p := range pods {
+			g.Expect(p.Spec.NodeName).To(Equal(localcluster.NodeName))
+			g.Expect(p.Status.ContainerStatuses).To(HaveLen(1))
+			g.Expect(p.Status.ContainerStatuses[0].Image).To(Equal(managerImage))
+			g.Expect(p.Status.ContainerStatuses[0].State.Running).NotTo(BeNil())
+			g.Expect(p.Status.ContainerStatuses[0].Ready).To(BeTrue())
+			g.Expect(p.Spec.Containers[0].ReadinessProbe).NotTo(BeNil())
+			g.Expect(p.Spec.Containers[0].LivenessProbe).NotTo(BeNil())
+		}
+	}, timeout, 250*time.Millisecond).Should(Succeed())
+	return pods
+}
+
+// leaseHolder returns the pod whose manager holds the leader-election Lease.
+func leaseHolder(g Gomega, namespace string) string {
+	lease, err := cs.CoordinationV1().Leases(namespace).Get(context.Background(), manager.LeaderElectionID, metav1.GetOptions{})
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(lease.Spec.HolderIdentity).NotTo(BeNil())
+	// controller-runtime's identity is the hostname (the pod's name), "_" and a UUID.
+	holder, _, _ := strings.Cut(*lease.Spec.HolderIdentity, "_")
+	return holder
+}
