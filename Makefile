@@ -180,9 +180,9 @@ CHANNELS ?= candidate,stable
 DEFAULT_CHANNEL ?= stable
 BUNDLE_IMG ?= $(IMAGE_TAG_BASE)-bundle:v$(VERSION)
 CATALOG_IMG ?= $(IMAGE_TAG_BASE)-catalog:v$(VERSION)
-# The bundle image the catalog points at. Empty: the catalog embeds the bundle's manifests only,
-# and OLM installs them without pulling and unpacking a bundle image.
-CATALOG_BUNDLE_IMG ?=
+# The bundle image each new olm.bundle of the catalog names: OLM's catalog operator pulls and
+# unpacks it at install time, as file-based catalogs require.
+CATALOG_BUNDLE_IMG ?= $(BUNDLE_IMG)
 # operator-sdk and opm are used when installed; otherwise hack/bundle does their work.
 OPERATOR_SDK ?= $(shell command -v operator-sdk 2>/dev/null)
 OPM ?= $(shell command -v opm 2>/dev/null)
@@ -207,7 +207,7 @@ bundle-push: ## Push the bundle image.
 	$(CONTAINER_TOOL) push $(BUNDLE_IMG)
 
 .PHONY: catalog
-catalog: ## Add bundle/ to the file-based catalog in catalog/ as the head of its channels.
+catalog: ## Add bundle/ to the file-based catalog in catalog/ as the head of its channels, naming its image CATALOG_BUNDLE_IMG.
 	go run ./hack/bundle catalog --bundle bundle --catalog catalog/$(PACKAGE) --bundle-image "$(CATALOG_BUNDLE_IMG)"
 ifneq ($(OPM),)
 	$(OPM) validate catalog

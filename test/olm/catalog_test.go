@@ -49,7 +49,7 @@ const catalogDir = "../../catalog"
 func TestCatalogSubscription(t *testing.T) {
 	showLogsOnFailure(t, localolm.OLMOperator, localolm.CatalogOperator)
 	pkg := loadPackage(t, catalogDir)
-	source := serveCatalog(t, localolm.Namespace, catalogDir)
+	source := serveCatalog(t, localolm.Namespace, withoutBundleImages(t, catalogDir))
 	ns := newNamespace(t, "olm-subscription-")
 	createOperatorGroup(t, ns, ns)
 	sub := subscribe(t, ns, source, localolm.Namespace, pkg.Name, "", "")
@@ -186,8 +186,9 @@ func withNextRelease(t *testing.T, current packageInfo) (string, string) {
 	if err := olm.GenerateBundle(opts); err != nil {
 		t.Fatal(err)
 	}
-	if err := olm.GenerateCatalog(olm.CatalogOptions{BundleDir: opts.OutputDir, CatalogDir: filepath.Join(dir, current.Name)}); err != nil {
+	if err := olm.GenerateCatalog(olm.CatalogOptions{BundleDir: opts.OutputDir, CatalogDir: filepath.Join(dir, current.Name),
+		BundleImage: "ghcr.io/cmft/demo-operator-bundle:v" + version.String()}); err != nil {
 		t.Fatal(err)
 	}
-	return dir, opts.CSVName()
+	return withoutBundleImages(t, dir), opts.CSVName()
 }

@@ -103,6 +103,33 @@ func loadPackage(t *testing.T, catalogDir string) packageInfo {
 	return packageInfo{Name: p.Name, DefaultChannel: p.DefaultChannel.Name, Head: head.Name}
 }
 
+// withoutBundleImages copies a file-based catalog with the image of every olm.bundle blanked.
+// The simulated nodes of this tier run no pods, so OLM could not unpack a bundle image; with no
+// image it installs the manifests the catalog embeds. test/olm/node unpacks the real images.
+func withoutBundleImages(t *testing.T, catalogDir string) string {
+	t.Helper()
+	cfg, err := declcfg.LoadFS(context.Background(), os.DirFS(catalogDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range cfg.Bundles {
+		cfg.Bundles[i].Image = ""
+	}
+	dir := filepath.Join(t.TempDir(), "catalog")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(filepath.Join(dir, "catalog.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := declcfg.WriteYAML(*cfg, f); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 // packageInfo is what a Subscription needs to know of a package.
 type packageInfo struct {
 	Name, DefaultChannel string
