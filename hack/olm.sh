@@ -60,8 +60,9 @@ if [[ "${1:-}" == "--opm" ]]; then
   exit 0
 fi
 
-# OLM's CRDs, as its Helm chart installs them, and the chart itself, which test/olm renders to
-# deploy OLM as pods, from the same module version.
+# OLM's CRDs, as its Helm chart installs them, and deploy/ with the chart itself and the values
+# of OLM's upstream release, which internal/olmdeploy renders to deploy OLM as pods, from the
+# same module version.
 src=$(cd "$root/hack/tools/olm" && go list -m -f '{{.Dir}}' github.com/operator-framework/operator-lifecycle-manager)
 if [[ ! -d "$dir/crds" ]]; then
   mkdir -p "$dir/crds.tmp"
@@ -69,10 +70,12 @@ if [[ ! -d "$dir/crds" ]]; then
   chmod -R u+w "$dir/crds.tmp"
   mv "$dir/crds.tmp" "$dir/crds"
 fi
-if [[ ! -d "$dir/chart" ]]; then
-  cp -R "$src/deploy/chart" "$dir/chart.tmp"
-  chmod -R u+w "$dir/chart.tmp"
-  mv "$dir/chart.tmp" "$dir/chart"
+if [[ ! -d "$dir/deploy" ]]; then
+  mkdir -p "$dir/deploy.tmp/upstream"
+  cp -R "$src/deploy/chart" "$dir/deploy.tmp/chart"
+  cp "$src/deploy/upstream/values.yaml" "$dir/deploy.tmp/upstream/values.yaml"
+  chmod -R u+w "$dir/deploy.tmp"
+  mv "$dir/deploy.tmp" "$dir/deploy"
 fi
 
 echo "$dir"
