@@ -239,6 +239,10 @@ olm-down: ## Stop OLM's operators; make cluster-down stops them with the cluster
 test-olm: ## Install the operator through OLM on a local cluster of its own: bundle/ in each install mode, a Subscription to catalog/, an upgrade, an uninstall.
 	CLUSTER_ASSETS="$(CLUSTER_ASSETS)" OLM_ASSETS="$(OLM_ASSETS)" go test -tags olm -timeout 30m -count 1 -v ./test/olm/...
 
+.PHONY: test-olm-node
+test-olm-node: ## Install the operator through OLM deployed as pods on the real node (root, Linux, see README): catalog and bundle images from the local registry, unpack Jobs, registry pods, packageserver.
+	NODE_ASSETS="$(NODE_ASSETS)" OLM_ASSETS="$(OLM_ASSETS)" go test -tags olmnode -timeout 40m -count 1 $(E2E_FLAGS) ./test/olm/node
+
 ##@ Benchmarks
 
 # make bench measures the operator at scale on a kube-apiserver and etcd of its own, each figure

@@ -1,0 +1,290 @@
+//go:build olmnode
+
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package node
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	. "github.com/onsi/gomega"
+	operatorsv1 "github.com/operator-framework/api/pkg/operators/v1"
+	operatorsv1alpha1 "github.com/operator-framework/api/pkg/operators/v1alpha1"
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/hack/cluster/localcluster"
+	"github.com/cmft/demo-operator/internal/olmdeploy"
+)
+
+// Pulls, unpack Jobs and pod starts on two shared cores take tens of seconds each.
+const olmTimeout = 5 * time.Minute
+
+// TestOperatorHubPath is what OperatorHub does: a CatalogSource of the catalog image in OLM's
+// namespace, whose registry pod OLM runs; packageserver lists the package; a Subscription to
+// stable; its InstallPlan; a Job that pulls and unpacks the bundle image; the CSV Succeeded;
+// the operator's pods Running from the manager image, serving a DemoApplication.
+func TestOperatorHubPath(t *testing.T) {
+	g := NewWithT(t)
+	ctx := context.Background()
+	first := releases[0]
+	source := createCatalogSource(t, olmdeploy.Namespace, "demo-operator-catalog", catalogImage)
+
+	// kubectl get packagemanifests demo-operator
+	pm := &unstructured.Unstructured{}
+	pm.SetGroupVersionKind(schema.GroupVersionKind{Group: "packages.operators.coreos.com", Version: "v1", Kind: "PackageManifest"})
+	g.Eventually(func(g Gomega) {
+		g.Expect(k8s.Get(ctx, client.ObjectKey{Namespace: olmdeploy.Namespace, Name: "demo-operator"}, pm)).To(Succeed())
+		channels, _, _ := unstructured.NestedSlice(pm.Object, "status", "channels")
+		var names []string
+		for _, c := range channels {
+			names = append(names, c.(map[string]any)["name"].(string))
+		}
+		g.Expect(names).To(ConsistOf("stable", "candidate"))
+		catalog, _, _ := unstructured.NestedString(pm.Object, "status", "catalogSource")
+		g.Expect(catalog).To(Equal(source))
+	}, olmTimeout, time.Second).Should(Succeed())
+	defaultChannel, _, _ := unstructured.NestedString(pm.Object, "status", "defaultChannel")
+	g.Expect(defaultChannel).To(Equal("stable"))
+
+	ns := newNamespace(t, "olm-hub-")
+	createOperatorGroup(t, ns, ns)
+	start := time.Now()
+	sub := subscribe(t, ns, source, olmdeploy.Namespace, "stable", first.csv, operatorsv1alpha1.ApprovalManual)
+	approve(t, ns, first.csv)
+	csv := waitSucceeded(t, ns, first.csv)
+	succeeded := time.Since(start)
+	expectUnpacked(t, first.bundle)
+	pods := expectOperatorPods(t, csv, first.managerImage)
+	t.Logf("Subscription → CSV Succeeded %s, → operator pods Ready %s", succeeded.Round(100*time.Millisecond), time.Since(start).Round(100*time.Millisecond))
+	g.Expect(pods).NotTo(BeEmpty())
+	expectInstalled(t, sub, first.csv)
+	expectServed(t, createDemoApp(t, ns, "web"))
+}
+
+// createCatalogSource makes a grpc CatalogSource of image and waits until its registry pod,
+// which OLM creates from the image, is Ready and OLM's connection to it READY.
+func createCatalogSource(t *testing.T, namespace, name, image string) string {
+	t.Helper()
+	ctx := context.Background()
+	source := &operatorsv1alpha1.CatalogSource{
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
+		Spec: operatorsv1alpha1.CatalogSourceSpec{SourceType: operatorsv1alpha1.SourceTypeGrpc, Image: image,
+			DisplayName: "demo-operator", Publisher: "cmft"},
+	}
+	if err := k8s.Create(ctx, source); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = k8s.Delete(context.Background(), source) })
+	NewWithT(t).Eventually(func(g Gomega) {
+		pods := &corev1.PodList{}
+		g.Expect(k8s.List(ctx, pods, client.InNamespace(namespace), client.MatchingLabels{"olm.catalogSource": name})).To(Succeed())
+		g.Expect(pods.Items).NotTo(BeEmpty(), "no registry pod yet")
+		p := pods.Items[0]
+		g.Expect(p.Spec.NodeName).To(Equal(localcluster.NodeName))
+		g.Expect(p.Spec.Containers[0].Image).To(Equal(image))
+		g.Expect(podReady(&p)).To(BeTrue(), "registry pod %s not Ready: %+v", p.Name, p.Status.ContainerStatuses)
+		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(source), source)).To(Succeed())
+		g.Expect(source.Status.GRPCConnectionState).NotTo(BeNil())
+		g.Expect(source.Status.GRPCConnectionState.LastObservedState).To(Equal("READY"))
+	}, olmTimeout, time.Second).Should(Succeed())
+	return name
+}
+
+// expectUnpacked checks that a Job of OLM's pulled bundle and copied it out: its pull init
+// container ran the bundle image on the real node and the Job completed.
+func expectUnpacked(t *testing.T, bundle string) {
+	t.Helper()
+	ctx := context.Background()
+	NewWithT(t).Eventually(func(g Gomega) {
+		jobs := &batchv1.JobList{}
+		g.Expect(k8s.List(ctx, jobs, client.HasLabels{"operatorframework.io/bundle-unpack-ref"})).To(Succeed())
+		i := slices.IndexFunc(jobs.Items, func(j batchv1.Job) bool {
+			return slices.ContainsFunc(j.Spec.Template.Spec.InitContainers, func(c corev1.Container) bool { return c.Image == bundle })
+		})
+		g.Expect(i).To(BeNumerically(">=", 0), "no unpack Job for %s", bundle)
+		job := jobs.Items[i]
+		g.Expect(job.Status.Succeeded).To(BeNumerically(">=", 1))
+		t.Logf("unpack Job %s/%s: util %s, pull %s, extract %s", job.Namespace, job.Name,
+			job.Spec.Template.Spec.InitContainers[0].Image, bundle, job.Spec.Template.Spec.Containers[0].Image)
+	}, olmTimeout, time.Second).Should(Succeed())
+}
+
+// expectOperatorPods waits until the CSV's Deployment has its pods Running and Ready on the
+// real node from managerImage, and returns them.
+func expectOperatorPods(t *testing.T, csv *operatorsv1alpha1.ClusterServiceVersion, managerImage string) []corev1.Pod {
+	t.Helper()
+	var ready []corev1.Pod
+	NewWithT(t).Eventually(func(g Gomega) {
+		d := operatorDeployment(g, csv)
+		pods := &corev1.PodList{}
+		g.Expect(k8s.List(context.Background(), pods, client.InNamespace(csv.Namespace), client.MatchingLabels(d.Spec.Selector.MatchLabels))).To(Succeed())
+		ready = nil
+		for _, p := range pods.Items {
+			if p.DeletionTimestamp != nil {
+				continue
+			}
+			g.Expect(p.Spec.NodeName).To(Equal(localcluster.NodeName))
+			g.Expect(p.Status.ContainerStatuses).NotTo(BeEmpty())
+			g.Expect(p.Status.ContainerStatuses[0].Image).To(Equal(managerImage))
+			g.Expect(podReady(&p)).To(BeTrue(), "pod %s not Ready", p.Name)
+			ready = append(ready, p)
+		}
+		g.Expect(ready).To(HaveLen(int(ptr.Deref(d.Spec.Replicas, 1))))
+	}, olmTimeout, time.Second).Should(Succeed())
+	return ready
+}
+
+// operatorDeployment returns the Deployment OLM made from the CSV's install strategy.
+func operatorDeployment(g Gomega, csv *operatorsv1alpha1.ClusterServiceVersion) *appsv1.Deployment {
+	specs := csv.Spec.InstallStrategy.StrategySpec.DeploymentSpecs
+	g.Expect(specs).To(HaveLen(1))
+	d := &appsv1.Deployment{}
+	g.Expect(k8s.Get(context.Background(), client.ObjectKey{Namespace: csv.Namespace, Name: specs[0].Name}, d)).To(Succeed())
+	return d
+}
+
+func podReady(p *corev1.Pod) bool {
+	return p.Status.Phase == corev1.PodRunning && slices.ContainsFunc(p.Status.Conditions, func(c corev1.PodCondition) bool {
+		return c.Type == corev1.PodReady && c.Status == corev1.ConditionTrue
+	})
+}
+
+// newNamespace creates a namespace for one test and deletes it afterwards.
+func newNamespace(t *testing.T, prefix string) string {
+	t.Helper()
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: prefix}}
+	if err := k8s.Create(context.Background(), ns); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = k8s.Delete(context.Background(), ns) })
+	NewWithT(t).Eventually(func() error {
+		return k8s.Get(context.Background(), client.ObjectKey{Namespace: ns.Name, Name: "default"}, &corev1.ServiceAccount{})
+	}, 30*time.Second, 100*time.Millisecond).Should(Succeed())
+	return ns.Name
+}
+
+// createOperatorGroup makes the OperatorGroup of namespace, targeting targets (none: all).
+func createOperatorGroup(t *testing.T, namespace string, targets ...string) {
+	t.Helper()
+	og := &operatorsv1.OperatorGroup{
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: "demo-operator"},
+		Spec:       operatorsv1.OperatorGroupSpec{TargetNamespaces: targets},
+	}
+	if err := k8s.Create(context.Background(), og); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// subscribe subscribes namespace to demo-operator's channel from source, starting at startingCSV.
+func subscribe(t *testing.T, namespace, source, sourceNamespace, channel, startingCSV string, approval operatorsv1alpha1.Approval) *operatorsv1alpha1.Subscription {
+	t.Helper()
+	sub := &operatorsv1alpha1.Subscription{
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: "demo-operator"},
+		Spec: &operatorsv1alpha1.SubscriptionSpec{
+			CatalogSource: source, CatalogSourceNamespace: sourceNamespace, Package: "demo-operator", Channel: channel,
+			StartingCSV: startingCSV, InstallPlanApproval: approval,
+		},
+	}
+	if err := k8s.Create(context.Background(), sub); err != nil {
+		t.Fatal(err)
+	}
+	return sub
+}
+
+// approve waits for the InstallPlan that installs csvName to require approval, and approves it.
+func approve(t *testing.T, namespace, csvName string) *operatorsv1alpha1.InstallPlan {
+	t.Helper()
+	ctx := context.Background()
+	plan := &operatorsv1alpha1.InstallPlan{}
+	NewWithT(t).Eventually(func(g Gomega) {
+		plans := &operatorsv1alpha1.InstallPlanList{}
+		g.Expect(k8s.List(ctx, plans, client.InNamespace(namespace))).To(Succeed())
+		i := slices.IndexFunc(plans.Items, func(p operatorsv1alpha1.InstallPlan) bool {
+			return slices.Contains(p.Spec.ClusterServiceVersionNames, csvName)
+		})
+		g.Expect(i).To(BeNumerically(">=", 0), "no InstallPlan for %s yet", csvName)
+		*plan = plans.Items[i]
+		g.Expect(plan.Status.Phase).To(Equal(operatorsv1alpha1.InstallPlanPhaseRequiresApproval), "%+v", plan.Status.BundleLookups)
+	}, olmTimeout, time.Second).Should(Succeed())
+	patch := client.MergeFrom(plan.DeepCopy())
+	plan.Spec.Approved = true
+	if err := k8s.Patch(ctx, plan, patch); err != nil {
+		t.Fatal(err)
+	}
+	return plan
+}
+
+// waitSucceeded waits until OLM reports the CSV Succeeded, and returns it.
+func waitSucceeded(t *testing.T, namespace, name string) *operatorsv1alpha1.ClusterServiceVersion {
+	t.Helper()
+	csv := &operatorsv1alpha1.ClusterServiceVersion{}
+	NewWithT(t).Eventually(func(g Gomega) {
+		g.Expect(k8s.Get(context.Background(), client.ObjectKey{Namespace: namespace, Name: name}, csv)).To(Succeed())
+		g.Expect(csv.Status.Phase).To(Equal(operatorsv1alpha1.CSVPhaseSucceeded), "%s: %s", csv.Status.Reason, csv.Status.Message)
+	}, olmTimeout, time.Second).Should(Succeed())
+	return csv
+}
+
+// expectInstalled waits until the Subscription reports the CSV installed.
+func expectInstalled(t *testing.T, sub *operatorsv1alpha1.Subscription, csv string) {
+	t.Helper()
+	NewWithT(t).Eventually(func(g Gomega) {
+		g.Expect(k8s.Get(context.Background(), client.ObjectKeyFromObject(sub), sub)).To(Succeed())
+		g.Expect(sub.Status.InstalledCSV).To(Equal(csv))
+	}, olmTimeout, time.Second).Should(Succeed())
+}
+
+// createDemoApp creates a DemoApplication of two replicas of the pause image, which the node
+// pulls from the cluster's registry.
+func createDemoApp(t *testing.T, namespace, name string) *paasv1.DemoApplication {
+	t.Helper()
+	app := &paasv1.DemoApplication{
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
+		Spec:       paasv1.DemoApplicationSpec{Image: cluster.PauseImage(), Replica: ptr.To[int32](2)},
+	}
+	if err := k8s.Create(context.Background(), app); err != nil {
+		t.Fatal(err)
+	}
+	return app
+}
+
+// expectServed waits until the operator has made the app's Deployment and its two pods run on
+// the real node, and reports the app Available.
+func expectServed(t *testing.T, app *paasv1.DemoApplication) {
+	t.Helper()
+	ctx := context.Background()
+	NewWithT(t).Eventually(func(g Gomega) {
+		d := &appsv1.Deployment{}
+		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), d)).To(Succeed())
+		g.Expect(metav1.IsControlledBy(d, app)).To(BeTrue())
+		g.Expect(d.Status.ReadyReplicas).To(Equal(ptr.Deref(app.Spec.Replica, 1)))
+		got := &paasv1.DemoApplication{}
+		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), got)).To(Succeed())
+		g.Expect(got.Status.Conditions).To(ContainElement(And(HaveField("Type", "Available"), HaveField("Status", metav1.ConditionTrue))))
+	}, olmTimeout, time.Second).Should(Succeed())
+}
