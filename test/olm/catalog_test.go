@@ -145,16 +145,6 @@ func TestUpgradeAndUninstall(t *testing.T) {
 	})
 }
 
-// expectInstalled waits until the Subscription reports the CSV installed, which the catalog
-// operator records after the CSV succeeds.
-func expectInstalled(t *testing.T, sub *operatorsv1alpha1.Subscription, csv string) {
-	t.Helper()
-	NewWithT(t).Eventually(func(g Gomega) {
-		g.Expect(k8s.Get(context.Background(), client.ObjectKeyFromObject(sub), sub)).To(Succeed())
-		g.Expect(sub.Status.InstalledCSV).To(Equal(csv))
-	}, olmTimeout, 250*time.Millisecond).Should(Succeed())
-}
-
 // withNextRelease copies catalog/ and adds a release one patch version above the default
 // channel's head, generated from config/manifests by hack/bundle like `make bundle catalog`.
 // It returns the new catalog and the new release's CSV name.

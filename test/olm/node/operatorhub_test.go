@@ -25,7 +25,6 @@ import (
 	"time"
 
 	. "github.com/onsi/gomega"
-	operatorsv1 "github.com/operator-framework/api/pkg/operators/v1"
 	operatorsv1alpha1 "github.com/operator-framework/api/pkg/operators/v1alpha1"
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
@@ -39,6 +38,7 @@ import (
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/hack/cluster/localcluster"
 	"github.com/cmft/demo-operator/internal/olmdeploy"
+	"github.com/cmft/demo-operator/test/olm/olmtest"
 )
 
 // Pulls, unpack Jobs and pod starts on two shared cores take tens of seconds each.
@@ -74,7 +74,7 @@ func TestOperatorHubPath(t *testing.T) {
 	ns := newNamespace(t, "olm-hub-")
 	createOperatorGroup(t, ns, ns)
 	start := time.Now()
-	sub := subscribe(t, ns, source, olmdeploy.Namespace, "stable", first.csv, operatorsv1alpha1.ApprovalManual)
+	sub := subscribe(t, ns, source, olmdeploy.Namespace, "stable", first.csv)
 	approve(t, ns, first.csv)
 	csv := waitSucceeded(t, ns, first.csv)
 	succeeded := time.Since(start)
@@ -174,89 +174,29 @@ func podReady(p *corev1.Pod) bool {
 	})
 }
 
-// newNamespace creates a namespace for one test and deletes it afterwards.
-func newNamespace(t *testing.T, prefix string) string {
-	t.Helper()
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: prefix}}
-	if err := k8s.Create(context.Background(), ns); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = k8s.Delete(context.Background(), ns) })
-	NewWithT(t).Eventually(func() error {
-		return k8s.Get(context.Background(), client.ObjectKey{Namespace: ns.Name, Name: "default"}, &corev1.ServiceAccount{})
-	}, 30*time.Second, 100*time.Millisecond).Should(Succeed())
-	return ns.Name
-}
+// The install steps both OLM tiers take, on this package's client and timeout.
+func newNamespace(t *testing.T, prefix string) string { return olmtest.NewNamespace(t, k8s, prefix) }
 
-// createOperatorGroup makes the OperatorGroup of namespace, targeting targets (none: all).
 func createOperatorGroup(t *testing.T, namespace string, targets ...string) {
-	t.Helper()
-	og := &operatorsv1.OperatorGroup{
-		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: "demo-operator"},
-		Spec:       operatorsv1.OperatorGroupSpec{TargetNamespaces: targets},
-	}
-	if err := k8s.Create(context.Background(), og); err != nil {
-		t.Fatal(err)
-	}
+	olmtest.CreateOperatorGroup(t, k8s, namespace, targets...)
 }
 
-// subscribe subscribes namespace to demo-operator's channel from source, starting at startingCSV.
-func subscribe(t *testing.T, namespace, source, sourceNamespace, channel, startingCSV string, approval operatorsv1alpha1.Approval) *operatorsv1alpha1.Subscription {
-	t.Helper()
-	sub := &operatorsv1alpha1.Subscription{
-		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: "demo-operator"},
-		Spec: &operatorsv1alpha1.SubscriptionSpec{
-			CatalogSource: source, CatalogSourceNamespace: sourceNamespace, Package: "demo-operator", Channel: channel,
-			StartingCSV: startingCSV, InstallPlanApproval: approval,
-		},
-	}
-	if err := k8s.Create(context.Background(), sub); err != nil {
-		t.Fatal(err)
-	}
-	return sub
+// subscribe subscribes namespace to demo-operator's channel from source, at startingCSV.
+func subscribe(t *testing.T, namespace, source, sourceNamespace, channel, startingCSV string) *operatorsv1alpha1.Subscription {
+	return olmtest.Subscribe(t, k8s, namespace, operatorsv1alpha1.SubscriptionSpec{CatalogSource: source,
+		CatalogSourceNamespace: sourceNamespace, Package: "demo-operator", Channel: channel, StartingCSV: startingCSV})
 }
 
-// approve waits for the InstallPlan that installs csvName to require approval, and approves it.
 func approve(t *testing.T, namespace, csvName string) *operatorsv1alpha1.InstallPlan {
-	t.Helper()
-	ctx := context.Background()
-	plan := &operatorsv1alpha1.InstallPlan{}
-	NewWithT(t).Eventually(func(g Gomega) {
-		plans := &operatorsv1alpha1.InstallPlanList{}
-		g.Expect(k8s.List(ctx, plans, client.InNamespace(namespace))).To(Succeed())
-		i := slices.IndexFunc(plans.Items, func(p operatorsv1alpha1.InstallPlan) bool {
-			return slices.Contains(p.Spec.ClusterServiceVersionNames, csvName)
-		})
-		g.Expect(i).To(BeNumerically(">=", 0), "no InstallPlan for %s yet", csvName)
-		*plan = plans.Items[i]
-		g.Expect(plan.Status.Phase).To(Equal(operatorsv1alpha1.InstallPlanPhaseRequiresApproval), "%+v", plan.Status.BundleLookups)
-	}, olmTimeout, time.Second).Should(Succeed())
-	patch := client.MergeFrom(plan.DeepCopy())
-	plan.Spec.Approved = true
-	if err := k8s.Patch(ctx, plan, patch); err != nil {
-		t.Fatal(err)
-	}
-	return plan
+	return olmtest.Approve(t, k8s, namespace, csvName, olmTimeout)
 }
 
-// waitSucceeded waits until OLM reports the CSV Succeeded, and returns it.
 func waitSucceeded(t *testing.T, namespace, name string) *operatorsv1alpha1.ClusterServiceVersion {
-	t.Helper()
-	csv := &operatorsv1alpha1.ClusterServiceVersion{}
-	NewWithT(t).Eventually(func(g Gomega) {
-		g.Expect(k8s.Get(context.Background(), client.ObjectKey{Namespace: namespace, Name: name}, csv)).To(Succeed())
-		g.Expect(csv.Status.Phase).To(Equal(operatorsv1alpha1.CSVPhaseSucceeded), "%s: %s", csv.Status.Reason, csv.Status.Message)
-	}, olmTimeout, time.Second).Should(Succeed())
-	return csv
+	return olmtest.WaitSucceeded(t, k8s, namespace, name, olmTimeout)
 }
 
-// expectInstalled waits until the Subscription reports the CSV installed.
 func expectInstalled(t *testing.T, sub *operatorsv1alpha1.Subscription, csv string) {
-	t.Helper()
-	NewWithT(t).Eventually(func(g Gomega) {
-		g.Expect(k8s.Get(context.Background(), client.ObjectKeyFromObject(sub), sub)).To(Succeed())
-		g.Expect(sub.Status.InstalledCSV).To(Equal(csv))
-	}, olmTimeout, time.Second).Should(Succeed())
+	olmtest.ExpectInstalled(t, k8s, sub, csv, olmTimeout)
 }
 
 // createDemoApp creates a DemoApplication of two replicas of the pause image, which the node

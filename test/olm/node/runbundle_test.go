@@ -63,7 +63,7 @@ func runBundle(t *testing.T, mode operatorsv1alpha1.InstallModeType) {
 	} else {
 		createOperatorGroup(t, ns)
 	}
-	sub := subscribe(t, ns, source, ns, "operator-sdk-run-bundle", first.csv, operatorsv1alpha1.ApprovalManual)
+	sub := subscribe(t, ns, source, ns, "operator-sdk-run-bundle", first.csv)
 	approve(t, ns, first.csv)
 	csv := waitSucceeded(t, ns, first.csv)
 	expectUnpacked(t, first.bundle)
@@ -148,10 +148,12 @@ func updateRunBundleCatalog(t *testing.T, namespace string, cfg *declcfg.Declara
 	g.Eventually(func() error {
 		return k8s.Get(ctx, client.ObjectKeyFromObject(old), &corev1.Pod{})
 	}, olmTimeout, time.Second).ShouldNot(Succeed())
+	address := startRegistryPod(t, namespace, cm.Name)
 	source := &operatorsv1alpha1.CatalogSource{}
 	g.Expect(k8s.Get(ctx, client.ObjectKey{Namespace: namespace, Name: "demo-operator-catalog"}, source)).To(Succeed())
-	source.Spec.Address = startRegistryPod(t, namespace, cm.Name)
-	g.Expect(k8s.Update(ctx, source)).To(Succeed())
+	patch := client.MergeFrom(source.DeepCopy())
+	source.Spec.Address = address
+	g.Expect(k8s.Patch(ctx, source, patch)).To(Succeed())
 	expectCatalogReady(t, source)
 }
 
@@ -164,11 +166,14 @@ func startRegistryPod(t *testing.T, namespace, configMap string) string {
 		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: "demo-operator-run-bundle"},
 		Spec: corev1.PodSpec{
 			Containers: []corev1.Container{{Name: "registry-grpc", Image: olmImages.OPM,
-				Command: []string{"/bin/opm", "serve", "/configs", "--cache-dir=/tmp/cache"},
+				// No --cache-dir: opm builds its cache afresh in a temporary directory at each start.
+				Command: []string{"/bin/opm", "serve", "/configs"},
 				Ports:   []corev1.ContainerPort{{Name: "grpc", ContainerPort: 50051}},
 				ReadinessProbe: &corev1.Probe{ProbeHandler: corev1.ProbeHandler{
 					Exec: &corev1.ExecAction{Command: []string{"grpc_health_probe", "-addr=:50051"}}}},
-				VolumeMounts: []corev1.VolumeMount{{Name: "fbc", MountPath: "/configs"}, {Name: "cache", MountPath: "/tmp"}}}},
+				// The file alone: opm would read the ConfigMap volume's ..data directory as a catalog.
+				VolumeMounts: []corev1.VolumeMount{{Name: "fbc", MountPath: "/configs/catalog.yaml", SubPath: "catalog.yaml"},
+					{Name: "cache", MountPath: "/tmp"}}}},
 			Volumes: []corev1.Volume{
 				{Name: "fbc", VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{
 					LocalObjectReference: corev1.LocalObjectReference{Name: configMap}}}},

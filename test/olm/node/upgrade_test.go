@@ -47,7 +47,7 @@ func TestUpgradeAndUninstall(t *testing.T) {
 	source := createCatalogSource(t, olmdeploy.Namespace, "demo-operator-upgrade", catalogImage)
 	ns := newNamespace(t, "olm-upgrade-")
 	createOperatorGroup(t, ns, ns)
-	sub := subscribe(t, ns, source, olmdeploy.Namespace, "stable", first.csv, operatorsv1alpha1.ApprovalManual)
+	sub := subscribe(t, ns, source, olmdeploy.Namespace, "stable", first.csv)
 	approve(t, ns, first.csv)
 	old := waitSucceeded(t, ns, first.csv)
 	expectOperatorPods(t, old, first.managerImage)
