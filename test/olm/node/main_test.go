@@ -194,9 +194,8 @@ func setUp(dir, olmAssets string) error {
 
 // buildOperatorImages builds, from the shipped Dockerfiles, the manager's image, a bundle for
 // each release (generated as make bundle IMG=<the manager image in the registry> does), and a
-// catalog of both (make catalog CATALOG_BUNDLE_IMG=<each bundle image>), and pushes them. The
-// manager image is pushed once per release tag, so that an upgrade rolls pods to a new image.
-// It returns the storage name of each reference.
+// catalog of both (make catalog CATALOG_BUNDLE_IMG=<each bundle image>), and pushes them. It
+// returns the storage name of each reference.
 func buildOperatorImages(ctx context.Context, b *imagebuild.Builder, dir string) (map[string]string, error) {
 	root := testenv.Root()
 	registry := cluster.RegistryHost()
@@ -248,7 +247,14 @@ func buildOperatorImages(ctx context.Context, b *imagebuild.Builder, dir string)
 			CatalogDir: filepath.Join(catalogContext, "catalog", annotations.PackageName)}); err != nil {
 			return nil, err
 		}
-		local[r.managerImage], local[r.bundle] = managerLocal, bundleLocal
+		// Each release's manager image is an image of its own, as a release's would be: the
+		// node would otherwise report an upgraded pod's image by the first tag it pulled.
+		releaseManager := "localhost/demo-operator-olm-node/manager:" + version
+		if _, err := b.Assemble(ctx, imagebuild.ImageSpec{Name: releaseManager, Base: managerLocal,
+			Labels: map[string]string{"org.opencontainers.image.version": version}}); err != nil {
+			return nil, err
+		}
+		local[r.managerImage], local[r.bundle] = releaseManager, bundleLocal
 		releases = append(releases, r)
 	}
 	catalogImage = registry + "/demo-operator-catalog:v" + next.String()
