@@ -94,22 +94,15 @@ type Images struct {
 	Local map[string]string
 }
 
-// Versions returns the OLM and opm versions the binaries in assets were built at.
-func Versions(root string) (olm, opm string, err error) {
-	version := func(dir, module string) (string, error) {
-		cmd := exec.Command("go", "list", "-m", "-f", "{{.Version}}", module)
-		cmd.Dir = filepath.Join(root, "hack", "tools", dir)
-		out, err := cmd.Output()
-		if err != nil {
-			return "", fmt.Errorf("go list -m %s: %w", module, err)
-		}
-		return strings.TrimSpace(string(out)), nil
+// olmVersion is the OLM version hack/tools/olm pins, which hack/olm.sh builds.
+func olmVersion(root string) (string, error) {
+	cmd := exec.Command("go", "list", "-m", "-f", "{{.Version}}", "github.com/operator-framework/operator-lifecycle-manager")
+	cmd.Dir = filepath.Join(root, "hack", "tools", "olm")
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("go list -m operator-lifecycle-manager: %w", err)
 	}
-	if olm, err = version("olm", "github.com/operator-framework/operator-lifecycle-manager"); err != nil {
-		return "", "", err
-	}
-	opm, err = version("opm", "github.com/operator-framework/operator-registry")
-	return olm, opm, err
+	return strings.TrimSpace(string(out)), nil
 }
 
 // olmImageSpec is OLM's image as its Dockerfile makes it: distroless static:debug with the
@@ -139,7 +132,7 @@ func olmImageSpec(name, assets string) (imagebuild.ImageSpec, error) {
 // BuildImages makes OLM's and opm's images from the binaries in assets (hack/olm.sh) and
 // pushes them to registry (host:port, plain HTTP). root is the repository.
 func BuildImages(ctx context.Context, b *imagebuild.Builder, root, assets, registry string) (Images, error) {
-	olmVersion, _, err := Versions(root)
+	version, err := olmVersion(root)
 	if err != nil {
 		return Images{}, err
 	}
@@ -147,14 +140,14 @@ func BuildImages(ctx context.Context, b *imagebuild.Builder, root, assets, regis
 		return Images{}, err
 	}
 	opmTag := imagebuild.OPMImage[strings.LastIndex(imagebuild.OPMImage, ":"):]
-	spec, err := olmImageSpec("localhost/demo-operator-olm/olm:"+olmVersion, assets)
+	spec, err := olmImageSpec("localhost/demo-operator-olm/olm:"+version, assets)
 	if err != nil {
 		return Images{}, err
 	}
 	if _, err := b.Assemble(ctx, spec); err != nil {
 		return Images{}, fmt.Errorf("OLM's image: %w", err)
 	}
-	images := Images{OLM: registry + "/olm:" + olmVersion, OPM: registry + "/opm" + opmTag}
+	images := Images{OLM: registry + "/olm:" + version, OPM: registry + "/opm" + opmTag}
 	images.Local = map[string]string{images.OLM: spec.Name, images.OPM: imagebuild.OPMImage}
 	for ref, local := range images.Local {
 		if err := b.Push(ctx, local, "docker://"+ref, imagebuild.PushOptions{Insecure: true}); err != nil {

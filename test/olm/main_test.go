@@ -167,7 +167,10 @@ func showLogsOnFailure(t *testing.T, names ...string) {
 }
 
 // newNamespace creates a namespace for one test and deletes it afterwards.
-func newNamespace(t *testing.T, prefix string) string { return olmtest.NewNamespace(t, k8s, prefix) }
+func newNamespace(t *testing.T, prefix string) string {
+	t.Helper()
+	return olmtest.NewNamespace(t, k8s, prefix)
+}
 
 // startManagerAs runs the manager binary until the test ends, authenticated as a
 // ServiceAccount with a token from the TokenRequest API, as the kubelet would mount it into

@@ -175,37 +175,46 @@ func podReady(p *corev1.Pod) bool {
 }
 
 // The install steps both OLM tiers take, on this package's client and timeout.
-func newNamespace(t *testing.T, prefix string) string { return olmtest.NewNamespace(t, k8s, prefix) }
+func newNamespace(t *testing.T, prefix string) string {
+	t.Helper()
+	return olmtest.NewNamespace(t, k8s, prefix)
+}
 
 func createOperatorGroup(t *testing.T, namespace string, targets ...string) {
+	t.Helper()
 	olmtest.CreateOperatorGroup(t, k8s, namespace, targets...)
 }
 
 // subscribe subscribes namespace to demo-operator's channel from source, at startingCSV.
 func subscribe(t *testing.T, namespace, source, sourceNamespace, channel, startingCSV string) *operatorsv1alpha1.Subscription {
+	t.Helper()
 	return olmtest.Subscribe(t, k8s, namespace, operatorsv1alpha1.SubscriptionSpec{CatalogSource: source,
 		CatalogSourceNamespace: sourceNamespace, Package: "demo-operator", Channel: channel, StartingCSV: startingCSV})
 }
 
 func approve(t *testing.T, namespace, csvName string) *operatorsv1alpha1.InstallPlan {
+	t.Helper()
 	return olmtest.Approve(t, k8s, namespace, csvName, olmTimeout)
 }
 
 func waitSucceeded(t *testing.T, namespace, name string) *operatorsv1alpha1.ClusterServiceVersion {
+	t.Helper()
 	return olmtest.WaitSucceeded(t, k8s, namespace, name, olmTimeout)
 }
 
 func expectInstalled(t *testing.T, sub *operatorsv1alpha1.Subscription, csv string) {
+	t.Helper()
 	olmtest.ExpectInstalled(t, k8s, sub, csv, olmTimeout)
 }
 
 // createDemoApp creates a DemoApplication of two replicas of the pause image, which the node
-// pulls from the cluster's registry.
+// pulls from the cluster's registry, behind a Service on port 80.
 func createDemoApp(t *testing.T, namespace, name string) *paasv1.DemoApplication {
 	t.Helper()
 	app := &paasv1.DemoApplication{
 		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
-		Spec:       paasv1.DemoApplicationSpec{Image: cluster.PauseImage(), Replica: ptr.To[int32](2)},
+		Spec: paasv1.DemoApplicationSpec{Image: cluster.PauseImage(), Replica: ptr.To[int32](2),
+			Ports: []paasv1.DemoApplicationPort{{Port: 80}}},
 	}
 	if err := k8s.Create(context.Background(), app); err != nil {
 		t.Fatal(err)
@@ -213,8 +222,8 @@ func createDemoApp(t *testing.T, namespace, name string) *paasv1.DemoApplication
 	return app
 }
 
-// expectServed waits until the operator has made the app's Deployment and its two pods run on
-// the real node, and reports the app Available.
+// expectServed waits until the operator has made the app's Deployment, its two pods running on
+// the real node, and its Service, and reports the app Available.
 func expectServed(t *testing.T, app *paasv1.DemoApplication) {
 	t.Helper()
 	ctx := context.Background()
@@ -223,6 +232,9 @@ func expectServed(t *testing.T, app *paasv1.DemoApplication) {
 		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), d)).To(Succeed())
 		g.Expect(metav1.IsControlledBy(d, app)).To(BeTrue())
 		g.Expect(d.Status.ReadyReplicas).To(Equal(ptr.Deref(app.Spec.Replica, 1)))
+		svc := &corev1.Service{}
+		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), svc)).To(Succeed())
+		g.Expect(metav1.IsControlledBy(svc, app)).To(BeTrue())
 		got := &paasv1.DemoApplication{}
 		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), got)).To(Succeed())
 		g.Expect(got.Status.Conditions).To(ContainElement(And(HaveField("Type", "Available"), HaveField("Status", metav1.ConditionTrue))))
