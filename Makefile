@@ -197,9 +197,9 @@ CHANNELS ?= candidate,stable
 DEFAULT_CHANNEL ?= stable
 BUNDLE_IMG ?= $(IMAGE_TAG_BASE)-bundle:v$(VERSION)
 CATALOG_IMG ?= $(IMAGE_TAG_BASE)-catalog:v$(VERSION)
-# The bundle image the catalog points at. Empty: the catalog embeds the bundle's manifests only,
-# and OLM installs them without pulling and unpacking a bundle image.
-CATALOG_BUNDLE_IMG ?=
+# The bundle image each new olm.bundle of the catalog names: OLM's catalog operator pulls and
+# unpacks it at install time, as file-based catalogs require.
+CATALOG_BUNDLE_IMG ?= $(BUNDLE_IMG)
 # operator-sdk and opm are used when installed; otherwise hack/bundle does their work.
 OPERATOR_SDK ?= $(shell command -v operator-sdk 2>/dev/null)
 OPM ?= $(shell command -v opm 2>/dev/null)
@@ -224,7 +224,7 @@ bundle-push: ## Push the bundle image.
 	$(CONTAINER_PUSH) $(BUNDLE_IMG)
 
 .PHONY: catalog
-catalog: ## Add bundle/ to the file-based catalog in catalog/ as the head of its channels.
+catalog: ## Add bundle/ to the file-based catalog in catalog/ as the head of its channels, naming its image CATALOG_BUNDLE_IMG.
 	go run ./hack/bundle catalog --bundle bundle --catalog catalog/$(PACKAGE) --bundle-image "$(CATALOG_BUNDLE_IMG)"
 ifneq ($(OPM),)
 	$(OPM) validate catalog
@@ -255,6 +255,10 @@ olm-down: ## Stop OLM's operators; make cluster-down stops them with the cluster
 .PHONY: test-olm
 test-olm: ## Install the operator through OLM on a local cluster of its own: bundle/ in each install mode, a Subscription to catalog/, an upgrade, an uninstall.
 	CLUSTER_ASSETS="$(CLUSTER_ASSETS)" OLM_ASSETS="$(OLM_ASSETS)" go test -tags olm -timeout 30m -count 1 -v ./test/olm/...
+
+.PHONY: test-olm-node
+test-olm-node: ## Install the operator through OLM deployed as pods on the real node (root, Linux, see README): catalog and bundle images from the local registry, unpack Jobs, registry pods, packageserver.
+	NODE_ASSETS="$(NODE_ASSETS)" OLM_ASSETS="$(OLM_ASSETS)" go test -tags olmnode -timeout 40m -count 1 $(E2E_FLAGS) ./test/olm/node
 
 ##@ Benchmarks
 

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Builds Operator Lifecycle Manager's olm and catalog operators and operator-registry's opm from
-# the Go module proxy (no release downloads, no images) and caches them under bin/, keyed by
-# version, next to OLM's CRDs. Prints the directory that holds them all, which make olm-up and
-# make test-olm pass on as OLM_ASSETS.
+# Builds Operator Lifecycle Manager's binaries (the olm and catalog operators, packageserver, and
+# the cpb and copy-content utilities its bundle unpack Jobs and catalog pods run) and
+# operator-registry's opm from the Go module proxy (no release downloads, no images) and caches
+# them under bin/, keyed by version, next to OLM's CRDs and deploy/ manifests. Prints the
+# directory that holds them all, which make olm-up, make test-olm and make test-olm-node pass on
+# as OLM_ASSETS.
 #
 # The versions are those pinned in hack/tools/olm/go.mod and hack/tools/opm/go.mod.
 #
-#   hack/olm.sh         OLM's operators, CRDs, opm and grpc_health_probe
+#   hack/olm.sh         OLM's binaries, CRDs and manifests, opm and grpc_health_probe
 #   hack/olm.sh --opm   only opm and grpc_health_probe, which the local stand-in of opm's image
 #                       carries (internal/imagebuild)
 set -euo pipefail
@@ -19,13 +21,17 @@ mkdir -p "$dir"
 
 # OLM reports OLMVersion in its logs and operator status; its own Makefile stamps it the same way.
 olm_ldflags="-s -w -X github.com/operator-framework/operator-lifecycle-manager/pkg/version.OLMVersion=$olm_version"
-olm_cmds=(olm catalog)
+# The binaries OLM's image carries, by their package in OLM's module (its Dockerfile and
+# .goreleaser.yml): cpb is what a bundle unpack Job copies into the bundle image to copy the
+# bundle out; copy-content serves catalog pods that extract their content.
+olm_cmds=(olm:cmd/olm catalog:cmd/catalog package-server:cmd/package-server copy-content:cmd/copy-content cpb:util/cpb)
 [[ "${1:-}" == "--opm" ]] && olm_cmds=()
-for cmd in "${olm_cmds[@]}"; do
+for entry in "${olm_cmds[@]}"; do
+  cmd=${entry%%:*}
   if [[ ! -x "$dir/$cmd" ]]; then
     echo "building OLM $cmd $olm_version (first time only, several minutes)" >&2
     (cd "$root/hack/tools/olm" && CGO_ENABLED=0 go build -trimpath -tags json1 -ldflags "$olm_ldflags" \
-      -o "$dir/$cmd.tmp" "github.com/operator-framework/operator-lifecycle-manager/cmd/$cmd")
+      -o "$dir/$cmd.tmp" "github.com/operator-framework/operator-lifecycle-manager/${entry#*:}")
     mv "$dir/$cmd.tmp" "$dir/$cmd"
   fi
 done
@@ -54,13 +60,22 @@ if [[ "${1:-}" == "--opm" ]]; then
   exit 0
 fi
 
-# OLM's CRDs, as its Helm chart installs them, from the same module version.
+# OLM's CRDs, as its Helm chart installs them, and deploy/ with the chart itself and the values
+# of OLM's upstream release, which internal/olmdeploy renders to deploy OLM as pods, from the
+# same module version.
+src=$(cd "$root/hack/tools/olm" && go list -m -f '{{.Dir}}' github.com/operator-framework/operator-lifecycle-manager)
 if [[ ! -d "$dir/crds" ]]; then
-  src=$(cd "$root/hack/tools/olm" && go list -m -f '{{.Dir}}' github.com/operator-framework/operator-lifecycle-manager)
   mkdir -p "$dir/crds.tmp"
   cp "$src"/deploy/chart/crds/*.yaml "$dir/crds.tmp/"
   chmod -R u+w "$dir/crds.tmp"
   mv "$dir/crds.tmp" "$dir/crds"
+fi
+if [[ ! -d "$dir/deploy" ]]; then
+  mkdir -p "$dir/deploy.tmp/upstream"
+  cp -R "$src/deploy/chart" "$dir/deploy.tmp/chart"
+  cp "$src/deploy/upstream/values.yaml" "$dir/deploy.tmp/upstream/values.yaml"
+  chmod -R u+w "$dir/deploy.tmp"
+  mv "$dir/deploy.tmp" "$dir/deploy"
 fi
 
 echo "$dir"

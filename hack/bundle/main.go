@@ -75,7 +75,7 @@ func catalog(args []string) error {
 	var o olm.CatalogOptions
 	fs := flag.NewFlagSet("catalog", flag.ExitOnError)
 	fs.StringVar(&o.BundleDir, "bundle", "bundle", "The bundle to add.")
-	fs.StringVar(&o.BundleImage, "bundle-image", "", "Image of the bundle; empty embeds the bundle's manifests only.")
+	fs.StringVar(&o.BundleImage, "bundle-image", "", "Image the bundle is pushed as, which OLM pulls and unpacks (required).")
 	fs.StringVar(&o.CatalogDir, "catalog", "catalog/demo-operator", "The package's directory in the catalog.")
 	_ = fs.Parse(args)
 	return olm.GenerateCatalog(o)

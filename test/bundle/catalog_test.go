@@ -20,6 +20,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/blang/semver/v4"
@@ -36,8 +37,37 @@ const catalogDir = root + "/catalog/demo-operator"
 func TestCatalogIsCurrent(t *testing.T) {
 	g := NewWithT(t)
 	tmp := copyCatalog(t)
-	g.Expect(olm.GenerateCatalog(olm.CatalogOptions{BundleDir: bundleDir, CatalogDir: tmp})).To(Succeed())
+	o := olm.CatalogOptions{BundleDir: bundleDir, CatalogDir: tmp, BundleImage: defaultBundleImage(t)}
+	g.Expect(olm.GenerateCatalog(o)).To(Succeed())
 	g.Expect(treeOf(t, tmp)).To(Equal(treeOf(t, catalogDir)), "catalog/ is stale: run make catalog")
+}
+
+// defaultBundleImage is the bundle image make catalog names by default: BUNDLE_IMG, the
+// manager's IMAGE_TAG_BASE with -bundle and the version as a v-prefixed tag.
+func defaultBundleImage(t *testing.T) string {
+	t.Helper()
+	csv := readCSV(t)
+	base, _, found := strings.Cut(csv.Annotations["containerImage"], ":"+csv.Spec.Version.String())
+	NewWithT(t).Expect(found).To(BeTrue(), "the CSV's containerImage %q is not tagged with its version", csv.Annotations["containerImage"])
+	return base + "-bundle:v" + csv.Spec.Version.String()
+}
+
+// TestCatalogBundlesNameTheirImages fails when an olm.bundle of catalog/ names no image:
+// operator-framework's file-based catalog docs require it, OLM v0's catalog operator pulls and
+// unpacks it, and OLM v1's ClusterExtension installs nothing else.
+func TestCatalogBundlesNameTheirImages(t *testing.T) {
+	g := NewWithT(t)
+	cfg, err := declcfg.LoadFS(context.Background(), os.DirFS(catalogDir))
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(cfg.Bundles).NotTo(BeEmpty())
+	for _, b := range cfg.Bundles {
+		g.Expect(b.Image).NotTo(BeEmpty(), "olm.bundle %s names no image: run make catalog CATALOG_BUNDLE_IMG=<its bundle image>", b.Name)
+		g.Expect(b.RelatedImages).To(ContainElement(HaveField("Image", b.Image)), "olm.bundle %s: relatedImages lack its image", b.Name)
+	}
+	t.Run("make catalog refuses a bundle without an image", func(t *testing.T) {
+		err := olm.GenerateCatalog(olm.CatalogOptions{BundleDir: bundleDir, CatalogDir: copyCatalog(t)})
+		NewWithT(t).Expect(err).To(MatchError(ContainSubstring("image is required")))
+	})
 }
 
 func TestCatalogServesTheBundle(t *testing.T) {
@@ -57,12 +87,12 @@ func TestCatalogServesTheBundle(t *testing.T) {
 			g.Expect(head.Name).To(Equal(csv.Name), name)
 		}
 	})
-	t.Run("the bundle embeds its manifests", func(t *testing.T) {
+	t.Run("the bundle names its image and embeds its manifests", func(t *testing.T) {
 		g := NewWithT(t)
 		b := pkg.Channels["stable"].Bundles[csv.Name]
 		g.Expect(b).NotTo(BeNil())
-		// No image: OLM takes the manifests from the catalog and runs no unpack Job.
-		g.Expect(b.Image).To(BeEmpty())
+		// OLM unpacks the image; the embedded manifests are what opm and packageserver show.
+		g.Expect(b.Image).To(Equal(defaultBundleImage(t)))
 		props, err := property.Parse(b.Properties)
 		g.Expect(err).NotTo(HaveOccurred())
 		g.Expect(props.BundleObjects).To(HaveLen(len(treeOf(t, bundleDir+"/manifests"))))
@@ -86,7 +116,8 @@ func TestCatalogUpgradesToALaterRelease(t *testing.T) {
 	o.Version, o.OutputDir, o.DockerfilePath = next.String(), filepath.Join(tmp, "bundle"), filepath.Join(tmp, "bundle.Dockerfile")
 	g.Expect(olm.GenerateBundle(o)).To(Succeed())
 	catalog := copyCatalog(t)
-	g.Expect(olm.GenerateCatalog(olm.CatalogOptions{BundleDir: o.OutputDir, CatalogDir: catalog})).To(Succeed())
+	g.Expect(olm.GenerateCatalog(olm.CatalogOptions{BundleDir: o.OutputDir, CatalogDir: catalog,
+		BundleImage: "ghcr.io/cmft/demo-operator-bundle:v" + next.String()})).To(Succeed())
 
 	pkg := loadModel(t, catalog)["demo-operator"]
 	for name, ch := range pkg.Channels {

@@ -39,7 +39,7 @@ const bundleDir = "../../bundle"
 
 // TestBundleInstallModes installs bundle/ the way `operator-sdk run bundle` does, once for
 // each install mode its CSV supports: a catalog of that one bundle (here served by opm from
-// the bundle directory, with its manifests embedded, rather than from a bundle image), an
+// the bundle directory, with its manifests embedded and no bundle image to unpack), an
 // OperatorGroup for the mode, a Subscription and its InstallPlan approved. Then OLM's
 // ServiceAccount runs the manager with the namespaces OLM targets.
 //
@@ -48,9 +48,11 @@ const bundleDir = "../../bundle"
 func TestBundleInstallModes(t *testing.T) {
 	csv := bundleCSV(t, bundleDir)
 	catalogDir := filepath.Join(t.TempDir(), "catalog")
-	if err := olm.GenerateCatalog(olm.CatalogOptions{BundleDir: bundleDir, CatalogDir: filepath.Join(catalogDir, "bundle")}); err != nil {
+	if err := olm.GenerateCatalog(olm.CatalogOptions{BundleDir: bundleDir, CatalogDir: filepath.Join(catalogDir, "bundle"),
+		BundleImage: "ghcr.io/cmft/demo-operator-bundle:v" + csv.Spec.Version.String()}); err != nil {
 		t.Fatal(err)
 	}
+	catalogDir = withoutBundleImages(t, catalogDir)
 	pkg := loadPackage(t, catalogDir)
 	// Each mode's CSV provides the CRD to the namespaces it targets; OLM refuses two
 	// OperatorGroups that provide one API to the same namespace, and AllNamespaces overlaps

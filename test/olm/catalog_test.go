@@ -49,7 +49,7 @@ const catalogDir = "../../catalog"
 func TestCatalogSubscription(t *testing.T) {
 	showLogsOnFailure(t, localolm.OLMOperator, localolm.CatalogOperator)
 	pkg := loadPackage(t, catalogDir)
-	source := serveCatalog(t, localolm.Namespace, catalogDir)
+	source := serveCatalog(t, localolm.Namespace, withoutBundleImages(t, catalogDir))
 	ns := newNamespace(t, "olm-subscription-")
 	createOperatorGroup(t, ns, ns)
 	sub := subscribe(t, ns, source, localolm.Namespace, pkg.Name, "", "")
@@ -145,16 +145,6 @@ func TestUpgradeAndUninstall(t *testing.T) {
 	})
 }
 
-// expectInstalled waits until the Subscription reports the CSV installed, which the catalog
-// operator records after the CSV succeeds.
-func expectInstalled(t *testing.T, sub *operatorsv1alpha1.Subscription, csv string) {
-	t.Helper()
-	NewWithT(t).Eventually(func(g Gomega) {
-		g.Expect(k8s.Get(context.Background(), client.ObjectKeyFromObject(sub), sub)).To(Succeed())
-		g.Expect(sub.Status.InstalledCSV).To(Equal(csv))
-	}, olmTimeout, 250*time.Millisecond).Should(Succeed())
-}
-
 // withNextRelease copies catalog/ and adds a release one patch version above the default
 // channel's head, generated from config/manifests by hack/bundle like `make bundle catalog`.
 // It returns the new catalog and the new release's CSV name.
@@ -186,8 +176,9 @@ func withNextRelease(t *testing.T, current packageInfo) (string, string) {
 	if err := olm.GenerateBundle(opts); err != nil {
 		t.Fatal(err)
 	}
-	if err := olm.GenerateCatalog(olm.CatalogOptions{BundleDir: opts.OutputDir, CatalogDir: filepath.Join(dir, current.Name)}); err != nil {
+	if err := olm.GenerateCatalog(olm.CatalogOptions{BundleDir: opts.OutputDir, CatalogDir: filepath.Join(dir, current.Name),
+		BundleImage: "ghcr.io/cmft/demo-operator-bundle:v" + version.String()}); err != nil {
 		t.Fatal(err)
 	}
-	return dir, opts.CSVName()
+	return withoutBundleImages(t, dir), opts.CSVName()
 }

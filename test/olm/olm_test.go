@@ -22,7 +22,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"slices"
 	"testing"
 	"time"
 
@@ -39,6 +38,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/cmft/demo-operator/hack/olm/localolm"
+	"github.com/cmft/demo-operator/test/olm/olmtest"
 )
 
 // OLM works through several reconciles and resolutions per install; on two shared cores with
@@ -103,6 +103,33 @@ func loadPackage(t *testing.T, catalogDir string) packageInfo {
 	return packageInfo{Name: p.Name, DefaultChannel: p.DefaultChannel.Name, Head: head.Name}
 }
 
+// withoutBundleImages copies a file-based catalog with the image of every olm.bundle blanked.
+// The simulated nodes of this tier run no pods, so OLM could not unpack a bundle image; with no
+// image it installs the manifests the catalog embeds. test/olm/node unpacks the real images.
+func withoutBundleImages(t *testing.T, catalogDir string) string {
+	t.Helper()
+	cfg, err := declcfg.LoadFS(context.Background(), os.DirFS(catalogDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range cfg.Bundles {
+		cfg.Bundles[i].Image = ""
+	}
+	dir := filepath.Join(t.TempDir(), "catalog")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(filepath.Join(dir, "catalog.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := declcfg.WriteYAML(*cfg, f); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 // packageInfo is what a Subscription needs to know of a package.
 type packageInfo struct {
 	Name, DefaultChannel string
@@ -140,72 +167,31 @@ func serveCatalog(t *testing.T, namespace, catalogDir string) string {
 	return source.Name
 }
 
-// createOperatorGroup makes the OperatorGroup of namespace, targeting targets (none: all
-// namespaces).
+// The install steps both OLM tiers take (olmtest), on this package's client and timeout.
 func createOperatorGroup(t *testing.T, namespace string, targets ...string) {
 	t.Helper()
-	og := &operatorsv1.OperatorGroup{
-		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: "demo-operator"},
-		Spec:       operatorsv1.OperatorGroupSpec{TargetNamespaces: targets},
-	}
-	if err := k8s.Create(context.Background(), og); err != nil {
-		t.Fatal(err)
-	}
+	olmtest.CreateOperatorGroup(t, k8s, namespace, targets...)
 }
 
-// subscribe subscribes namespace to the package with manual approval, so that each
-// InstallPlan waits for approve; an empty channel is the package's default.
 func subscribe(t *testing.T, namespace, source, sourceNamespace, pkg, channel, startingCSV string) *operatorsv1alpha1.Subscription {
 	t.Helper()
-	sub := &operatorsv1alpha1.Subscription{
-		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: pkg},
-		Spec: &operatorsv1alpha1.SubscriptionSpec{
-			CatalogSource: source, CatalogSourceNamespace: sourceNamespace, Package: pkg, Channel: channel,
-			StartingCSV: startingCSV, InstallPlanApproval: operatorsv1alpha1.ApprovalManual,
-		},
-	}
-	if err := k8s.Create(context.Background(), sub); err != nil {
-		t.Fatal(err)
-	}
-	return sub
+	return olmtest.Subscribe(t, k8s, namespace, operatorsv1alpha1.SubscriptionSpec{CatalogSource: source,
+		CatalogSourceNamespace: sourceNamespace, Package: pkg, Channel: channel, StartingCSV: startingCSV})
 }
 
-// approve waits for the InstallPlan that installs csvName, checks it waits for approval, and
-// approves it.
 func approve(t *testing.T, namespace, csvName string) *operatorsv1alpha1.InstallPlan {
 	t.Helper()
-	ctx := context.Background()
-	plan := &operatorsv1alpha1.InstallPlan{}
-	NewWithT(t).Eventually(func(g Gomega) {
-		plans := &operatorsv1alpha1.InstallPlanList{}
-		g.Expect(k8s.List(ctx, plans, client.InNamespace(namespace))).To(Succeed())
-		i := slices.IndexFunc(plans.Items, func(p operatorsv1alpha1.InstallPlan) bool {
-			return slices.Contains(p.Spec.ClusterServiceVersionNames, csvName)
-		})
-		g.Expect(i).To(BeNumerically(">=", 0), "no InstallPlan for %s yet", csvName)
-		*plan = plans.Items[i]
-		g.Expect(plan.Status.Phase).To(Equal(operatorsv1alpha1.InstallPlanPhaseRequiresApproval))
-	}, olmTimeout, 250*time.Millisecond).Should(Succeed())
-	t.Logf("InstallPlan %s: %d steps for %v; approving", plan.Name, len(plan.Status.Plan), plan.Spec.ClusterServiceVersionNames)
-	patch := client.MergeFrom(plan.DeepCopy())
-	plan.Spec.Approved = true
-	if err := k8s.Patch(ctx, plan, patch); err != nil {
-		t.Fatal(err)
-	}
-	return plan
+	return olmtest.Approve(t, k8s, namespace, csvName, olmTimeout)
 }
 
-// waitSucceeded waits until OLM reports the CSV Succeeded, and returns it.
 func waitSucceeded(t *testing.T, namespace, name string) *operatorsv1alpha1.ClusterServiceVersion {
 	t.Helper()
-	start := time.Now()
-	csv := &operatorsv1alpha1.ClusterServiceVersion{}
-	NewWithT(t).Eventually(func(g Gomega) {
-		g.Expect(k8s.Get(context.Background(), client.ObjectKey{Namespace: namespace, Name: name}, csv)).To(Succeed())
-		g.Expect(csv.Status.Phase).To(Equal(operatorsv1alpha1.CSVPhaseSucceeded), "%s: %s", csv.Status.Reason, csv.Status.Message)
-	}, olmTimeout, 250*time.Millisecond).Should(Succeed())
-	t.Logf("CSV %s/%s Succeeded in %s", namespace, name, time.Since(start).Round(100*time.Millisecond))
-	return csv
+	return olmtest.WaitSucceeded(t, k8s, namespace, name, olmTimeout)
+}
+
+func expectInstalled(t *testing.T, sub *operatorsv1alpha1.Subscription, csv string) {
+	t.Helper()
+	olmtest.ExpectInstalled(t, k8s, sub, csv, olmTimeout)
 }
 
 // operatorDeployment returns the Deployment OLM made from the CSV's install strategy.

@@ -39,8 +39,9 @@ import (
 type CatalogOptions struct {
 	// BundleDir is the bundle to add (bundle).
 	BundleDir string
-	// BundleImage is the image the bundle is pushed as; empty keeps the bundle's manifests
-	// only embedded in the catalog, which OLM installs without unpacking an image.
+	// BundleImage is the image the bundle is pushed as, which OLM's catalog operator pulls
+	// and unpacks at install time. Required: operator-framework's file-based catalog docs ask
+	// every olm.bundle for its image, and OLM v1 installs nothing else.
 	BundleImage string
 	// CatalogDir is the package's directory in the catalog (catalog/demo-operator).
 	CatalogDir string
@@ -53,6 +54,9 @@ const catalogFile = "catalog.yaml"
 // and makes it the head of each of its channels: it replaces the previous head and skips
 // every earlier version, so a later release upgrades any earlier one.
 func GenerateCatalog(o CatalogOptions) error {
+	if o.BundleImage == "" {
+		return errors.New("the bundle's image is required: OLM pulls and unpacks it (make catalog CATALOG_BUNDLE_IMG=...)")
+	}
 	b, annotations, err := RenderBundle(o.BundleDir, o.BundleImage)
 	if err != nil {
 		return err

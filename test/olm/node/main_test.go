@@ -1,0 +1,325 @@
+//go:build olmnode
+
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package node installs the operator through Operator Lifecycle Manager the way users meet it:
+// OLM itself deployed as pods on the local cluster's real node from its upstream chart, the
+// manager, bundle and catalog images built from the shipped Dockerfiles and pushed to the
+// cluster's registry, a CatalogSource of the catalog image served by a registry pod, bundles
+// unpacked by OLM's Jobs, packagemanifests served by packageserver.
+package node
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	operatorsv1 "github.com/operator-framework/api/pkg/operators/v1"
+	operatorsv1alpha1 "github.com/operator-framework/api/pkg/operators/v1alpha1"
+	"github.com/operator-framework/operator-registry/pkg/registry"
+	corev1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/kubernetes"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/yaml"
+
+	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/hack/bundle/olm"
+	"github.com/cmft/demo-operator/hack/cluster/localcluster"
+	"github.com/cmft/demo-operator/internal/imagebuild"
+	"github.com/cmft/demo-operator/internal/olmdeploy"
+	"github.com/cmft/demo-operator/internal/testenv"
+)
+
+var (
+	cluster *localcluster.Cluster
+	k8s     client.Client
+	cs      kubernetes.Interface
+	scheme  = runtime.NewScheme()
+	// releases are the operator's versions the tests publish, oldest first.
+	releases []release
+	// catalogImage serves both releases on the stable and candidate channels.
+	catalogImage string
+	olmImages    olmdeploy.Images
+)
+
+// release is one version of the operator as images in the cluster's registry.
+type release struct {
+	version, csv         string
+	managerImage, bundle string
+	// bundleDir holds the bundle, generated for managerImage.
+	bundleDir string
+}
+
+func TestMain(m *testing.M) {
+	nodeAssets, olmAssets := os.Getenv("NODE_ASSETS"), os.Getenv("OLM_ASSETS")
+	if nodeAssets == "" || olmAssets == "" {
+		fmt.Println("NODE_ASSETS or OLM_ASSETS is not set: skipping the OLM real-node tests (run make test-olm-node)")
+		os.Exit(0)
+	}
+	if err := localcluster.NodePrerequisites(nodeAssets); err != nil {
+		if os.Getenv("CI") == "true" {
+			fmt.Fprintln(os.Stderr, "the OLM real-node tests cannot run:", err)
+			os.Exit(1)
+		}
+		fmt.Println("skipping the OLM real-node tests:", err)
+		os.Exit(0)
+	}
+	os.Exit(run(m, nodeAssets, olmAssets))
+}
+
+func run(m *testing.M, nodeAssets, olmAssets string) int {
+	for _, add := range []func(*runtime.Scheme) error{clientgoscheme.AddToScheme, paasv1.AddToScheme,
+		apiextensionsv1.AddToScheme, operatorsv1.AddToScheme, operatorsv1alpha1.AddToScheme} {
+		if err := add(scheme); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+	}
+	dir, err := os.MkdirTemp("", "demo-operator-olm-node-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	port, err := localcluster.FreePortBase()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	cluster = &localcluster.Cluster{Dir: filepath.Join(dir, "cluster"), BinDir: nodeAssets, PortBase: port, Nodes: 1,
+		RealNode: true, Progress: os.Stdout, DieWithParent: true}
+	defer func() {
+		if err := cluster.Down(); err != nil {
+			fmt.Fprintln(os.Stderr, "stopping the cluster:", err)
+		}
+	}()
+	if err := setUp(dir, olmAssets); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		dumpOLM()
+		return 1
+	}
+	code := m.Run()
+	if code != 0 {
+		dumpOLM()
+	}
+	return code
+}
+
+// setUp starts the cluster, deploys OLM from its images, and builds and pushes the operator's.
+func setUp(dir, olmAssets string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Minute)
+	defer cancel()
+	start := time.Now()
+	if err := cluster.Up(ctx); err != nil {
+		return err
+	}
+	if err := completeCluster(ctx); err != nil {
+		return err
+	}
+	cfg, err := cluster.RESTConfig()
+	if err != nil {
+		return err
+	}
+	if k8s, err = client.New(cfg, client.Options{Scheme: scheme}); err != nil {
+		return err
+	}
+	if cs, err = kubernetes.NewForConfig(cfg); err != nil {
+		return err
+	}
+	b := &imagebuild.Builder{}
+	dnsImages, err := deployDNS(ctx, b, dir)
+	if err != nil {
+		return fmt.Errorf("cluster DNS: %w", err)
+	}
+	if olmImages, err = olmdeploy.BuildImages(ctx, b, testenv.Root(), olmAssets, cluster.RegistryHost()); err != nil {
+		return fmt.Errorf("OLM's images: %w", err)
+	}
+	objs, err := olmdeploy.Render(filepath.Join(olmAssets, "deploy"), olmImages)
+	if err != nil {
+		return err
+	}
+	if err := withClusterDNS(objs); err != nil {
+		return err
+	}
+	if err := olmdeploy.Deploy(ctx, cfg, objs); err != nil {
+		return err
+	}
+	fmt.Printf("OLM's images built and its manifests applied %s after the start\n", time.Since(start).Round(100*time.Millisecond))
+	// The operator's images build while OLM's pods start.
+	local, err := buildOperatorImages(ctx, b, dir)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("operator images built and pushed %s after the start\n", time.Since(start).Round(100*time.Millisecond))
+	if err := olmdeploy.WaitReady(ctx, cfg); err != nil {
+		return fmt.Errorf("OLM is not ready: %w", err)
+	}
+	fmt.Printf("OLM running as pods, packageserver serving, %s after the start\n", time.Since(start).Round(100*time.Millisecond))
+	maps.Copy(local, olmImages.Local)
+	maps.Copy(local, dnsImages)
+	for _, ref := range slices.Sorted(maps.Keys(local)) {
+		size, err := b.Size(ctx, local[ref])
+		if err != nil {
+			return err
+		}
+		fmt.Printf("image %s: %.1f MB unpacked\n", ref, float64(size)/1e6)
+	}
+	return nil
+}
+
+// buildOperatorImages builds, from the shipped Dockerfiles, the manager's image, a bundle for
+// each release (generated as make bundle IMG=<the manager image in the registry> does), and a
+// catalog of both (make catalog CATALOG_BUNDLE_IMG=<each bundle image>), and pushes them. It
+// returns the storage name of each reference.
+func buildOperatorImages(ctx context.Context, b *imagebuild.Builder, dir string) (map[string]string, error) {
+	root := testenv.Root()
+	registry := cluster.RegistryHost()
+	local := map[string]string{}
+	dockerfile := filepath.Join(root, "Dockerfile")
+	bases, err := imagebuild.BaseImages(dockerfile, filepath.Join(root, "catalog.Dockerfile"))
+	if err != nil {
+		return nil, err
+	}
+	if err := b.EnsureBaseImages(ctx, root, bases...); err != nil {
+		return nil, err
+	}
+	caches, err := imagebuild.GoCacheVolumes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	// The Dockerfile's builder stage downloads modules through the host's network.
+	const managerLocal = "localhost/demo-operator-olm-node/manager:e2e"
+	if _, err := b.Build(ctx, imagebuild.BuildOptions{ContextDir: root, Dockerfile: dockerfile, Tag: managerLocal,
+		Network: "host", Volumes: caches}); err != nil {
+		return nil, fmt.Errorf("building the manager image: %w", err)
+	}
+
+	csv, annotations, err := committedBundle(root)
+	if err != nil {
+		return nil, err
+	}
+	current := csv.Spec.Version.String()
+	next := csv.Spec.Version.Version
+	next.Patch++
+	catalogContext := filepath.Join(dir, "catalog-context")
+	for _, version := range []string{current, next.String()} {
+		r := release{version: version, csv: csv.Name[:strings.LastIndex(csv.Name, ".v")] + ".v" + version,
+			managerImage: registry + "/demo-operator:" + version, bundle: registry + "/demo-operator-bundle:v" + version}
+		bundleContext := filepath.Join(dir, "bundle-"+version)
+		r.bundleDir = filepath.Join(bundleContext, "bundle")
+		opts := olm.Options{ManifestsDir: filepath.Join(root, "config", "manifests"), OutputDir: r.bundleDir,
+			DockerfilePath: filepath.Join(bundleContext, "bundle.Dockerfile"), Package: annotations.PackageName, Version: version,
+			Image: r.managerImage, Channels: strings.Split(annotations.Channels, ","), DefaultChannel: annotations.DefaultChannelName}
+		if err := olm.GenerateBundle(opts); err != nil {
+			return nil, err
+		}
+		bundleLocal := "localhost/demo-operator-olm-node/bundle:v" + version
+		if _, err := b.Build(ctx, imagebuild.BuildOptions{ContextDir: bundleContext, Dockerfile: filepath.Join(root, "bundle.Dockerfile"),
+			Tag: bundleLocal}); err != nil {
+			return nil, fmt.Errorf("building the bundle image: %w", err)
+		}
+		if err := olm.GenerateCatalog(olm.CatalogOptions{BundleDir: r.bundleDir, BundleImage: r.bundle,
+			CatalogDir: filepath.Join(catalogContext, "catalog", annotations.PackageName)}); err != nil {
+			return nil, err
+		}
+		// Each release's manager image is an image of its own, as a release's would be: the
+		// node would otherwise report an upgraded pod's image by the first tag it pulled.
+		releaseManager := "localhost/demo-operator-olm-node/manager:" + version
+		if _, err := b.Assemble(ctx, imagebuild.ImageSpec{Name: releaseManager, Base: managerLocal,
+			Labels: map[string]string{"org.opencontainers.image.version": version}}); err != nil {
+			return nil, err
+		}
+		local[r.managerImage], local[r.bundle] = releaseManager, bundleLocal
+		releases = append(releases, r)
+	}
+	catalogImage = registry + "/demo-operator-catalog:v" + next.String()
+	local[catalogImage] = "localhost/demo-operator-olm-node/catalog:v" + next.String()
+	if _, err := b.Build(ctx, imagebuild.BuildOptions{ContextDir: catalogContext, Dockerfile: filepath.Join(root, "catalog.Dockerfile"),
+		Tag: local[catalogImage]}); err != nil {
+		return nil, fmt.Errorf("building the catalog image: %w", err)
+	}
+	for _, ref := range slices.Sorted(maps.Keys(local)) {
+		if err := b.Push(ctx, local[ref], "docker://"+ref, imagebuild.PushOptions{Insecure: true}); err != nil {
+			return nil, err
+		}
+	}
+	return local, nil
+}
+
+// committedBundle reads bundle/'s CSV and annotations: the release the tests start from.
+func committedBundle(root string) (*operatorsv1alpha1.ClusterServiceVersion, *registry.Annotations, error) {
+	files, err := filepath.Glob(filepath.Join(root, "bundle", "manifests", "*.clusterserviceversion.yaml"))
+	if err != nil || len(files) != 1 {
+		return nil, nil, fmt.Errorf("want one CSV in bundle/manifests, got %v (%v)", files, err)
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		return nil, nil, err
+	}
+	csv := &operatorsv1alpha1.ClusterServiceVersion{}
+	if err := yaml.Unmarshal(data, csv); err != nil {
+		return nil, nil, err
+	}
+	data, err = os.ReadFile(filepath.Join(root, "bundle", "metadata", "annotations.yaml"))
+	if err != nil {
+		return nil, nil, err
+	}
+	var file registry.AnnotationsFile
+	if err := yaml.Unmarshal(data, &file); err != nil {
+		return nil, nil, err
+	}
+	return csv, &file.Annotations, nil
+}
+
+// dumpOLM prints the state of OLM's namespace and its operators' logs, for a failed run.
+func dumpOLM() {
+	if cs == nil {
+		return
+	}
+	ctx := context.Background()
+	pods, err := cs.CoreV1().Pods("").List(ctx, metav1.ListOptions{})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return
+	}
+	for _, p := range pods.Items {
+		fmt.Fprintf(os.Stderr, "pod %s/%s: %s\n", p.Namespace, p.Name, p.Status.Phase)
+		for _, c := range append(p.Status.InitContainerStatuses, p.Status.ContainerStatuses...) {
+			fmt.Fprintf(os.Stderr, "  %s %s ready=%v restarts=%d %+v\n", c.Name, c.Image, c.Ready, c.RestartCount, c.State)
+		}
+	}
+	for _, name := range []string{"olm-operator", "catalog-operator", olmdeploy.PackageServerCSV} {
+		for _, p := range pods.Items {
+			if p.Namespace != olmdeploy.Namespace || !strings.HasPrefix(p.Name, name+"-") {
+				continue
+			}
+			logs, _ := cs.CoreV1().Pods(p.Namespace).GetLogs(p.Name, &corev1.PodLogOptions{TailLines: ptr.To[int64](30)}).DoRaw(ctx)
+			fmt.Fprintf(os.Stderr, "--- %s log:\n%s\n", p.Name, logs)
+		}
+	}
+}
