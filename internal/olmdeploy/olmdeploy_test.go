@@ -17,6 +17,7 @@ limitations under the License.
 package olmdeploy
 
 import (
+	"encoding/json"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -32,15 +33,21 @@ import (
 )
 
 // moduleDeployDir is deploy/ of the OLM version hack/tools/olm pins, in the module cache.
+// `go mod download` fetches it first: on a fresh machine nothing has yet, and `go list -m`
+// would name no directory.
 func moduleDeployDir(t *testing.T) string {
 	t.Helper()
-	cmd := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/operator-framework/operator-lifecycle-manager")
+	cmd := exec.Command("go", "mod", "download", "-json", "github.com/operator-framework/operator-lifecycle-manager")
 	cmd.Dir = filepath.Join(testenv.Root(), "hack", "tools", "olm")
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("go list -m: %v", err)
+		t.Fatalf("go mod download: %v: %s", err, out)
 	}
-	return filepath.Join(strings.TrimSpace(string(out)), "deploy")
+	var module struct{ Dir string }
+	if err := json.Unmarshal(out, &module); err != nil || module.Dir == "" {
+		t.Fatalf("go mod download: no module directory in %s (%v)", out, err)
+	}
+	return filepath.Join(module.Dir, "deploy")
 }
 
 func TestRender(t *testing.T) {
