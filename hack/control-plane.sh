@@ -6,8 +6,9 @@
 #   hack/control-plane.sh            kube-apiserver + etcd (what envtest needs)
 #   hack/control-plane.sh --all      also kube-controller-manager and kube-scheduler
 #   hack/control-plane.sh --cluster  --all plus kwok, which runs the local cluster's nodes
-#   hack/control-plane.sh --node     --cluster plus the real node's kubelet and kube-proxy, and
-#                                    kubectl, which the chart's test image runs
+#   hack/control-plane.sh --node     --cluster plus the real node's kubelet and kube-proxy,
+#                                    CoreDNS, which serves its cluster DNS, and kubectl, which
+#                                    the chart's test image runs
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -48,6 +49,16 @@ if [[ "$mode" == "--cluster" || "$mode" == "--node" ]]; then
     (cd "$root/hack/tools/kwok" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$dir/kwok.tmp" sigs.k8s.io/kwok/cmd/kwok)
     mv "$dir/kwok.tmp" "$dir/kwok"
     echo "$kwok_version" > "$dir/kwok.version"
+  fi
+fi
+
+if [[ "$mode" == "--node" ]]; then
+  coredns_version=$(cd "$root/hack/tools/coredns" && go list -m -f '{{.Version}}' github.com/coredns/coredns)
+  if [[ ! -x "$dir/coredns" || "$(cat "$dir/coredns.version" 2>/dev/null)" != "$coredns_version" ]]; then
+    echo "building CoreDNS $coredns_version (first time only)" >&2
+    (cd "$root/hack/tools/coredns" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$dir/coredns.tmp" ./cmd/coredns)
+    mv "$dir/coredns.tmp" "$dir/coredns"
+    echo "$coredns_version" > "$dir/coredns.version"
   fi
 fi
 

@@ -45,3 +45,23 @@ func GoCacheVolumes(ctx context.Context) ([]string, error) {
 	// Where the golang image keeps them: GOPATH=/go, HOME=/root.
 	return []string{dirs[0] + ":/go/pkg/mod", dirs[1] + ":/root/.cache/go-build"}, nil
 }
+
+// BuildLocally builds one of the project's Dockerfiles on a machine that pulls no images, as
+// the tests do: the base images it names are made as local stand-ins first
+// (EnsureBaseImages; root is the repository), and its RUN steps reach the Go module proxy
+// through the host's network with the host's Go caches lent.
+func (b *Builder) BuildLocally(ctx context.Context, root string, o BuildOptions) (string, error) {
+	bases, err := BaseImages(o.dockerfilePath())
+	if err != nil {
+		return "", err
+	}
+	if err := b.EnsureBaseImages(ctx, root, bases...); err != nil {
+		return "", err
+	}
+	caches, err := GoCacheVolumes(ctx)
+	if err != nil {
+		return "", err
+	}
+	o.Volumes, o.Network = append(o.Volumes, caches...), "host"
+	return b.Build(ctx, o)
+}

@@ -103,13 +103,7 @@ type BuildOptions struct {
 
 // Build builds an image from a Dockerfile with `buildah bud` and returns its ID.
 func (b *Builder) Build(ctx context.Context, o BuildOptions) (string, error) {
-	dockerfile := o.Dockerfile
-	if dockerfile == "" {
-		dockerfile = "Dockerfile"
-	}
-	if !filepath.IsAbs(dockerfile) {
-		dockerfile = filepath.Join(o.ContextDir, dockerfile)
-	}
+	dockerfile := o.dockerfilePath()
 	iidFile, err := os.CreateTemp("", "imagebuild-iid-")
 	if err != nil {
 		return "", err
@@ -144,6 +138,17 @@ func (b *Builder) Build(ctx context.Context, o BuildOptions) (string, error) {
 		return "", err
 	}
 	return strings.TrimPrefix(strings.TrimSpace(string(id)), "sha256:"), nil
+}
+
+func (o BuildOptions) dockerfilePath() string {
+	dockerfile := o.Dockerfile
+	if dockerfile == "" {
+		dockerfile = "Dockerfile"
+	}
+	if !filepath.IsAbs(dockerfile) {
+		dockerfile = filepath.Join(o.ContextDir, dockerfile)
+	}
+	return dockerfile
 }
 
 // PushOptions are the `buildah push` flags Push passes.

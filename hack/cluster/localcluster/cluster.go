@@ -18,8 +18,8 @@ limitations under the License.
 // etcd, kube-apiserver, kube-controller-manager, kube-scheduler, and kwok simulating the
 // nodes, so that Deployments make pods that become Running and Ready without a container
 // runtime. With RealNode (root, Linux) it adds a real node: a registry, containerd, the
-// kubelet and kube-proxy, on addresses of interfaces the cluster creates, so that the
-// operator runs from its image and Services carry traffic. The processes outlive the
+// kubelet and kube-proxy, on addresses of interfaces the cluster creates, and CoreDNS, so that
+// the operator runs from its image and Services carry traffic and have names. The processes outlive the
 // program that starts them; pid files in the state directory let another invocation stop them.
 package localcluster
 
@@ -73,9 +73,10 @@ var Components = []string{Etcd, APIServer, ControllerManager, Scheduler, Kwok}
 // controllers are the kube-controller-manager loops the operator's behaviour depends on:
 // Deployments and ReplicaSets make pods, the garbage collector removes owned objects,
 // endpoints follow Services, namespaces get their default ServiceAccount and finish
-// deleting, and node-lifecycle lifts the not-ready taint from kwok's nodes once they report Ready.
+// deleting, and node-lifecycle lifts the not-ready taint from kwok's nodes once they report
+// Ready. OLM unpacks bundles with Jobs.
 var controllers = []string{
-	"deployment-controller", "replicaset-controller", "garbage-collector-controller",
+	"deployment-controller", "replicaset-controller", "job-controller", "garbage-collector-controller",
 	"endpoints-controller", "endpointslice-controller", "serviceaccount-controller",
 	"serviceaccount-token-controller", "namespace-controller", "node-lifecycle-controller",
 	"root-ca-certificate-publisher-controller",
@@ -187,6 +188,11 @@ func (c *Cluster) Up(ctx context.Context) error {
 	}
 	if err := c.createNodes(ctx, cs); err != nil {
 		return err
+	}
+	if c.RealNode {
+		if err := c.deployDNS(ctx); err != nil {
+			return fmt.Errorf("cluster DNS: %w", err)
+		}
 	}
 	if err := c.waitHealthy(ctx, cs); err != nil {
 		return err
@@ -381,6 +387,14 @@ func (c *Cluster) args(name string) ([]string, error) {
 			"--tls-private-key-file=" + filepath.Join(pki, "apiserver.key"),
 			"--client-ca-file=" + filepath.Join(pki, "ca.crt"),
 			"--authorization-mode=RBAC",
+			// The front proxy to aggregated API servers (writePKI), with kubeadm's headers.
+			"--requestheader-client-ca-file=" + filepath.Join(pki, "front-proxy-ca.crt"),
+			"--requestheader-allowed-names=" + frontProxyClient,
+			"--requestheader-username-headers=X-Remote-User",
+			"--requestheader-group-headers=X-Remote-Group",
+			"--requestheader-extra-headers-prefix=X-Remote-Extra-",
+			"--proxy-client-cert-file=" + filepath.Join(pki, "front-proxy-client.crt"),
+			"--proxy-client-key-file=" + filepath.Join(pki, "front-proxy-client.key"),
 			// PodSecurity and ServiceAccount are in the default admission chain; the list
 			// says so explicitly because the operator's pods must pass both.
 			"--enable-admission-plugins=NamespaceLifecycle,ServiceAccount,PodSecurity,DefaultTolerationSeconds,ResourceQuota,OwnerReferencesPermissionEnforcement",
@@ -495,7 +509,8 @@ func (c *Cluster) createNodes(ctx context.Context, cs *kubernetes.Clientset) err
 }
 
 // waitHealthy waits for what a workload needs: the controller manager and scheduler healthy,
-// every node Ready without a taint, and the default namespace's ServiceAccount.
+// every node Ready without a taint, the default namespace's ServiceAccount, and with a real
+// node the cluster DNS.
 func (c *Cluster) waitHealthy(ctx context.Context, cs *kubernetes.Clientset) error {
 	insecure := &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{
 		// The Components serve /healthz with self-signed certificates and no authentication.
@@ -536,6 +551,10 @@ func (c *Cluster) waitHealthy(ctx context.Context, cs *kubernetes.Clientset) err
 		}
 		if _, err := cs.CoreV1().ServiceAccounts("default").Get(ctx, "default", metav1.GetOptions{}); err != nil {
 			last = "default ServiceAccount not created yet"
+			return false, nil
+		}
+		if c.RealNode && !dnsReady(ctx, cs) {
+			last = "CoreDNS not ready"
 			return false, nil
 		}
 		return true, nil

@@ -117,7 +117,7 @@ func (c *Cluster) nodePrerequisites() error {
 			missing = append(missing, filepath.Join(cniBinDir, plugin))
 		}
 	}
-	for _, bin := range []string{Kubelet, KubeProxy} {
+	for _, bin := range []string{Kubelet, KubeProxy, CoreDNS} {
 		if _, err := os.Stat(filepath.Join(c.BinDir, bin)); err != nil {
 			missing = append(missing, filepath.Join(c.BinDir, bin)+" (hack/control-plane.sh --node)")
 		}
@@ -247,8 +247,8 @@ func (c *Cluster) writeNodeConfig() error {
 				"x509": map[string]any{"clientCAFile": c.CAFile()},
 			},
 			"authorization": map[string]any{"mode": "Webhook"},
-			// No DNS server runs in the cluster, and pods must not query the machine's.
-			"resolvConf": "", "clusterDomain": "cluster.local",
+			// Pods resolve through the cluster DNS (deployDNS), never the machine's resolver.
+			"resolvConf": "", "clusterDNS": []string{DNSServiceIP}, "clusterDomain": ClusterDomain,
 			"podLogsDir":      c.nodeDir("pod-logs"),
 			"volumePluginDir": c.nodeDir("volume-plugins"),
 			// A developer's disk may be nearly full: evict only when nothing is left, and

@@ -1,5 +1,6 @@
-// Module coredns pins the CoreDNS that serves cluster DNS to the real node's pods in
-// test/olm/node: OLM's catalog operator and packageserver reach registry pods by Service name.
+// Module coredns pins the CoreDNS that serves the local cluster's DNS to the real node's pods
+// (hack/control-plane.sh --node builds it): OLM's catalog operator and packageserver, for
+// one, reach registry pods by Service name.
 module github.com/cmft/demo-operator/hack/tools/coredns
 
 go 1.26.0

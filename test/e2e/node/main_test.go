@@ -109,22 +109,8 @@ func buildImages(ctx context.Context) error {
 	registry := cluster.RegistryHost()
 	managerImage, appImage, kubectlImage = registry+"/demo-operator:e2e", registry+"/podname:e2e", registry+"/kubectl:v1.37.1"
 
-	dockerfile := filepath.Join(root, "Dockerfile")
-	bases, err := imagebuild.BaseImages(dockerfile)
-	if err != nil {
-		return err
-	}
-	if err := b.EnsureBaseImages(ctx, root, bases...); err != nil {
-		return err
-	}
-	caches, err := imagebuild.GoCacheVolumes(ctx)
-	if err != nil {
-		return err
-	}
-	// The Dockerfile's builder stage downloads modules through the host's network.
 	const local = "localhost/demo-operator-node/manager:e2e"
-	if _, err := b.Build(ctx, imagebuild.BuildOptions{ContextDir: root, Dockerfile: dockerfile, Tag: local,
-		Network: "host", Volumes: caches}); err != nil {
+	if _, err := b.BuildLocally(ctx, root, imagebuild.BuildOptions{ContextDir: root, Tag: local}); err != nil {
 		return fmt.Errorf("building the manager image: %w", err)
 	}
 	if err := b.Push(ctx, local, "docker://"+managerImage, imagebuild.PushOptions{Insecure: true}); err != nil {

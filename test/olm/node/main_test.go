@@ -138,9 +138,6 @@ func setUp(dir, olmAssets string) error {
 	if err := cluster.Up(ctx); err != nil {
 		return err
 	}
-	if err := completeCluster(ctx); err != nil {
-		return err
-	}
 	cfg, err := cluster.RESTConfig()
 	if err != nil {
 		return err
@@ -152,18 +149,11 @@ func setUp(dir, olmAssets string) error {
 		return err
 	}
 	b := &imagebuild.Builder{}
-	dnsImages, err := deployDNS(ctx, b, dir)
-	if err != nil {
-		return fmt.Errorf("cluster DNS: %w", err)
-	}
 	if olmImages, err = olmdeploy.BuildImages(ctx, b, testenv.Root(), olmAssets, cluster.RegistryHost()); err != nil {
 		return fmt.Errorf("OLM's images: %w", err)
 	}
 	objs, err := olmdeploy.Render(filepath.Join(olmAssets, "deploy"), olmImages)
 	if err != nil {
-		return err
-	}
-	if err := withClusterDNS(objs); err != nil {
 		return err
 	}
 	if err := olmdeploy.Deploy(ctx, cfg, objs); err != nil {
@@ -181,7 +171,6 @@ func setUp(dir, olmAssets string) error {
 	}
 	fmt.Printf("OLM running as pods, packageserver serving, %s after the start\n", time.Since(start).Round(100*time.Millisecond))
 	maps.Copy(local, olmImages.Local)
-	maps.Copy(local, dnsImages)
 	for _, ref := range slices.Sorted(maps.Keys(local)) {
 		size, err := b.Size(ctx, local[ref])
 		if err != nil {
@@ -200,22 +189,8 @@ func buildOperatorImages(ctx context.Context, b *imagebuild.Builder, dir string)
 	root := testenv.Root()
 	registry := cluster.RegistryHost()
 	local := map[string]string{}
-	dockerfile := filepath.Join(root, "Dockerfile")
-	bases, err := imagebuild.BaseImages(dockerfile, filepath.Join(root, "catalog.Dockerfile"))
-	if err != nil {
-		return nil, err
-	}
-	if err := b.EnsureBaseImages(ctx, root, bases...); err != nil {
-		return nil, err
-	}
-	caches, err := imagebuild.GoCacheVolumes(ctx)
-	if err != nil {
-		return nil, err
-	}
-	// The Dockerfile's builder stage downloads modules through the host's network.
 	const managerLocal = "localhost/demo-operator-olm-node/manager:e2e"
-	if _, err := b.Build(ctx, imagebuild.BuildOptions{ContextDir: root, Dockerfile: dockerfile, Tag: managerLocal,
-		Network: "host", Volumes: caches}); err != nil {
+	if _, err := b.BuildLocally(ctx, root, imagebuild.BuildOptions{ContextDir: root, Tag: managerLocal}); err != nil {
 		return nil, fmt.Errorf("building the manager image: %w", err)
 	}
 
@@ -239,7 +214,7 @@ func buildOperatorImages(ctx context.Context, b *imagebuild.Builder, dir string)
 			return nil, err
 		}
 		bundleLocal := "localhost/demo-operator-olm-node/bundle:v" + version
-		if _, err := b.Build(ctx, imagebuild.BuildOptions{ContextDir: bundleContext, Dockerfile: filepath.Join(root, "bundle.Dockerfile"),
+		if _, err := b.BuildLocally(ctx, root, imagebuild.BuildOptions{ContextDir: bundleContext, Dockerfile: filepath.Join(root, "bundle.Dockerfile"),
 			Tag: bundleLocal}); err != nil {
 			return nil, fmt.Errorf("building the bundle image: %w", err)
 		}
@@ -259,7 +234,7 @@ func buildOperatorImages(ctx context.Context, b *imagebuild.Builder, dir string)
 	}
 	catalogImage = registry + "/demo-operator-catalog:v" + next.String()
 	local[catalogImage] = "localhost/demo-operator-olm-node/catalog:v" + next.String()
-	if _, err := b.Build(ctx, imagebuild.BuildOptions{ContextDir: catalogContext, Dockerfile: filepath.Join(root, "catalog.Dockerfile"),
+	if _, err := b.BuildLocally(ctx, root, imagebuild.BuildOptions{ContextDir: catalogContext, Dockerfile: filepath.Join(root, "catalog.Dockerfile"),
 		Tag: local[catalogImage]}); err != nil {
 		return nil, fmt.Errorf("building the catalog image: %w", err)
 	}
