@@ -58,6 +58,10 @@ const (
 	EventResourceConflict = paasv1.ReasonResourceConflict
 	// EventApplyFailed: the API server refused an owned object.
 	EventApplyFailed = "ApplyFailed"
+	// Any other failure that lasts until someone acts (a delete refused by an admission
+	// policy, a read forbidden by RBAC) is a Warning Event whose reason names the step, as
+	// the Degraded condition does: paasv1.ReasonDeploymentFailed, ReasonServiceFailed,
+	// ReasonPodServicesFailed.
 )
 
 // DefaultConflictRetryInterval is how often a DemoApplication blocked by an object it does
@@ -123,11 +127,44 @@ func (r *DemoApplicationReconciler) Reconcile(ctx context.Context, req ctrl.Requ
 	}
 
 	// 3. Report what was observed, and why the spec is not (yet) in place when it is not.
+	r.recordFailures(app, errs)
 	setStatus(app, seen, errs)
 	if err := r.patchStatus(ctx, original, app); err != nil {
 		errs = append(errs, err)
 	}
 	return r.result(errs)
+}
+
+// recordFailures makes each persistent failure of the steps a Warning Event of app, so that
+// kubectl describe shows it beside the Degraded condition, unless apply recorded it already
+// (ApplyFailed, ResourceConflict). A transient failure is retried and raises none.
+func (r *DemoApplicationReconciler) recordFailures(app *paasv1.DemoApplication, errs []error) {
+	for _, err := range errs {
+		var step *stepError
+		if !errors.As(err, &step) {
+			continue
+		}
+		for _, cause := range causes(step.err) {
+			var refused *applyError
+			var conflict *conflictError
+			if persistent(cause) && !errors.As(cause, &refused) && !errors.As(cause, &conflict) {
+				r.Recorder.Eventf(app, nil, corev1.EventTypeWarning, step.reason, "Reconcile", "%v", cause)
+			}
+		}
+	}
+}
+
+// causes splits err into the errors errors.Join made it of.
+func causes(err error) []error {
+	joined, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return []error{err}
+	}
+	var all []error
+	for _, e := range joined.Unwrap() {
+		all = append(all, causes(e)...)
+	}
+	return all
 }
 
 // result retries a failed pass with backoff, except when every failure is a name held by

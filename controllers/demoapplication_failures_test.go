@@ -188,6 +188,7 @@ func TestFailuresReachStatus(t *testing.T) {
 			g.Expect(got).To(And(failing(paasv1.ReasonDeploymentFailed), behind()))
 			g.Expect(condition(got, paasv1.ConditionDegraded).Message).To(ContainSubstring("forbidden"))
 			g.Expect(condition(got, paasv1.ConditionAvailable).Type).To(BeEmpty(), "the Deployment was not seen: nothing is said of it")
+			g.Expect(eventsFor(g, ns, "rbac")).To(ContainElement(paasv1.ReasonDeploymentFailed))
 		}).Should(Succeed())
 
 		restore()
@@ -205,6 +206,7 @@ func TestFailuresReachStatus(t *testing.T) {
 			got := get(g, ns, "kept", &paasv1.DemoApplication{})
 			g.Expect(got).To(And(failing(paasv1.ReasonServiceFailed), behind()))
 			g.Expect(condition(got, paasv1.ConditionDegraded).Message).To(ContainSubstring("Services here are kept"))
+			g.Expect(eventsFor(g, ns, "kept")).To(ContainElement(paasv1.ReasonServiceFailed))
 		}).Should(Succeed())
 	})
 
@@ -232,6 +234,9 @@ func TestFailuresReachStatus(t *testing.T) {
 			got := get(g, ns, "quota", &paasv1.DemoApplication{})
 			g.Expect(got).To(failing(paasv1.ReasonPodServicesFailed))
 			g.Expect(condition(got, paasv1.ConditionDegraded).Message).To(ContainSubstring("exceeded quota"))
+			// Apply recorded the refusal; the step adds no second Event of it.
+			g.Expect(eventsFor(g, ns, "quota")).To(And(ContainElement(controllers.EventApplyFailed),
+				Not(ContainElement(paasv1.ReasonPodServicesFailed))))
 		}).Should(Succeed())
 	})
 }
