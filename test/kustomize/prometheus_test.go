@@ -149,6 +149,6 @@ func find(g Gomega, objs []*unstructured.Unstructured, kind, name string) *unstr
 			return obj
 		}
 	}
-	g.Expect(kind + " " + name).To(BeEmpty(), "not in the build")
+	g.Expect(kind+" "+name).To(BeEmpty(), "not in the build")
 	return nil
 }
