@@ -18,19 +18,17 @@ package olmrun
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
 	"os"
-	"slices"
 
 	"github.com/operator-framework/operator-registry/alpha/declcfg"
 	"github.com/operator-framework/operator-registry/pkg/image"
 	"github.com/operator-framework/operator-registry/pkg/image/containerdregistry"
 	"github.com/operator-framework/operator-registry/pkg/lib/bundle"
-	"github.com/operator-framework/operator-registry/pkg/registry"
 	"github.com/sirupsen/logrus"
+
+	"github.com/cmft/demo-operator/hack/bundle/olm"
 )
 
 // RegistryOptions say how to reach the registry bundle images are pulled from.
@@ -48,7 +46,8 @@ type RegistryOptions struct {
 // opm's own Render (alpha/action) is not used: that package links containers/image's gpgme
 // binding, which a cgo build (go build's default) cannot link without libgpgme's headers; opm
 // and operator-sdk are built with the containers_image_openpgp tag, which `go build ./...`
-// cannot set. The steps are the ones Render takes for a bundle image.
+// cannot set. The steps are the ones Render takes for a bundle image; the unpacked bundle is
+// rendered as make catalog renders bundle/.
 func RenderBundle(ctx context.Context, ref string, opts RegistryOptions) (*declcfg.Bundle, error) {
 	dir, err := os.MkdirTemp("", "olmrun-render-")
 	if err != nil {
@@ -79,42 +78,6 @@ func RenderBundle(ctx context.Context, ref string, opts RegistryOptions) (*declc
 	if err := reg.Unpack(ctx, img, unpacked); err != nil {
 		return nil, fmt.Errorf("unpacking %s: %w", ref, err)
 	}
-	input, err := registry.NewImageInput(img, unpacked)
-	if err != nil {
-		return nil, fmt.Errorf("reading the bundle of %s: %w", ref, err)
-	}
-	return bundleToDeclcfg(input.Bundle)
-}
-
-// bundleToDeclcfg is the olm.bundle of b, with its objects as olm.bundle.object properties and
-// its related images: the CSV's, its operator's, and the bundle image.
-func bundleToDeclcfg(b *registry.Bundle) (*declcfg.Bundle, error) {
-	objs, props, err := registry.ObjectsAndPropertiesFromBundle(b)
-	if err != nil {
-		return nil, fmt.Errorf("bundle %s: %w", b.Name, err)
-	}
-	csv, err := b.ClusterServiceVersion()
-	if err != nil {
-		return nil, err
-	}
-	csvJSON, err := json.Marshal(csv)
-	if err != nil {
-		return nil, err
-	}
-	images, err := csv.GetRelatedImages()
-	if err != nil {
-		return nil, err
-	}
-	operatorImages, err := csv.GetOperatorImages()
-	if err != nil {
-		return nil, err
-	}
-	maps.Copy(images, operatorImages)
-	images[b.BundleImage] = struct{}{}
-	var related []declcfg.RelatedImage
-	for _, img := range slices.Sorted(maps.Keys(images)) {
-		related = append(related, declcfg.RelatedImage{Image: img})
-	}
-	return &declcfg.Bundle{Schema: declcfg.SchemaBundle, Name: b.Name, Package: b.Package, Image: b.BundleImage,
-		Properties: props, RelatedImages: related, Objects: objs, CsvJSON: string(csvJSON)}, nil
+	b, _, err := olm.RenderBundle(unpacked, ref)
+	return b, err
 }
