@@ -519,11 +519,15 @@ func (r *Runner) waitGone(ctx context.Context, objs []client.Object) error {
 func (r *Runner) poll(ctx context.Context, cond func(context.Context) (string, error)) error {
 	var waiting string
 	err := wait.PollUntilContextCancel(ctx, time.Second, true, func(ctx context.Context) (bool, error) {
-		var err error
-		waiting, err = cond(ctx)
-		return waiting == "" && err == nil, err
+		state, err := cond(ctx)
+		if err != nil {
+			return false, err
+		}
+		waiting = state
+		return state == "", nil
 	})
-	if err != nil && waiting != "" && wait.Interrupted(err) {
+	// A request the deadline cut short fails too: the last state says what was awaited.
+	if err != nil && waiting != "" && ctx.Err() != nil {
 		return fmt.Errorf("timed out after %s: %s", r.timeout(), waiting)
 	}
 	return err
