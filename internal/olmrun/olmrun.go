@@ -119,11 +119,10 @@ func New(cfg *rest.Config, opts Options) (*Runner, error) {
 func (r *Runner) RunBundle(ctx context.Context, image string, mode InstallMode) (*operatorsv1alpha1.ClusterServiceVersion, error) {
 	ctx, cancel := context.WithTimeout(ctx, r.timeout())
 	defer cancel()
-	bundle, err := RenderBundle(ctx, image, r.Registry)
+	bundle, err := r.render(ctx, image)
 	if err != nil {
 		return nil, err
 	}
-	r.logf("rendered %s: bundle %s of package %s", image, bundle.Name, bundle.Package)
 	csv, err := bundleCSV(bundle)
 	if err != nil {
 		return nil, err
@@ -172,11 +171,10 @@ func (r *Runner) RunBundle(ctx context.Context, image string, mode InstallMode) 
 func (r *Runner) UpgradeBundle(ctx context.Context, image string) (*operatorsv1alpha1.ClusterServiceVersion, error) {
 	ctx, cancel := context.WithTimeout(ctx, r.timeout())
 	defer cancel()
-	bundle, err := RenderBundle(ctx, image, r.Registry)
+	bundle, err := r.render(ctx, image)
 	if err != nil {
 		return nil, err
 	}
-	r.logf("rendered %s: bundle %s of package %s", image, bundle.Name, bundle.Package)
 	source := &operatorsv1alpha1.CatalogSource{}
 	if err := r.getOwned(ctx, catalogName(bundle.Package), bundle.Package, source); err != nil {
 		return nil, fmt.Errorf("the catalog of run bundle: %w", err)
@@ -272,6 +270,15 @@ func (r *Runner) Cleanup(ctx context.Context, pkg string) error {
 		r.logf("deleting %T %s/%s", obj, r.Namespace, obj.GetName())
 	}
 	return r.waitGone(ctx, deleted)
+}
+
+func (r *Runner) render(ctx context.Context, image string) (*declcfg.Bundle, error) {
+	bundle, err := RenderBundle(ctx, image, r.Registry)
+	if err != nil {
+		return nil, err
+	}
+	r.logf("rendered %s: bundle %s of package %s", image, bundle.Name, bundle.Package)
+	return bundle, nil
 }
 
 // ensureOperatorGroup creates the OperatorGroup of mode unless the namespace has one, which

@@ -31,11 +31,9 @@ import (
 	operatorsv1alpha1 "github.com/operator-framework/api/pkg/operators/v1alpha1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/internal/olmrun"
 	"github.com/cmft/demo-operator/internal/testenv"
 )
@@ -109,7 +107,7 @@ func runBundle(t *testing.T, mode operatorsv1alpha1.InstallModeType) {
 	g.Expect(apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKey{Namespace: ns, Name: firstPod}, &corev1.Pod{}))).To(BeTrue(),
 		"the first registry pod %s is still there", firstPod)
 	expectUnpacked(t, second.bundle)
-	operatorPods := expectOperatorPods(t, upgraded, second.managerImage)
+	expectOperatorPods(t, upgraded, second.managerImage)
 	sub := &operatorsv1alpha1.Subscription{}
 	g.Expect(k8s.Get(ctx, client.ObjectKey{Namespace: ns, Name: "demo-operator"}, sub)).To(Succeed())
 	expectInstalled(t, sub, second.csv)
@@ -136,21 +134,7 @@ func runBundle(t *testing.T, mode operatorsv1alpha1.InstallModeType) {
 	pods := &corev1.PodList{}
 	g.Expect(k8s.List(ctx, pods, client.InNamespace(ns), client.MatchingLabels{olmrun.LabelPackage: "demo-operator"})).To(Succeed())
 	g.Expect(pods.Items).To(BeEmpty(), "registry pods after cleanup")
-	g.Eventually(func(g Gomega) {
-		err := k8s.Get(ctx, client.ObjectKeyFromObject(deploy), &appsv1.Deployment{})
-		g.Expect(apierrors.IsNotFound(err)).To(BeTrue(), "operator Deployment still there: %v", err)
-		for _, p := range operatorPods {
-			err := k8s.Get(ctx, client.ObjectKeyFromObject(&p), &corev1.Pod{})
-			g.Expect(apierrors.IsNotFound(err)).To(BeTrue(), "operator pod %s still there: %v", p.Name, err)
-		}
-	}, olmTimeout, time.Second).Should(Succeed())
-	g.Expect(k8s.Get(ctx, client.ObjectKey{Name: "demoapplications." + paasv1.GroupVersion.Group}, &apiextensionsv1.CustomResourceDefinition{})).To(Succeed())
-	kept := &paasv1.DemoApplication{}
-	g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), kept)).To(Succeed())
-	g.Expect(kept.UID).To(Equal(app.UID))
-	d := &appsv1.Deployment{}
-	g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), d)).To(Succeed())
-	g.Expect(d.UID).To(Equal(workload.UID))
+	expectUninstalled(t, deploy, app, workload)
 }
 
 // expectRunBundleCatalog checks the CatalogSource of run bundle: it records the bundle images
