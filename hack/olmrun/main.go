@@ -32,6 +32,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/sirupsen/logrus"
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/controller-runtime/pkg/client/config"
 
@@ -82,6 +83,8 @@ func main() {
 func run(command string, fs *flag.FlagSet, opts olmrun.Options, installMode string) error {
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
+	// operator-registry's bundle parser reports at info level the optional files a bundle lacks.
+	logrus.SetLevel(logrus.WarnLevel)
 	cfg, err := config.GetConfig()
 	if err != nil {
 		return err

@@ -264,10 +264,13 @@ func (r *Runner) Cleanup(ctx context.Context, pkg string) error {
 		deleted = append(deleted, og)
 	}
 	for _, obj := range deleted {
-		if err := r.Client.Delete(ctx, obj, client.PropagationPolicy(metav1.DeletePropagationBackground)); client.IgnoreNotFound(err) != nil {
+		err := r.Client.Delete(ctx, obj, client.PropagationPolicy(metav1.DeletePropagationBackground))
+		if client.IgnoreNotFound(err) != nil {
 			return fmt.Errorf("deleting %T %s: %w", obj, obj.GetName(), err)
 		}
-		r.logf("deleting %T %s/%s", obj, r.Namespace, obj.GetName())
+		if err == nil {
+			r.logf("deleting %T %s/%s", obj, r.Namespace, obj.GetName())
+		}
 	}
 	return r.waitGone(ctx, deleted)
 }
