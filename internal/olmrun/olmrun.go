@@ -90,8 +90,8 @@ type Runner struct {
 	Options
 }
 
-// Scheme knows the kinds a Runner's client handles.
-func Scheme() (*runtime.Scheme, error) {
+// newScheme knows the kinds a Runner's client handles.
+func newScheme() (*runtime.Scheme, error) {
 	scheme := runtime.NewScheme()
 	for _, add := range []func(*runtime.Scheme) error{clientgoscheme.AddToScheme, operatorsv1.AddToScheme, operatorsv1alpha1.AddToScheme} {
 		if err := add(scheme); err != nil {
@@ -103,7 +103,7 @@ func Scheme() (*runtime.Scheme, error) {
 
 // New returns a Runner on the cluster of cfg.
 func New(cfg *rest.Config, opts Options) (*Runner, error) {
-	scheme, err := Scheme()
+	scheme, err := newScheme()
 	if err != nil {
 		return nil, err
 	}
