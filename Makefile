@@ -252,6 +252,31 @@ olm-up: ## Run OLM on the local cluster (started if need be): its CRDs and names
 olm-down: ## Stop OLM's operators; make cluster-down stops them with the cluster.
 	go run ./hack/olm down
 
+# run-bundle, run-bundle-upgrade and cleanup-bundle do what `operator-sdk run bundle`, `run
+# bundle-upgrade` and `cleanup` do, without the CLI (hack/olmrun, internal/olmrun), on the
+# cluster of KUBECONFIG (or ~/.kube/config), which must run OLM. NAMESPACE empty: the kubeconfig
+# context's. INSTALL_MODE empty: AllNamespaces if the CSV supports it (else OwnNamespace,
+# SingleNamespace=<ns>, MultiNamespace=<ns>,<ns>). INDEX_IMG runs the registry pod serving the
+# bundle's catalog. USE_HTTP=true pulls the bundle image over plain HTTP (--use-http).
+NAMESPACE ?=
+INSTALL_MODE ?=
+INDEX_IMG ?= quay.io/operator-framework/opm:v1.60.0
+USE_HTTP ?= false
+RUN_BUNDLE_TIMEOUT ?= 5m
+OLMRUN_FLAGS = -namespace "$(NAMESPACE)" -timeout $(RUN_BUNDLE_TIMEOUT)
+
+.PHONY: run-bundle
+run-bundle: ## Install BUNDLE_IMG through OLM as operator-sdk run bundle does, without the CLI (NAMESPACE, INSTALL_MODE, INDEX_IMG, USE_HTTP).
+	go run ./hack/olmrun run $(OLMRUN_FLAGS) -install-mode "$(INSTALL_MODE)" -index-image "$(INDEX_IMG)" -use-http=$(USE_HTTP) "$(BUNDLE_IMG)"
+
+.PHONY: run-bundle-upgrade
+run-bundle-upgrade: ## Upgrade what make run-bundle installed to BUNDLE_IMG, as operator-sdk run bundle-upgrade does.
+	go run ./hack/olmrun upgrade $(OLMRUN_FLAGS) -use-http=$(USE_HTTP) "$(BUNDLE_IMG)"
+
+.PHONY: cleanup-bundle
+cleanup-bundle: ## Remove what make run-bundle installed for PACKAGE, as operator-sdk cleanup does, but keep the CRD and DemoApplications.
+	go run ./hack/olmrun cleanup $(OLMRUN_FLAGS) "$(PACKAGE)"
+
 .PHONY: test-olm
 test-olm: ## Install the operator through OLM on a local cluster of its own: bundle/ in each install mode, a Subscription to catalog/, an upgrade, an uninstall.
 	CLUSTER_ASSETS="$(CLUSTER_ASSETS)" OLM_ASSETS="$(OLM_ASSETS)" go test -tags olm -timeout 30m -count 1 -v ./test/olm/...

@@ -92,24 +92,34 @@ func TestUpgradeAndUninstall(t *testing.T) {
 		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), workload)).To(Succeed())
 		g.Expect(k8s.Delete(ctx, sub)).To(Succeed())
 		g.Expect(k8s.Delete(ctx, csv)).To(Succeed())
-		g.Eventually(func(g Gomega) {
-			err := k8s.Get(ctx, client.ObjectKeyFromObject(deploy), &appsv1.Deployment{})
-			g.Expect(apierrors.IsNotFound(err)).To(BeTrue(), "operator Deployment still there: %v", err)
-			pods := &corev1.PodList{}
-			g.Expect(k8s.List(ctx, pods, client.InNamespace(ns), client.MatchingLabels(deploy.Spec.Selector.MatchLabels))).To(Succeed())
-			g.Expect(pods.Items).To(BeEmpty(), "operator pods still there")
-		}, olmTimeout, time.Second).Should(Succeed())
-		// OLM never deletes a CRD; the DemoApplication owns its workload, which keeps running.
-		g.Consistently(func(g Gomega) {
-			g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(crd), &apiextensionsv1.CustomResourceDefinition{})).To(Succeed())
-			kept := &paasv1.DemoApplication{}
-			g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), kept)).To(Succeed())
-			g.Expect(kept.UID).To(Equal(app.UID))
-			d := &appsv1.Deployment{}
-			g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), d)).To(Succeed())
-			g.Expect(d.UID).To(Equal(workload.UID))
-			g.Expect(d.Status.ReadyReplicas).To(Equal(*app.Spec.Replica))
-			g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), &corev1.Service{})).To(Succeed())
-		}, 10*time.Second, time.Second).Should(Succeed())
+		expectUninstalled(t, deploy, app, workload)
 	})
+}
+
+// expectUninstalled waits until the operator's Deployment and its pods are gone, and checks that
+// what users made stays: the CRD (OLM never deletes one), the DemoApplication, and its workload,
+// which the DemoApplication owns, running.
+func expectUninstalled(t *testing.T, deploy *appsv1.Deployment, app *paasv1.DemoApplication, workload *appsv1.Deployment) {
+	t.Helper()
+	ctx := context.Background()
+	g := NewWithT(t)
+	g.Eventually(func(g Gomega) {
+		err := k8s.Get(ctx, client.ObjectKeyFromObject(deploy), &appsv1.Deployment{})
+		g.Expect(apierrors.IsNotFound(err)).To(BeTrue(), "operator Deployment still there: %v", err)
+		pods := &corev1.PodList{}
+		g.Expect(k8s.List(ctx, pods, client.InNamespace(deploy.Namespace), client.MatchingLabels(deploy.Spec.Selector.MatchLabels))).To(Succeed())
+		g.Expect(pods.Items).To(BeEmpty(), "operator pods still there")
+	}, olmTimeout, time.Second).Should(Succeed())
+	g.Consistently(func(g Gomega) {
+		crd := client.ObjectKey{Name: "demoapplications." + paasv1.GroupVersion.Group}
+		g.Expect(k8s.Get(ctx, crd, &apiextensionsv1.CustomResourceDefinition{})).To(Succeed())
+		kept := &paasv1.DemoApplication{}
+		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), kept)).To(Succeed())
+		g.Expect(kept.UID).To(Equal(app.UID))
+		d := &appsv1.Deployment{}
+		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), d)).To(Succeed())
+		g.Expect(d.UID).To(Equal(workload.UID))
+		g.Expect(d.Status.ReadyReplicas).To(Equal(*app.Spec.Replica))
+		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), &corev1.Service{})).To(Succeed())
+	}, 10*time.Second, time.Second).Should(Succeed())
 }
