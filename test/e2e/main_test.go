@@ -34,17 +34,21 @@ import (
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/yaml"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/hack/cluster/localcluster"
 	"github.com/cmft/demo-operator/internal/manager"
+	"github.com/cmft/demo-operator/internal/testenv"
 	"github.com/cmft/demo-operator/test/e2e/framework"
 )
 
@@ -53,6 +57,9 @@ var (
 	k8s     client.Client
 	// managerBin is main.go built.
 	managerBin string
+	// operatorKubeconfig acts as the operator's ServiceAccount with the shipped RBAC
+	// (testenv.AsOperator), which the managers run with.
+	operatorKubeconfig string
 )
 
 func TestMain(m *testing.M) {
@@ -103,6 +110,9 @@ func setUp(dir string) error {
 	if err := k8s.Create(ctx, crd); err != nil {
 		return err
 	}
+	if err := writeOperatorKubeconfig(ctx, cfg, filepath.Join(cluster.Dir, "operator.kubeconfig")); err != nil {
+		return err
+	}
 	for {
 		if err := k8s.Get(ctx, client.ObjectKeyFromObject(crd), crd); err != nil {
 			return err
@@ -120,11 +130,58 @@ func setUp(dir string) error {
 	}
 }
 
-// startManager runs a manager binary as its own process until the test ends, with the admin
-// kubeconfig and no metrics or probe servers, so that several can run side by side.
+// writeOperatorKubeconfig writes, to path, the admin kubeconfig impersonating the operator's
+// ServiceAccount bound to the shipped ClusterRole, so that the managers have exactly the
+// rights users give them. path is in the cluster's directory, which a process's command line
+// must name for the cluster to stop it.
+func writeOperatorKubeconfig(ctx context.Context, cfg *rest.Config, path string) error {
+	operator, err := testenv.AsOperator(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	kubeconfig, err := clientcmd.LoadFromFile(cluster.Kubeconfig())
+	if err != nil {
+		return err
+	}
+	for _, user := range kubeconfig.AuthInfos {
+		user.Impersonate, user.ImpersonateGroups = operator.Impersonate.UserName, operator.Impersonate.Groups
+	}
+	operatorKubeconfig = path
+	return clientcmd.WriteToFile(*kubeconfig, path)
+}
+
+// grantLeaderElection gives the operator's ServiceAccount the shipped leader election Role
+// in namespace, as config/default does in its own.
+func grantLeaderElection(t *testing.T, namespace string) {
+	t.Helper()
+	role := &rbacv1.Role{}
+	data, err := os.ReadFile(filepath.Join(testenv.Root(), "config", "rbac", "leader_election_role.yaml"))
+	if err == nil {
+		err = yaml.Unmarshal(data, role)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	role.Namespace = namespace
+	binding := &rbacv1.RoleBinding{
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: role.Name},
+		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: role.Name},
+		Subjects: []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Namespace: testenv.OperatorNamespace,
+			Name: testenv.OperatorServiceAccount}},
+	}
+	for _, obj := range []client.Object{role, binding} {
+		if err := k8s.Create(context.Background(), obj); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// startManager runs a manager binary as its own process until the test ends, as the
+// operator's ServiceAccount and with no metrics or probe servers, so that several can run
+// side by side.
 func startManager(t *testing.T, name, bin string, args ...string) {
 	t.Helper()
-	args = append([]string{"--kubeconfig=" + cluster.Kubeconfig(), "--metrics-bind-address=0",
+	args = append([]string{"--kubeconfig=" + operatorKubeconfig, "--metrics-bind-address=0",
 		"--health-probe-bind-address=0"}, args...)
 	if err := cluster.StartProcess(name, bin, args, nil); err != nil {
 		t.Fatal(err)

@@ -70,6 +70,7 @@ func TestLeaderElection(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
 	ns := newNamespace(t)
+	grantLeaderElection(t, ns)
 	args := []string{"--leader-elect", "--leader-election-namespace=" + ns}
 	startManager(t, "manager-a", managerBin, args...)
 	startManager(t, "manager-b", managerBin, args...)
