@@ -69,7 +69,7 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	}
 	cluster = &localcluster.Cluster{BinDir: assets, Nodes: 3, Progress: os.Stdout, DieWithParent: true}
-	os.Exit(framework.Run(m, cluster, setUp))
+	os.Exit(framework.Run(m, cluster, setUp, nil))
 }
 
 // setUp builds the binaries while the cluster starts, then installs the CRD.
@@ -203,7 +203,7 @@ func tail(s string, lines int) string {
 }
 
 // newNamespace creates a namespace for one test and deletes it afterwards.
-func newNamespace(t *testing.T) string { return framework.NewNamespace(t, k8s, nil) }
+func newNamespace(t *testing.T) string { return framework.NewNamespace(t, k8s, "e2e-", nil) }
 
 func newDemoApp(namespace, name string, replicas int32, image string) *paasv1.DemoApplication {
 	return &paasv1.DemoApplication{

@@ -68,7 +68,7 @@ func TestBundleInstallModes(t *testing.T) {
 func installInMode(t *testing.T, bundle *operatorsv1alpha1.ClusterServiceVersion, pkg, catalogDir string, mode operatorsv1alpha1.InstallModeType) {
 	g := NewWithT(t)
 	showLogsOnFailure(t, "olm-operator", "catalog-operator")
-	operatorNS := newNamespace(t, "olm-operator-")
+	operatorNS := steps.NewNamespace(t, "olm-operator-")
 	// watched gets the workloads the manager must serve; the others are targets too.
 	var targets []string
 	var watched string
@@ -76,9 +76,9 @@ func installInMode(t *testing.T, bundle *operatorsv1alpha1.ClusterServiceVersion
 	case operatorsv1alpha1.InstallModeTypeOwnNamespace:
 		targets = []string{operatorNS}
 	case operatorsv1alpha1.InstallModeTypeSingleNamespace:
-		targets = []string{newNamespace(t, "olm-target-")}
+		targets = []string{steps.NewNamespace(t, "olm-target-")}
 	case operatorsv1alpha1.InstallModeTypeMultiNamespace:
-		targets = []string{newNamespace(t, "olm-target-"), newNamespace(t, "olm-target-")}
+		targets = []string{steps.NewNamespace(t, "olm-target-"), steps.NewNamespace(t, "olm-target-")}
 	case operatorsv1alpha1.InstallModeTypeAllNamespaces:
 	default:
 		t.Fatalf("unknown install mode %s", mode)
@@ -86,13 +86,13 @@ func installInMode(t *testing.T, bundle *operatorsv1alpha1.ClusterServiceVersion
 	if len(targets) > 0 {
 		watched = targets[len(targets)-1]
 	} else {
-		watched = newNamespace(t, "olm-any-")
+		watched = steps.NewNamespace(t, "olm-any-")
 	}
-	createOperatorGroup(t, operatorNS, targets...)
+	steps.CreateOperatorGroup(t, operatorNS, targets...)
 	source := serveCatalog(t, operatorNS, catalogDir)
 	sub := subscribe(t, operatorNS, source, operatorNS, pkg, "", "")
-	approve(t, operatorNS, bundle.Name)
-	csv := waitSucceeded(t, operatorNS, bundle.Name)
+	steps.Approve(t, operatorNS, bundle.Name)
+	csv := steps.WaitSucceeded(t, operatorNS, bundle.Name)
 
 	deploy := operatorDeployment(t, csv)
 	if len(targets) > 0 {
@@ -121,7 +121,7 @@ func installInMode(t *testing.T, bundle *operatorsv1alpha1.ClusterServiceVersion
 	expectServed(t, createDemoApp(t, watched, "web"))
 	expectPodLabeled(t, watched)
 	if len(targets) > 0 {
-		expectIgnored(t, createDemoApp(t, newNamespace(t, "olm-unwatched-"), "web"))
+		expectIgnored(t, createDemoApp(t, steps.NewNamespace(t, "olm-unwatched-"), "web"))
 	}
 	uninstall(t, sub, csv)
 }
@@ -132,8 +132,8 @@ func installInMode(t *testing.T, bundle *operatorsv1alpha1.ClusterServiceVersion
 // InstallPlan's steps creates them.
 func TestCSVAppliedAlone(t *testing.T) {
 	ctx := context.Background()
-	ns := newNamespace(t, "olm-csv-alone-")
-	createOperatorGroup(t, ns, ns)
+	ns := steps.NewNamespace(t, "olm-csv-alone-")
+	steps.CreateOperatorGroup(t, ns, ns)
 	csv := bundleCSV(t, bundleDir)
 	csv.Namespace = ns
 	if err := k8s.Create(ctx, csv); err != nil {

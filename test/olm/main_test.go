@@ -48,6 +48,7 @@ import (
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/hack/cluster/localcluster"
 	"github.com/cmft/demo-operator/hack/olm/localolm"
+	"github.com/cmft/demo-operator/test/e2e/framework"
 	"github.com/cmft/demo-operator/test/olm/olmtest"
 )
 
@@ -55,6 +56,8 @@ var (
 	cluster *localcluster.Cluster
 	k8s     client.Client
 	cs      *kubernetes.Clientset
+	// steps are the install steps both OLM tiers take, on k8s.
+	steps olmtest.Steps
 	// olmAssets holds opm; managerBin is main.go built.
 	olmAssets, managerBin string
 	scheme                = runtime.NewScheme()
@@ -67,44 +70,23 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	}
 	olmAssets = olm
-	os.Exit(run(m, clusterAssets))
-}
-
-func run(m *testing.M, clusterAssets string) int {
 	for _, add := range []func(*runtime.Scheme) error{clientgoscheme.AddToScheme, apiextensionsv1.AddToScheme,
 		operatorsv1.AddToScheme, operatorsv1alpha1.AddToScheme, paasv1.AddToScheme} {
 		if err := add(scheme); err != nil {
 			fmt.Fprintln(os.Stderr, err)
-			return 1
+			os.Exit(1)
 		}
 	}
-	dir, err := os.MkdirTemp("", "demo-operator-olm-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
+	cluster = &localcluster.Cluster{BinDir: clusterAssets, Nodes: 2, Progress: os.Stdout, DieWithParent: true}
+	os.Exit(framework.Run(m, cluster, setUp, printOLMLogs))
+}
+
+// printOLMLogs prints the end of OLM's operators' logs, for a failed run.
+func printOLMLogs() {
+	for _, name := range []string{localolm.OLMOperator, localolm.CatalogOperator} {
+		logs, _ := os.ReadFile(cluster.LogFile(name))
+		fmt.Fprintf(os.Stderr, "%s log:\n%s\n", name, tail(string(logs), 20))
 	}
-	defer os.RemoveAll(dir)
-	port, err := localcluster.FreePortBase()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	cluster = &localcluster.Cluster{Dir: filepath.Join(dir, "cluster"), BinDir: clusterAssets, PortBase: port, Nodes: 2,
-		Progress: os.Stdout, DieWithParent: true}
-	defer func() {
-		if err := cluster.Down(); err != nil {
-			fmt.Fprintln(os.Stderr, "stopping the cluster:", err)
-		}
-	}()
-	if err := setUp(dir); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		for _, name := range []string{localolm.OLMOperator, localolm.CatalogOperator} {
-			logs, _ := os.ReadFile(cluster.LogFile(name))
-			fmt.Fprintf(os.Stderr, "%s log:\n%s\n", name, tail(string(logs), 20))
-		}
-		return 1
-	}
-	return m.Run()
 }
 
 // setUp builds the manager while the cluster starts, then installs and starts OLM.
@@ -131,6 +113,7 @@ func setUp(dir string) error {
 	if k8s, err = client.New(cfg, client.Options{Scheme: scheme}); err != nil {
 		return err
 	}
+	steps = olmtest.Steps{Client: k8s, Timeout: olmTimeout}
 	if cs, err = kubernetes.NewForConfig(cfg); err != nil {
 		return err
 	}
@@ -167,10 +150,6 @@ func showLogsOnFailure(t *testing.T, names ...string) {
 }
 
 // newNamespace creates a namespace for one test and deletes it afterwards.
-func newNamespace(t *testing.T, prefix string) string {
-	t.Helper()
-	return olmtest.NewNamespace(t, k8s, prefix)
-}
 
 // startManagerAs runs the manager binary until the test ends, authenticated as a
 // ServiceAccount with a token from the TokenRequest API, as the kubelet would mount it into

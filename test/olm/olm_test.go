@@ -38,7 +38,6 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/cmft/demo-operator/hack/olm/localolm"
-	"github.com/cmft/demo-operator/test/olm/olmtest"
 )
 
 // OLM works through several reconciles and resolutions per install; on two shared cores with
@@ -167,31 +166,10 @@ func serveCatalog(t *testing.T, namespace, catalogDir string) string {
 	return source.Name
 }
 
-// The install steps both OLM tiers take (olmtest), on this package's client and timeout.
-func createOperatorGroup(t *testing.T, namespace string, targets ...string) {
-	t.Helper()
-	olmtest.CreateOperatorGroup(t, k8s, namespace, targets...)
-}
-
 func subscribe(t *testing.T, namespace, source, sourceNamespace, pkg, channel, startingCSV string) *operatorsv1alpha1.Subscription {
 	t.Helper()
-	return olmtest.Subscribe(t, k8s, namespace, operatorsv1alpha1.SubscriptionSpec{CatalogSource: source,
+	return steps.Subscribe(t, namespace, operatorsv1alpha1.SubscriptionSpec{CatalogSource: source,
 		CatalogSourceNamespace: sourceNamespace, Package: pkg, Channel: channel, StartingCSV: startingCSV})
-}
-
-func approve(t *testing.T, namespace, csvName string) *operatorsv1alpha1.InstallPlan {
-	t.Helper()
-	return olmtest.Approve(t, k8s, namespace, csvName, olmTimeout)
-}
-
-func waitSucceeded(t *testing.T, namespace, name string) *operatorsv1alpha1.ClusterServiceVersion {
-	t.Helper()
-	return olmtest.WaitSucceeded(t, k8s, namespace, name, olmTimeout)
-}
-
-func expectInstalled(t *testing.T, sub *operatorsv1alpha1.Subscription, csv string) {
-	t.Helper()
-	olmtest.ExpectInstalled(t, k8s, sub, csv, olmTimeout)
 }
 
 // operatorDeployment returns the Deployment OLM made from the CSV's install strategy.

@@ -34,11 +34,12 @@ import (
 	"github.com/cmft/demo-operator/hack/cluster/localcluster"
 )
 
-// NewNamespace creates a namespace for one test, with labels, and deletes it afterwards; the
-// namespace controller finishes the deletion in the background.
-func NewNamespace(t *testing.T, k8s client.Client, labels map[string]string) string {
+// NewNamespace creates a namespace for one test, named prefix and a random suffix, with
+// labels, and deletes it afterwards; the namespace controller finishes the deletion in the
+// background.
+func NewNamespace(t *testing.T, k8s client.Client, prefix string, labels map[string]string) string {
 	t.Helper()
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "e2e-", Labels: labels}}
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: prefix, Labels: labels}}
 	if err := k8s.Create(context.Background(), ns); err != nil {
 		t.Fatal(err)
 	}
@@ -74,9 +75,10 @@ func PodReady(p *corev1.Pod) bool {
 }
 
 // Run gives c a temporary state directory and free ports, runs setUp (which starts c, with
-// whatever it builds meanwhile, in dir) and the tests, then stops c and removes dir. It returns
-// the exit code for os.Exit.
-func Run(m *testing.M, c *localcluster.Cluster, setUp func(dir string) error) int {
+// whatever it builds meanwhile, in dir) and the tests, then stops c and removes dir. When
+// setUp or a test fails, report (if not nil) runs first, while c still runs, to print what
+// explains it. It returns the exit code for os.Exit.
+func Run(m *testing.M, c *localcluster.Cluster, setUp func(dir string) error, report func()) int {
 	dir, err := os.MkdirTemp("", "demo-operator-e2e-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -93,9 +95,14 @@ func Run(m *testing.M, c *localcluster.Cluster, setUp func(dir string) error) in
 			fmt.Fprintln(os.Stderr, "stopping the cluster:", err)
 		}
 	}()
+	code := 1
 	if err := setUp(dir); err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		return 1
+	} else {
+		code = m.Run()
 	}
-	return m.Run()
+	if code != 0 && report != nil {
+		report()
+	}
+	return code
 }

@@ -71,7 +71,7 @@ func TestMain(m *testing.M) {
 	}
 	// One kwok node, tainted, for pods that only load the API server.
 	cluster = &localcluster.Cluster{BinDir: assets, Nodes: 1, RealNode: true, Progress: os.Stdout, DieWithParent: true}
-	os.Exit(framework.Run(m, cluster, setUp))
+	os.Exit(framework.Run(m, cluster, setUp, nil))
 }
 
 // setUp starts the cluster and pushes the images the tests install to its registry.

@@ -172,7 +172,7 @@ func TestFailover(t *testing.T) {
 	}, 2*time.Minute, 100*time.Millisecond).Should(Succeed())
 	takeover := time.Since(start)
 	// Serving: the new leader reconciles a DemoApplication created after the takeover.
-	appNS := framework.NewNamespace(t, k8s, nil)
+	appNS := framework.NewNamespace(t, k8s, "e2e-", nil)
 	app := newApp(appNS, "after-failover", 0)
 	g.Expect(k8s.Create(context.Background(), app)).To(Succeed())
 	g.Eventually(func() error {
@@ -216,7 +216,7 @@ func TestMetrics(t *testing.T) {
 	ns := installOperator(t)
 	expectManagerPods(t, ns, chartFullname, 2, 2*time.Minute)
 	ctx := context.Background()
-	clientNS := framework.NewNamespace(t, k8s, nil)
+	clientNS := framework.NewNamespace(t, k8s, "e2e-", nil)
 	token := func(sa string) string {
 		g.Expect(k8s.Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Namespace: clientNS, Name: sa}})).To(Succeed())
 		tr, err := cs.CoreV1().ServiceAccounts(clientNS).CreateToken(ctx, sa, &authenticationv1.TokenRequest{}, metav1.CreateOptions{})
@@ -286,7 +286,7 @@ func TestMemoryLimit(t *testing.T) {
 	restarts := pod.Status.ContainerStatuses[0].RestartCount
 
 	// kwok's node runs them: they load the manager's cache, not the machine.
-	loadNS := framework.NewNamespace(t, k8s, nil)
+	loadNS := framework.NewNamespace(t, k8s, "e2e-", nil)
 	ctx := context.Background()
 	errs := make(chan error, pods)
 	sem := make(chan struct{}, 32)

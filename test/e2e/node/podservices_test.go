@@ -91,7 +91,7 @@ func podServiceAnswers(g Gomega, namespace string, pods []corev1.Pod) (correct, 
 func TestPodServices(t *testing.T) {
 	g := NewWithT(t)
 	installOperator(t)
-	ns := framework.NewNamespace(t, k8s, nil)
+	ns := framework.NewNamespace(t, k8s, "e2e-", nil)
 	app := newApp(ns, "podname", 3)
 	app.Spec.PodServices = &paasv1.PodServices{Enabled: true}
 	g.Expect(k8s.Create(context.Background(), app)).To(Succeed())

@@ -53,13 +53,17 @@ import (
 	"github.com/cmft/demo-operator/internal/imagebuild"
 	"github.com/cmft/demo-operator/internal/olmdeploy"
 	"github.com/cmft/demo-operator/internal/testenv"
+	"github.com/cmft/demo-operator/test/e2e/framework"
+	"github.com/cmft/demo-operator/test/olm/olmtest"
 )
 
 var (
 	cluster *localcluster.Cluster
 	k8s     client.Client
 	cs      kubernetes.Interface
-	scheme  = runtime.NewScheme()
+	// steps are the install steps both OLM tiers take, on k8s.
+	steps  olmtest.Steps
+	scheme = runtime.NewScheme()
 	// releases are the operator's versions the tests publish, oldest first.
 	releases []release
 	// catalogImage serves both releases on the stable and candidate channels.
@@ -89,45 +93,15 @@ func TestMain(m *testing.M) {
 		fmt.Println("skipping the OLM real-node tests:", err)
 		os.Exit(0)
 	}
-	os.Exit(run(m, nodeAssets, olmAssets))
-}
-
-func run(m *testing.M, nodeAssets, olmAssets string) int {
 	for _, add := range []func(*runtime.Scheme) error{clientgoscheme.AddToScheme, paasv1.AddToScheme,
 		apiextensionsv1.AddToScheme, operatorsv1.AddToScheme, operatorsv1alpha1.AddToScheme} {
 		if err := add(scheme); err != nil {
 			fmt.Fprintln(os.Stderr, err)
-			return 1
+			os.Exit(1)
 		}
 	}
-	dir, err := os.MkdirTemp("", "demo-operator-olm-node-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	port, err := localcluster.FreePortBase()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	cluster = &localcluster.Cluster{Dir: filepath.Join(dir, "cluster"), BinDir: nodeAssets, PortBase: port, Nodes: 1,
-		RealNode: true, Progress: os.Stdout, DieWithParent: true}
-	defer func() {
-		if err := cluster.Down(); err != nil {
-			fmt.Fprintln(os.Stderr, "stopping the cluster:", err)
-		}
-	}()
-	if err := setUp(dir, olmAssets); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		dumpOLM()
-		return 1
-	}
-	code := m.Run()
-	if code != 0 {
-		dumpOLM()
-	}
-	return code
+	cluster = &localcluster.Cluster{BinDir: nodeAssets, Nodes: 1, RealNode: true, Progress: os.Stdout, DieWithParent: true}
+	os.Exit(framework.Run(m, cluster, func(dir string) error { return setUp(dir, olmAssets) }, dumpOLM))
 }
 
 // setUp starts the cluster, deploys OLM from its images, and builds and pushes the operator's.
@@ -145,6 +119,7 @@ func setUp(dir, olmAssets string) error {
 	if k8s, err = client.New(cfg, client.Options{Scheme: scheme}); err != nil {
 		return err
 	}
+	steps = olmtest.Steps{Client: k8s, Timeout: olmTimeout}
 	if cs, err = kubernetes.NewForConfig(cfg); err != nil {
 		return err
 	}

@@ -38,7 +38,6 @@ import (
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/hack/cluster/localcluster"
 	"github.com/cmft/demo-operator/internal/olmdeploy"
-	"github.com/cmft/demo-operator/test/olm/olmtest"
 )
 
 // Pulls, unpack Jobs and pod starts on two shared cores take tens of seconds each.
@@ -71,18 +70,18 @@ func TestOperatorHubPath(t *testing.T) {
 	defaultChannel, _, _ := unstructured.NestedString(pm.Object, "status", "defaultChannel")
 	g.Expect(defaultChannel).To(Equal("stable"))
 
-	ns := newNamespace(t, "olm-hub-")
-	createOperatorGroup(t, ns, ns)
+	ns := steps.NewNamespace(t, "olm-hub-")
+	steps.CreateOperatorGroup(t, ns, ns)
 	start := time.Now()
 	sub := subscribe(t, ns, source, olmdeploy.Namespace, "stable", first.csv)
-	approve(t, ns, first.csv)
-	csv := waitSucceeded(t, ns, first.csv)
+	steps.Approve(t, ns, first.csv)
+	csv := steps.WaitSucceeded(t, ns, first.csv)
 	succeeded := time.Since(start)
 	expectUnpacked(t, first.bundle)
 	pods := expectOperatorPods(t, csv, first.managerImage)
 	t.Logf("Subscription → CSV Succeeded %s, → operator pods Ready %s", succeeded.Round(100*time.Millisecond), time.Since(start).Round(100*time.Millisecond))
 	g.Expect(pods).NotTo(BeEmpty())
-	expectInstalled(t, sub, first.csv)
+	steps.ExpectInstalled(t, sub, first.csv)
 	expectServed(t, createDemoApp(t, ns, "web"))
 }
 
@@ -174,37 +173,11 @@ func podReady(p *corev1.Pod) bool {
 	})
 }
 
-// The install steps both OLM tiers take, on this package's client and timeout.
-func newNamespace(t *testing.T, prefix string) string {
-	t.Helper()
-	return olmtest.NewNamespace(t, k8s, prefix)
-}
-
-func createOperatorGroup(t *testing.T, namespace string, targets ...string) {
-	t.Helper()
-	olmtest.CreateOperatorGroup(t, k8s, namespace, targets...)
-}
-
 // subscribe subscribes namespace to demo-operator's channel from source, at startingCSV.
 func subscribe(t *testing.T, namespace, source, sourceNamespace, channel, startingCSV string) *operatorsv1alpha1.Subscription {
 	t.Helper()
-	return olmtest.Subscribe(t, k8s, namespace, operatorsv1alpha1.SubscriptionSpec{CatalogSource: source,
+	return steps.Subscribe(t, namespace, operatorsv1alpha1.SubscriptionSpec{CatalogSource: source,
 		CatalogSourceNamespace: sourceNamespace, Package: "demo-operator", Channel: channel, StartingCSV: startingCSV})
-}
-
-func approve(t *testing.T, namespace, csvName string) *operatorsv1alpha1.InstallPlan {
-	t.Helper()
-	return olmtest.Approve(t, k8s, namespace, csvName, olmTimeout)
-}
-
-func waitSucceeded(t *testing.T, namespace, name string) *operatorsv1alpha1.ClusterServiceVersion {
-	t.Helper()
-	return olmtest.WaitSucceeded(t, k8s, namespace, name, olmTimeout)
-}
-
-func expectInstalled(t *testing.T, sub *operatorsv1alpha1.Subscription, csv string) {
-	t.Helper()
-	olmtest.ExpectInstalled(t, k8s, sub, csv, olmTimeout)
 }
 
 // createDemoApp creates a DemoApplication of two replicas of the pause image, which the node

@@ -56,7 +56,7 @@ func runBundle(t *testing.T, mode operatorsv1alpha1.InstallModeType) {
 	g := NewWithT(t)
 	ctx := context.Background()
 	first, second := releases[0], releases[1]
-	ns := newNamespace(t, "olm-run-bundle-")
+	ns := steps.NewNamespace(t, "olm-run-bundle-")
 	runner := &olmrun.Runner{Client: k8s, Options: olmrun.Options{Namespace: ns, IndexImage: olmImages.OPM, Timeout: olmTimeout,
 		Registry: olmrun.RegistryOptions{PlainHTTP: true}, Logf: t.Logf}}
 	viaMake := mode == operatorsv1alpha1.InstallModeTypeOwnNamespace
@@ -86,7 +86,7 @@ func runBundle(t *testing.T, mode operatorsv1alpha1.InstallModeType) {
 	expectOperatorPods(t, csv, first.managerImage)
 	watched := ns
 	if mode == operatorsv1alpha1.InstallModeTypeAllNamespaces {
-		watched = newNamespace(t, "olm-any-")
+		watched = steps.NewNamespace(t, "olm-any-")
 	}
 	app := createDemoApp(t, watched, "web")
 	expectServed(t, app)
@@ -110,7 +110,7 @@ func runBundle(t *testing.T, mode operatorsv1alpha1.InstallModeType) {
 	expectOperatorPods(t, upgraded, second.managerImage)
 	sub := &operatorsv1alpha1.Subscription{}
 	g.Expect(k8s.Get(ctx, client.ObjectKey{Namespace: ns, Name: "demo-operator"}, sub)).To(Succeed())
-	expectInstalled(t, sub, second.csv)
+	steps.ExpectInstalled(t, sub, second.csv)
 	expectServed(t, app)
 
 	// cleanup: the operator and all run bundle made go; the CRD and DemoApplications stay.

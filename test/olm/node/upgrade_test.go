@@ -45,11 +45,11 @@ func TestUpgradeAndUninstall(t *testing.T) {
 	ctx := context.Background()
 	first, second := releases[0], releases[1]
 	source := createCatalogSource(t, olmdeploy.Namespace, "demo-operator-upgrade", catalogImage)
-	ns := newNamespace(t, "olm-upgrade-")
-	createOperatorGroup(t, ns, ns)
+	ns := steps.NewNamespace(t, "olm-upgrade-")
+	steps.CreateOperatorGroup(t, ns, ns)
 	sub := subscribe(t, ns, source, olmdeploy.Namespace, "stable", first.csv)
-	approve(t, ns, first.csv)
-	old := waitSucceeded(t, ns, first.csv)
+	steps.Approve(t, ns, first.csv)
+	old := steps.WaitSucceeded(t, ns, first.csv)
 	expectOperatorPods(t, old, first.managerImage)
 	app := createDemoApp(t, ns, "survivor")
 	expectServed(t, app)
@@ -61,9 +61,9 @@ func TestUpgradeAndUninstall(t *testing.T) {
 	t.Run("upgrade", func(t *testing.T) {
 		g := NewWithT(t)
 		start := time.Now()
-		plan := approve(t, ns, second.csv)
+		plan := steps.Approve(t, ns, second.csv)
 		g.Expect(plan.Spec.ClusterServiceVersionNames).To(ConsistOf(second.csv))
-		csv := waitSucceeded(t, ns, second.csv)
+		csv := steps.WaitSucceeded(t, ns, second.csv)
 		g.Expect(csv.Spec.Replaces).To(Equal(first.csv))
 		expectUnpacked(t, second.bundle)
 		expectOperatorPods(t, csv, second.managerImage)
@@ -71,7 +71,7 @@ func TestUpgradeAndUninstall(t *testing.T) {
 		g.Eventually(func() bool {
 			return apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKeyFromObject(old), &operatorsv1alpha1.ClusterServiceVersion{}))
 		}, olmTimeout, time.Second).Should(BeTrue(), "OLM keeps the replaced CSV %s", old.Name)
-		expectInstalled(t, sub, second.csv)
+		steps.ExpectInstalled(t, sub, second.csv)
 
 		upgraded := &apiextensionsv1.CustomResourceDefinition{}
 		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(crd), upgraded)).To(Succeed())
