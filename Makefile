@@ -4,7 +4,7 @@ IMAGE_TAG_BASE ?= ghcr.io/cmft/demo-operator
 IMG ?= $(IMAGE_TAG_BASE):$(VERSION)
 
 # The container tool that builds and pushes the images: docker, podman or buildah (daemonless;
-# `buildah bud` builds). The tests build with buildah through internal/imagebuild.
+# `buildah bud` builds). The tests build with buildah through internal/test/imagebuild.
 CONTAINER_TOOL ?= docker
 CONTAINER_BUILD = $(CONTAINER_TOOL) $(if $(filter buildah,$(notdir $(CONTAINER_TOOL))),bud,build) $(BUILD_FLAGS)
 # BUILD_FLAGS adds flags to every image build, e.g. --network host.
@@ -68,7 +68,7 @@ test: controller-gen codegen-tools envtest ## Run unit and integration tests (a 
 
 .PHONY: test-images
 test-images: envtest ## Build the manager, bundle and catalog images from their Dockerfiles with buildah and check them (part of make test; needs root and buildah).
-	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" go test $(GO_TEST_FLAGS) -count 1 -v ./internal/imagebuild/ ./test/images/
+	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" go test $(GO_TEST_FLAGS) -count 1 -v ./internal/test/imagebuild/ ./test/images/
 
 .PHONY: verify
 verify: generate manifests ## Fail when a generated file differs from what is committed.
@@ -253,7 +253,7 @@ olm-down: ## Stop OLM's operators; make cluster-down stops them with the cluster
 	go run ./hack/olm down
 
 # run-bundle, run-bundle-upgrade and cleanup-bundle do what `operator-sdk run bundle`, `run
-# bundle-upgrade` and `cleanup` do, without the CLI (hack/olmrun, internal/olmrun), on the
+# bundle-upgrade` and `cleanup` do, without the CLI (cmd/olmrun, internal/olmrun), on the
 # cluster of KUBECONFIG (or ~/.kube/config), which must run OLM. NAMESPACE empty: the kubeconfig
 # context's. INSTALL_MODE empty: AllNamespaces if the CSV supports it (else OwnNamespace,
 # SingleNamespace=<ns>, MultiNamespace=<ns>,<ns>). INDEX_IMG runs the registry pod serving the
@@ -267,15 +267,15 @@ OLMRUN_FLAGS = -namespace "$(NAMESPACE)" -timeout $(RUN_BUNDLE_TIMEOUT)
 
 .PHONY: run-bundle
 run-bundle: ## Install BUNDLE_IMG through OLM as operator-sdk run bundle does, without the CLI (NAMESPACE, INSTALL_MODE, INDEX_IMG, USE_HTTP).
-	go run ./hack/olmrun run $(OLMRUN_FLAGS) -install-mode "$(INSTALL_MODE)" -index-image "$(INDEX_IMG)" -use-http=$(USE_HTTP) "$(BUNDLE_IMG)"
+	go run ./cmd/olmrun run $(OLMRUN_FLAGS) -install-mode "$(INSTALL_MODE)" -index-image "$(INDEX_IMG)" -use-http=$(USE_HTTP) "$(BUNDLE_IMG)"
 
 .PHONY: run-bundle-upgrade
 run-bundle-upgrade: ## Upgrade what make run-bundle installed to BUNDLE_IMG, as operator-sdk run bundle-upgrade does.
-	go run ./hack/olmrun upgrade $(OLMRUN_FLAGS) -use-http=$(USE_HTTP) "$(BUNDLE_IMG)"
+	go run ./cmd/olmrun upgrade $(OLMRUN_FLAGS) -use-http=$(USE_HTTP) "$(BUNDLE_IMG)"
 
 .PHONY: cleanup-bundle
 cleanup-bundle: ## Remove what make run-bundle installed for PACKAGE, as operator-sdk cleanup does, but keep the CRD and DemoApplications.
-	go run ./hack/olmrun cleanup $(OLMRUN_FLAGS) "$(PACKAGE)"
+	go run ./cmd/olmrun cleanup $(OLMRUN_FLAGS) "$(PACKAGE)"
 
 .PHONY: test-olm
 test-olm: ## Install the operator through OLM on a local cluster of its own: bundle/ in each install mode, a Subscription to catalog/, an upgrade, an uninstall.

@@ -38,7 +38,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	"github.com/cmft/demo-operator/internal/manager"
-	"github.com/cmft/demo-operator/internal/testenv"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 	"github.com/cmft/demo-operator/pkg/generated/clientset/versioned"
 )
 

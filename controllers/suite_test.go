@@ -38,7 +38,7 @@ import (
 	crmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	"github.com/cmft/demo-operator/internal/manager"
-	"github.com/cmft/demo-operator/internal/testenv"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // The suite runs one manager, built exactly as the binary builds it and with the operator's

@@ -10,7 +10,7 @@
 #
 #   hack/olm.sh         OLM's binaries, CRDs and manifests, opm and grpc_health_probe
 #   hack/olm.sh --opm   only opm and grpc_health_probe, which the local stand-in of opm's image
-#                       carries (internal/imagebuild)
+#                       carries (internal/test/imagebuild)
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -61,7 +61,7 @@ if [[ "${1:-}" == "--opm" ]]; then
 fi
 
 # OLM's CRDs, as its Helm chart installs them, and deploy/ with the chart itself and the values
-# of OLM's upstream release, which internal/olmdeploy renders to deploy OLM as pods, from the
+# of OLM's upstream release, which internal/test/olmdeploy renders to deploy OLM as pods, from the
 # same module version.
 src=$(cd "$root/hack/tools/olm" && go list -m -f '{{.Dir}}' github.com/operator-framework/operator-lifecycle-manager)
 if [[ ! -d "$dir/crds" ]]; then

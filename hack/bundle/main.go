@@ -26,7 +26,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
-	"github.com/cmft/demo-operator/hack/bundle/olm"
+	"github.com/cmft/demo-operator/internal/olmbundle"
 )
 
 func main() {
@@ -52,7 +52,7 @@ func main() {
 }
 
 func generate(args []string) error {
-	var o olm.Options
+	var o olmbundle.Options
 	var channels string
 	fs := flag.NewFlagSet("generate", flag.ExitOnError)
 	fs.StringVar(&o.ManifestsDir, "manifests", "config/manifests", "Kustomization to build the bundle from.")
@@ -68,15 +68,15 @@ func generate(args []string) error {
 	if o.Version == "" || o.Image == "" {
 		return fmt.Errorf("--version and --image are required")
 	}
-	return olm.GenerateBundle(o)
+	return olmbundle.GenerateBundle(o)
 }
 
 func catalog(args []string) error {
-	var o olm.CatalogOptions
+	var o olmbundle.CatalogOptions
 	fs := flag.NewFlagSet("catalog", flag.ExitOnError)
 	fs.StringVar(&o.BundleDir, "bundle", "bundle", "The bundle to add.")
 	fs.StringVar(&o.BundleImage, "bundle-image", "", "Image the bundle is pushed as, which OLM pulls and unpacks (required).")
 	fs.StringVar(&o.CatalogDir, "catalog", "catalog/demo-operator", "The package's directory in the catalog.")
 	_ = fs.Parse(args)
-	return olm.GenerateCatalog(o)
+	return olmbundle.GenerateCatalog(o)
 }

@@ -30,7 +30,7 @@ import (
 	"slices"
 	"syscall"
 
-	"github.com/cmft/demo-operator/hack/cluster/localcluster"
+	"github.com/cmft/demo-operator/internal/test/localcluster"
 )
 
 func main() {

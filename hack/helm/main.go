@@ -35,7 +35,7 @@ import (
 	"helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/chartutil"
 
-	"github.com/cmft/demo-operator/hack/helm/valuesdoc"
+	"github.com/cmft/demo-operator/internal/valuesdoc"
 )
 
 func main() {

@@ -28,8 +28,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/cmft/demo-operator/hack/cluster/localcluster"
-	"github.com/cmft/demo-operator/hack/olm/localolm"
+	"github.com/cmft/demo-operator/internal/test/localcluster"
+	"github.com/cmft/demo-operator/internal/test/localolm"
 )
 
 func main() {

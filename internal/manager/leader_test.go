@@ -29,7 +29,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/cmft/demo-operator/internal/testenv"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // TestLeaderElectionID runs managers in one namespace on a real API server: two installs

@@ -32,7 +32,7 @@ import (
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 
-	"github.com/cmft/demo-operator/internal/testenv"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // TestMetricsCertPath serves metrics with the certificate a Secret mounts (as the chart's

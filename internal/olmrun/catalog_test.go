@@ -26,8 +26,8 @@ import (
 	"github.com/operator-framework/operator-registry/alpha/declcfg"
 	"github.com/operator-framework/operator-registry/alpha/property"
 
-	"github.com/cmft/demo-operator/hack/bundle/olm"
-	"github.com/cmft/demo-operator/internal/testenv"
+	"github.com/cmft/demo-operator/internal/olmbundle"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 const bundleImage = "registry.example.com/demo-operator-bundle:v0.1.0"
@@ -35,7 +35,7 @@ const bundleImage = "registry.example.com/demo-operator-bundle:v0.1.0"
 // committedBundle is bundle/ rendered as RenderBundle renders its image.
 func committedBundle(t *testing.T) *declcfg.Bundle {
 	t.Helper()
-	b, _, err := olm.RenderBundle(filepath.Join(testenv.Root(), "bundle"), bundleImage)
+	b, _, err := olmbundle.RenderBundle(filepath.Join(testenv.Root(), "bundle"), bundleImage)
 	if err != nil {
 		t.Fatal(err)
 	}

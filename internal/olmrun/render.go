@@ -28,7 +28,7 @@ import (
 	"github.com/operator-framework/operator-registry/pkg/lib/bundle"
 	"github.com/sirupsen/logrus"
 
-	"github.com/cmft/demo-operator/hack/bundle/olm"
+	"github.com/cmft/demo-operator/internal/olmbundle"
 )
 
 // RegistryOptions say how to reach the registry bundle images are pulled from.
@@ -78,6 +78,6 @@ func RenderBundle(ctx context.Context, ref string, opts RegistryOptions) (*declc
 	if err := reg.Unpack(ctx, img, unpacked); err != nil {
 		return nil, fmt.Errorf("unpacking %s: %w", ref, err)
 	}
-	b, _, err := olm.RenderBundle(unpacked, ref)
+	b, _, err := olmbundle.RenderBundle(unpacked, ref)
 	return b, err
 }

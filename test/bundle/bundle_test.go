@@ -39,7 +39,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 
-	"github.com/cmft/demo-operator/hack/bundle/olm"
+	"github.com/cmft/demo-operator/internal/olmbundle"
 )
 
 const (
@@ -50,7 +50,7 @@ const (
 
 // committedOptions reads the release the committed bundle was generated for, so that the
 // staleness check regenerates exactly that release.
-func committedOptions(t *testing.T) olm.Options {
+func committedOptions(t *testing.T) olmbundle.Options {
 	t.Helper()
 	g := NewWithT(t)
 	csv := readCSV(t)
@@ -59,7 +59,7 @@ func committedOptions(t *testing.T) olm.Options {
 	}
 	readYAML(t, bundleDir+"/metadata/annotations.yaml", &meta)
 	g.Expect(meta.Annotations).NotTo(BeEmpty())
-	return olm.Options{
+	return olmbundle.Options{
 		ManifestsDir:   root + "/config/manifests",
 		Package:        meta.Annotations["operators.operatorframework.io.bundle.package.v1"],
 		Version:        csv.Spec.Version.String(),
@@ -75,7 +75,7 @@ func TestBundleIsCurrent(t *testing.T) {
 	tmp := t.TempDir()
 	o.OutputDir = filepath.Join(tmp, "bundle")
 	o.DockerfilePath = filepath.Join(tmp, "bundle.Dockerfile")
-	g.Expect(olm.GenerateBundle(o)).To(Succeed())
+	g.Expect(olmbundle.GenerateBundle(o)).To(Succeed())
 
 	// The Dockerfile names the bundle directory it copies from.
 	want := bytes.ReplaceAll(readFile(t, filepath.Join(root, "bundle.Dockerfile")), []byte("COPY bundle/"), []byte("COPY "+filepath.ToSlash(o.OutputDir)+"/"))

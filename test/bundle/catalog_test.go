@@ -29,7 +29,7 @@ import (
 	"github.com/operator-framework/operator-registry/alpha/model"
 	"github.com/operator-framework/operator-registry/alpha/property"
 
-	"github.com/cmft/demo-operator/hack/bundle/olm"
+	"github.com/cmft/demo-operator/internal/olmbundle"
 )
 
 const catalogDir = root + "/catalog/demo-operator"
@@ -37,8 +37,8 @@ const catalogDir = root + "/catalog/demo-operator"
 func TestCatalogIsCurrent(t *testing.T) {
 	g := NewWithT(t)
 	tmp := copyCatalog(t)
-	o := olm.CatalogOptions{BundleDir: bundleDir, CatalogDir: tmp, BundleImage: defaultBundleImage(t)}
-	g.Expect(olm.GenerateCatalog(o)).To(Succeed())
+	o := olmbundle.CatalogOptions{BundleDir: bundleDir, CatalogDir: tmp, BundleImage: defaultBundleImage(t)}
+	g.Expect(olmbundle.GenerateCatalog(o)).To(Succeed())
 	g.Expect(treeOf(t, tmp)).To(Equal(treeOf(t, catalogDir)), "catalog/ is stale: run make catalog")
 }
 
@@ -65,7 +65,7 @@ func TestCatalogBundlesNameTheirImages(t *testing.T) {
 		g.Expect(b.RelatedImages).To(ContainElement(HaveField("Image", b.Image)), "olm.bundle %s: relatedImages lack its image", b.Name)
 	}
 	t.Run("make catalog refuses a bundle without an image", func(t *testing.T) {
-		err := olm.GenerateCatalog(olm.CatalogOptions{BundleDir: bundleDir, CatalogDir: copyCatalog(t)})
+		err := olmbundle.GenerateCatalog(olmbundle.CatalogOptions{BundleDir: bundleDir, CatalogDir: copyCatalog(t)})
 		NewWithT(t).Expect(err).To(MatchError(ContainSubstring("image is required")))
 	})
 }
@@ -114,9 +114,9 @@ func TestCatalogUpgradesToALaterRelease(t *testing.T) {
 	o := committedOptions(t)
 	tmp := t.TempDir()
 	o.Version, o.OutputDir, o.DockerfilePath = next.String(), filepath.Join(tmp, "bundle"), filepath.Join(tmp, "bundle.Dockerfile")
-	g.Expect(olm.GenerateBundle(o)).To(Succeed())
+	g.Expect(olmbundle.GenerateBundle(o)).To(Succeed())
 	catalog := copyCatalog(t)
-	g.Expect(olm.GenerateCatalog(olm.CatalogOptions{BundleDir: o.OutputDir, CatalogDir: catalog,
+	g.Expect(olmbundle.GenerateCatalog(olmbundle.CatalogOptions{BundleDir: o.OutputDir, CatalogDir: catalog,
 		BundleImage: "ghcr.io/cmft/demo-operator-bundle:v" + next.String()})).To(Succeed())
 
 	pkg := loadModel(t, catalog)["demo-operator"]

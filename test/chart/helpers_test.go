@@ -41,7 +41,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/cmft/demo-operator/internal/manager"
-	"github.com/cmft/demo-operator/internal/testenv"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 const (

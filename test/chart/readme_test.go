@@ -26,7 +26,7 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/utils/ptr"
 
-	"github.com/cmft/demo-operator/hack/helm/valuesdoc"
+	"github.com/cmft/demo-operator/internal/valuesdoc"
 )
 
 // TestReadmeValuesTableIsCurrent fails when the README's table of values is not the one

@@ -31,7 +31,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
-	"github.com/cmft/demo-operator/internal/testenv"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 	"github.com/cmft/demo-operator/pkg/generated/clientset/versioned"
 )
 

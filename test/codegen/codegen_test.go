@@ -27,7 +27,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/cmft/demo-operator/internal/testenv"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 func TestGeneratedClientIsCurrent(t *testing.T) {

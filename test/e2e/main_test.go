@@ -46,10 +46,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
-	"github.com/cmft/demo-operator/hack/cluster/localcluster"
 	"github.com/cmft/demo-operator/internal/manager"
-	"github.com/cmft/demo-operator/internal/testenv"
-	"github.com/cmft/demo-operator/test/e2e/framework"
+	"github.com/cmft/demo-operator/internal/test/localcluster"
+	"github.com/cmft/demo-operator/internal/test/testenv"
+	"github.com/cmft/demo-operator/test/framework"
 )
 
 var (

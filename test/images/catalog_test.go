@@ -35,8 +35,8 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	healthv1 "google.golang.org/grpc/health/grpc_health_v1"
 
-	"github.com/cmft/demo-operator/internal/imagebuild"
-	"github.com/cmft/demo-operator/internal/testenv"
+	"github.com/cmft/demo-operator/internal/test/imagebuild"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // TestCatalogImage runs the catalog image as a CatalogSource pod would (its entrypoint and

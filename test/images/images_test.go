@@ -31,8 +31,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cmft/demo-operator/internal/imagebuild"
-	"github.com/cmft/demo-operator/internal/testenv"
+	"github.com/cmft/demo-operator/internal/test/imagebuild"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // The images the tests build, under names of their own so that they replace nothing a user

@@ -37,7 +37,7 @@ import (
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
-	"github.com/cmft/demo-operator/internal/testenv"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // TestPrometheusScrapesAsMetricsReader builds config/default with its [PROMETHEUS] line

@@ -32,7 +32,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/cmft/demo-operator/hack/bundle/olm"
+	"github.com/cmft/demo-operator/internal/olmbundle"
 )
 
 const bundleDir = "../../bundle"
@@ -48,7 +48,7 @@ const bundleDir = "../../bundle"
 func TestBundleInstallModes(t *testing.T) {
 	csv := bundleCSV(t, bundleDir)
 	catalogDir := filepath.Join(t.TempDir(), "catalog")
-	if err := olm.GenerateCatalog(olm.CatalogOptions{BundleDir: bundleDir, CatalogDir: filepath.Join(catalogDir, "bundle"),
+	if err := olmbundle.GenerateCatalog(olmbundle.CatalogOptions{BundleDir: bundleDir, CatalogDir: filepath.Join(catalogDir, "bundle"),
 		BundleImage: "ghcr.io/cmft/demo-operator-bundle:v" + csv.Spec.Version.String()}); err != nil {
 		t.Fatal(err)
 	}

@@ -37,8 +37,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
-	"github.com/cmft/demo-operator/hack/bundle/olm"
-	"github.com/cmft/demo-operator/hack/olm/localolm"
+	"github.com/cmft/demo-operator/internal/olmbundle"
+	"github.com/cmft/demo-operator/internal/test/localolm"
 )
 
 const catalogDir = "../../catalog"
@@ -163,7 +163,7 @@ func withNextRelease(t *testing.T, current packageInfo) (string, string) {
 		t.Fatal(err)
 	}
 	annotations := bundleAnnotations(t)
-	opts := olm.Options{
+	opts := olmbundle.Options{
 		ManifestsDir:   "../../config/manifests",
 		OutputDir:      filepath.Join(tmp, "bundle"),
 		DockerfilePath: filepath.Join(tmp, "bundle.Dockerfile"),
@@ -173,10 +173,10 @@ func withNextRelease(t *testing.T, current packageInfo) (string, string) {
 		Channels:       strings.Split(annotations["operators.operatorframework.io.bundle.channels.v1"], ","),
 		DefaultChannel: current.DefaultChannel,
 	}
-	if err := olm.GenerateBundle(opts); err != nil {
+	if err := olmbundle.GenerateBundle(opts); err != nil {
 		t.Fatal(err)
 	}
-	if err := olm.GenerateCatalog(olm.CatalogOptions{BundleDir: opts.OutputDir, CatalogDir: filepath.Join(dir, current.Name),
+	if err := olmbundle.GenerateCatalog(olmbundle.CatalogOptions{BundleDir: opts.OutputDir, CatalogDir: filepath.Join(dir, current.Name),
 		BundleImage: "ghcr.io/cmft/demo-operator-bundle:v" + version.String()}); err != nil {
 		t.Fatal(err)
 	}

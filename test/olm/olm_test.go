@@ -37,7 +37,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
-	"github.com/cmft/demo-operator/hack/olm/localolm"
+	"github.com/cmft/demo-operator/internal/test/localolm"
 )
 
 // OLM works through several reconciles and resolutions per install; on two shared cores with

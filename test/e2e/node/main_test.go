@@ -39,11 +39,11 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/cmft/demo-operator/hack/cluster/localcluster"
-	"github.com/cmft/demo-operator/internal/imagebuild"
 	"github.com/cmft/demo-operator/internal/manager"
-	"github.com/cmft/demo-operator/internal/testenv"
-	"github.com/cmft/demo-operator/test/e2e/framework"
+	"github.com/cmft/demo-operator/internal/test/imagebuild"
+	"github.com/cmft/demo-operator/internal/test/localcluster"
+	"github.com/cmft/demo-operator/internal/test/testenv"
+	"github.com/cmft/demo-operator/test/framework"
 )
 
 var (

@@ -45,8 +45,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/cmft/demo-operator/internal/testenv"
-	"github.com/cmft/demo-operator/test/e2e/framework"
+	"github.com/cmft/demo-operator/internal/test/testenv"
+	"github.com/cmft/demo-operator/test/framework"
 )
 
 const (

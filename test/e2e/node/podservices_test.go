@@ -34,7 +34,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
-	"github.com/cmft/demo-operator/test/e2e/framework"
+	"github.com/cmft/demo-operator/test/framework"
 )
 
 // callsPerService is how many calls each per-pod Service must answer with its own pod.

@@ -48,13 +48,13 @@ import (
 	"sigs.k8s.io/yaml"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
-	"github.com/cmft/demo-operator/hack/bundle/olm"
-	"github.com/cmft/demo-operator/hack/cluster/localcluster"
-	"github.com/cmft/demo-operator/internal/imagebuild"
-	"github.com/cmft/demo-operator/internal/olmdeploy"
-	"github.com/cmft/demo-operator/internal/testenv"
-	"github.com/cmft/demo-operator/test/e2e/framework"
-	"github.com/cmft/demo-operator/test/olm/olmtest"
+	"github.com/cmft/demo-operator/internal/olmbundle"
+	"github.com/cmft/demo-operator/internal/test/imagebuild"
+	"github.com/cmft/demo-operator/internal/test/localcluster"
+	"github.com/cmft/demo-operator/internal/test/olmdeploy"
+	"github.com/cmft/demo-operator/internal/test/testenv"
+	"github.com/cmft/demo-operator/test/framework"
+	"github.com/cmft/demo-operator/test/framework/olmtest"
 )
 
 var (
@@ -182,10 +182,10 @@ func buildOperatorImages(ctx context.Context, b *imagebuild.Builder, dir string)
 			managerImage: registry + "/demo-operator:" + version, bundle: registry + "/demo-operator-bundle:v" + version}
 		bundleContext := filepath.Join(dir, "bundle-"+version)
 		r.bundleDir = filepath.Join(bundleContext, "bundle")
-		opts := olm.Options{ManifestsDir: filepath.Join(root, "config", "manifests"), OutputDir: r.bundleDir,
+		opts := olmbundle.Options{ManifestsDir: filepath.Join(root, "config", "manifests"), OutputDir: r.bundleDir,
 			DockerfilePath: filepath.Join(bundleContext, "bundle.Dockerfile"), Package: annotations.PackageName, Version: version,
 			Image: r.managerImage, Channels: strings.Split(annotations.Channels, ","), DefaultChannel: annotations.DefaultChannelName}
-		if err := olm.GenerateBundle(opts); err != nil {
+		if err := olmbundle.GenerateBundle(opts); err != nil {
 			return nil, err
 		}
 		bundleLocal := "localhost/demo-operator-olm-node/bundle:v" + version
@@ -193,7 +193,7 @@ func buildOperatorImages(ctx context.Context, b *imagebuild.Builder, dir string)
 			Tag: bundleLocal}); err != nil {
 			return nil, fmt.Errorf("building the bundle image: %w", err)
 		}
-		if err := olm.GenerateCatalog(olm.CatalogOptions{BundleDir: r.bundleDir, BundleImage: r.bundle,
+		if err := olmbundle.GenerateCatalog(olmbundle.CatalogOptions{BundleDir: r.bundleDir, BundleImage: r.bundle,
 			CatalogDir: filepath.Join(catalogContext, "catalog", annotations.PackageName)}); err != nil {
 			return nil, err
 		}

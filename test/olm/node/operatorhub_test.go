@@ -36,8 +36,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
-	"github.com/cmft/demo-operator/hack/cluster/localcluster"
-	"github.com/cmft/demo-operator/internal/olmdeploy"
+	"github.com/cmft/demo-operator/internal/test/localcluster"
+	"github.com/cmft/demo-operator/internal/test/olmdeploy"
 )
 
 // Pulls, unpack Jobs and pod starts on two shared cores take tens of seconds each.

@@ -32,7 +32,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
-	"github.com/cmft/demo-operator/internal/olmdeploy"
+	"github.com/cmft/demo-operator/internal/test/olmdeploy"
 )
 
 // TestUpgradeAndUninstall subscribes to the stable channel at the first release, both

@@ -17,7 +17,7 @@ limitations under the License.
 // Package olm turns config/manifests into an OLM bundle and the bundle into a file-based
 // catalog, the way `operator-sdk generate bundle` and `opm render` do, for machines without
 // those binaries.
-package olm
+package olmbundle
 
 import (
 	"bytes"

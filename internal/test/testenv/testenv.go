@@ -51,7 +51,7 @@ var AdmissionPlugins = []string{
 // Root is the repository's top directory.
 func Root() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..")
+	return filepath.Join(filepath.Dir(file), "..", "..", "..")
 }
 
 // New returns an environment with the DemoApplication CRD, not yet started. The

@@ -31,7 +31,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/cmft/demo-operator/hack/cluster/localcluster"
+	"github.com/cmft/demo-operator/internal/test/localcluster"
 )
 
 // NewNamespace creates a namespace for one test, named prefix and a random suffix, with

@@ -31,7 +31,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/cmft/demo-operator/test/e2e/framework"
+	"github.com/cmft/demo-operator/test/framework"
 )
 
 // Steps takes the steps on the cluster of Client, waiting up to Timeout for OLM each time.

@@ -46,7 +46,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
-	"github.com/cmft/demo-operator/internal/imagebuild"
+	"github.com/cmft/demo-operator/internal/test/imagebuild"
 )
 
 const (
