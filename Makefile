@@ -22,9 +22,13 @@ LOCALBIN ?= $(shell pwd)/bin
 TOOLS_MOD = hack/tools/gen
 CONTROLLER_GEN ?= $(LOCALBIN)/controller-gen
 KUSTOMIZE ?= $(LOCALBIN)/kustomize
+# operator-sdk's CLI, built from the Go module proxy by hack/operator-sdk.sh (make operator-sdk).
+OPERATOR_SDK ?= $(LOCALBIN)/operator-sdk
 # The client generators hack/update-codegen.sh runs from bin/.
 CODEGEN_TOOLS = client-gen lister-gen informer-gen applyconfiguration-gen
 KUBECTL ?= kubectl
+# The tools' paths, for the tests that run them (internal/test/sdkbundle runs make bundle).
+TOOL_PATHS = CONTROLLER_GEN="$(CONTROLLER_GEN)" KUSTOMIZE="$(KUSTOMIZE)" OPERATOR_SDK="$(OPERATOR_SDK)"
 GO_TEST_FLAGS ?= -timeout 30m
 
 .PHONY: all
@@ -61,8 +65,8 @@ envtest: ## Build kube-apiserver and etcd from the Go module proxy into bin/ (fi
 	@hack/control-plane.sh >/dev/null
 
 .PHONY: test
-test: controller-gen codegen-tools envtest ## Run unit and integration tests (a real kube-apiserver and etcd), the staleness checks, the image tests (make test-images) and the end-to-end tests (make test-e2e).
-	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" CONTROLLER_GEN="$(CONTROLLER_GEN)" go test $(GO_TEST_FLAGS) ./... -coverprofile cover.out
+test: controller-gen codegen-tools kustomize operator-sdk envtest ## Run unit and integration tests (a real kube-apiserver and etcd), the staleness checks (make bundle with operator-sdk included), operator-sdk bundle validate, the image tests (make test-images) and the end-to-end tests (make test-e2e).
+	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" $(TOOL_PATHS) go test $(GO_TEST_FLAGS) ./... -coverprofile cover.out
 	$(MAKE) test-e2e E2E_FLAGS=
 	$(MAKE) test-node E2E_FLAGS=
 
@@ -183,6 +187,10 @@ kustomize: $(KUSTOMIZE) ## Build kustomize at the version pinned in hack/tools/g
 $(KUSTOMIZE): $(TOOLS_MOD)/go.mod
 	cd $(TOOLS_MOD) && go build -o $(KUSTOMIZE) sigs.k8s.io/kustomize/kustomize/v5
 
+.PHONY: operator-sdk
+operator-sdk: ## Build bin/operator-sdk at the version pinned in hack/tools/operator-sdk/go.mod (first time only); OPERATOR_SDK=<path> uses yours instead.
+	@[ "$(OPERATOR_SDK)" != "$(LOCALBIN)/operator-sdk" ] || hack/operator-sdk.sh >/dev/null
+
 .PHONY: codegen-tools
 codegen-tools: $(addprefix $(LOCALBIN)/,$(CODEGEN_TOOLS)) ## Build the client generators at the version of k8s.io/code-generator pinned in hack/tools/gen/go.mod.
 $(addprefix $(LOCALBIN)/,$(CODEGEN_TOOLS)): $(TOOLS_MOD)/go.mod
@@ -200,20 +208,25 @@ CATALOG_IMG ?= $(IMAGE_TAG_BASE)-catalog:v$(VERSION)
 # The bundle image each new olm.bundle of the catalog names: OLM's catalog operator pulls and
 # unpacks it at install time, as file-based catalogs require.
 CATALOG_BUNDLE_IMG ?= $(BUNDLE_IMG)
-# operator-sdk and opm are used when installed; otherwise hack/bundle does their work.
-OPERATOR_SDK ?= $(shell command -v operator-sdk 2>/dev/null)
+# opm validates the catalog when installed.
 OPM ?= $(shell command -v opm 2>/dev/null)
 
+# make bundle is operator-sdk's own recipe, made reproducible: operator-sdk stamps createdAt with
+# the time of the run, so the release date of the CSV base is put back; and the scorecard
+# configuration is written as kustomize builds it, without the empty storage fields operator-sdk
+# adds. containerImage and relatedImages name the manager's image through config/manifests.
+CSV_BASE = config/manifests/bases/$(PACKAGE).clusterserviceversion.yaml
+BUNDLE_CSV = bundle/manifests/$(PACKAGE).clusterserviceversion.yaml
+
 .PHONY: bundle
-bundle: manifests $(if $(OPERATOR_SDK),kustomize) ## Generate bundle/ and bundle.Dockerfile for VERSION from config/manifests.
-ifneq ($(OPERATOR_SDK),)
-	$(OPERATOR_SDK) generate kustomize manifests -q
+bundle: manifests kustomize operator-sdk ## Generate bundle/ and bundle.Dockerfile for VERSION from config/manifests with operator-sdk, and validate them.
+	$(OPERATOR_SDK) generate kustomize manifests -q --interactive=false
 	cd config/manager && $(KUSTOMIZE) edit set image controller=$(IMG)
 	$(KUSTOMIZE) build config/manifests | $(OPERATOR_SDK) generate bundle -q --overwrite --package $(PACKAGE) --version $(VERSION) --channels $(CHANNELS) --default-channel $(DEFAULT_CHANNEL)
+	sed -i "s/^    createdAt: .*/$$(grep -m1 '^    createdAt: ' $(CSV_BASE))/" $(BUNDLE_CSV)
+	$(KUSTOMIZE) build config/scorecard > bundle/tests/scorecard/config.yaml
 	$(OPERATOR_SDK) bundle validate ./bundle --select-optional suite=operatorframework
-else
-	go run ./hack/bundle generate --package $(PACKAGE) --version $(VERSION) --image $(IMG) --channels $(CHANNELS) --default-channel $(DEFAULT_CHANNEL)
-endif
+	$(OPERATOR_SDK) bundle validate ./bundle --select-optional name=good-practices
 
 .PHONY: bundle-build
 bundle-build: ## Build the bundle image.
