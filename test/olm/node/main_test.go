@@ -52,6 +52,7 @@ import (
 	"github.com/cmft/demo-operator/internal/test/imagebuild"
 	"github.com/cmft/demo-operator/internal/test/localcluster"
 	"github.com/cmft/demo-operator/internal/test/olmdeploy"
+	"github.com/cmft/demo-operator/internal/test/sdkbundle"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 	"github.com/cmft/demo-operator/test/framework"
 	"github.com/cmft/demo-operator/test/framework/olmtest"
@@ -180,12 +181,11 @@ func buildOperatorImages(ctx context.Context, b *imagebuild.Builder, dir string)
 	for _, version := range []string{current, next.String()} {
 		r := release{version: version, csv: csv.Name[:strings.LastIndex(csv.Name, ".v")] + ".v" + version,
 			managerImage: registry + "/demo-operator:" + version, bundle: registry + "/demo-operator-bundle:v" + version}
+		// make bundle with operator-sdk, on a copy of the repository.
 		bundleContext := filepath.Join(dir, "bundle-"+version)
 		r.bundleDir = filepath.Join(bundleContext, "bundle")
-		opts := olmbundle.Options{ManifestsDir: filepath.Join(root, "config", "manifests"), OutputDir: r.bundleDir,
-			DockerfilePath: filepath.Join(bundleContext, "bundle.Dockerfile"), Package: annotations.PackageName, Version: version,
-			Image: r.managerImage, Channels: strings.Split(annotations.Channels, ","), DefaultChannel: annotations.DefaultChannelName}
-		if err := olmbundle.GenerateBundle(opts); err != nil {
+		if err := sdkbundle.Generate(ctx, bundleContext, sdkbundle.Options{Version: version, Image: r.managerImage,
+			Package: annotations.PackageName, Channels: annotations.Channels, DefaultChannel: annotations.DefaultChannelName}); err != nil {
 			return nil, err
 		}
 		bundleLocal := "localhost/demo-operator-olm-node/bundle:v" + version
