@@ -36,6 +36,7 @@ import (
 
 	operatorsv1 "github.com/operator-framework/api/pkg/operators/v1"
 	operatorsv1alpha1 "github.com/operator-framework/api/pkg/operators/v1alpha1"
+	"github.com/operator-framework/operator-registry/pkg/containertools"
 	"github.com/operator-framework/operator-registry/pkg/registry"
 	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -69,7 +70,9 @@ var (
 	releases []release
 	// catalogImage serves both releases on the stable and candidate channels.
 	catalogImage string
-	olmImages    olmdeploy.Images
+	// sdkIndexImage is the index image operator-sdk run bundle takes for a file-based catalog.
+	sdkIndexImage string
+	olmImages     olmdeploy.Images
 )
 
 // release is one version of the operator as images in the cluster's registry.
@@ -101,7 +104,9 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 	}
-	cluster = &localcluster.Cluster{BinDir: nodeAssets, Nodes: 1, RealNode: true, Progress: os.Stdout, DieWithParent: true}
+	mirror, _, _ := strings.Cut(sdkDefaultInitImage, "/")
+	cluster = &localcluster.Cluster{BinDir: nodeAssets, Nodes: 1, RealNode: true, Mirrors: []string{mirror},
+		Progress: os.Stdout, DieWithParent: true}
 	os.Exit(framework.Run(m, cluster, func(dir string) error { return setUp(dir, olmAssets) }, dumpOLM))
 }
 
@@ -207,6 +212,18 @@ func buildOperatorImages(ctx context.Context, b *imagebuild.Builder, dir string)
 		local[r.managerImage], local[r.bundle] = releaseManager, bundleLocal
 		releases = append(releases, r)
 	}
+	// operator-sdk run bundle serves the bundle from a pod of its --index-image, which it
+	// treats as a file-based catalog only when the image's configs label names a directory of
+	// it; it renders the catalog itself. opm's image with an empty /configs is that.
+	sdkIndexImage = registry + "/demo-operator-sdk-index:" + next.String()
+	local[sdkIndexImage] = "localhost/demo-operator-olm-node/sdk-index:" + next.String()
+	if _, err := b.Assemble(ctx, imagebuild.ImageSpec{Name: local[sdkIndexImage], Base: imagebuild.OPMImage,
+		Files:  []imagebuild.File{{Path: "/configs", Dir: true}},
+		Labels: map[string]string{containertools.ConfigsLocationLabel: "/configs"}}); err != nil {
+		return nil, fmt.Errorf("building the index image of operator-sdk run bundle: %w", err)
+	}
+	_, initPath, _ := strings.Cut(sdkDefaultInitImage, "/")
+	local[registry+"/"+initPath] = imagebuild.OPMImage
 	catalogImage = registry + "/demo-operator-catalog:v" + next.String()
 	local[catalogImage] = "localhost/demo-operator-olm-node/catalog:v" + next.String()
 	if _, err := b.BuildLocally(ctx, root, imagebuild.BuildOptions{ContextDir: catalogContext, Dockerfile: filepath.Join(root, "catalog.Dockerfile"),
