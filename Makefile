@@ -291,11 +291,11 @@ cleanup-bundle: ## Remove what make run-bundle installed for PACKAGE, as operato
 	go run ./cmd/olmrun cleanup $(OLMRUN_FLAGS) "$(PACKAGE)"
 
 .PHONY: test-olm
-test-olm: ## Install the operator through OLM on a local cluster of its own: bundle/ in each install mode, a Subscription to catalog/, an upgrade, an uninstall.
+test-olm: controller-gen kustomize operator-sdk ## Install the operator through OLM on a local cluster of its own: bundle/ in each install mode, a Subscription to catalog/, an upgrade, an uninstall.
 	CLUSTER_ASSETS="$(CLUSTER_ASSETS)" OLM_ASSETS="$(OLM_ASSETS)" go test -tags olm -timeout 30m -count 1 -v ./test/olm/...
 
 .PHONY: test-olm-node
-test-olm-node: ## Install the operator through OLM deployed as pods on the real node (root, Linux, see README): catalog and bundle images from the local registry, unpack Jobs, registry pods, packageserver.
+test-olm-node: controller-gen kustomize operator-sdk ## Install the operator through OLM deployed as pods on the real node (root, Linux, see README): catalog and bundle images from the local registry, unpack Jobs, registry pods, packageserver.
 	NODE_ASSETS="$(NODE_ASSETS)" OLM_ASSETS="$(OLM_ASSETS)" go test -tags olmnode -timeout 40m -count 1 $(E2E_FLAGS) ./test/olm/node
 
 ##@ Benchmarks
