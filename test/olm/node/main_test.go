@@ -105,7 +105,7 @@ func TestMain(m *testing.M) {
 		}
 	}
 	mirror, _, _ := strings.Cut(sdkDefaultInitImage, "/")
-	cluster = &localcluster.Cluster{BinDir: nodeAssets, Nodes: 1, RealNode: true, Mirrors: []string{mirror},
+	cluster = &localcluster.Cluster{BinDir: nodeAssets, Nodes: 1, RealNode: true, Mirrors: []string{mirror, scorecardMirror},
 		Progress: os.Stdout, DieWithParent: true}
 	os.Exit(framework.Run(m, cluster, func(dir string) error { return setUp(dir, olmAssets) }, dumpOLM))
 }
@@ -224,6 +224,9 @@ func buildOperatorImages(ctx context.Context, b *imagebuild.Builder, dir string)
 	}
 	_, initPath, _ := strings.Cut(sdkDefaultInitImage, "/")
 	local[registry+"/"+initPath] = imagebuild.OPMImage
+	if err := buildScorecardImages(ctx, b, registry, local); err != nil {
+		return nil, err
+	}
 	catalogImage = registry + "/demo-operator-catalog:v" + next.String()
 	local[catalogImage] = "localhost/demo-operator-olm-node/catalog:v" + next.String()
 	if _, err := b.BuildLocally(ctx, root, imagebuild.BuildOptions{ContextDir: catalogContext, Dockerfile: filepath.Join(root, "catalog.Dockerfile"),

@@ -134,15 +134,20 @@ func TestOperatorSDKRunBundleRestricted(t *testing.T) {
 // CA for the registry besides the machine's CAs, and returns its output.
 func operatorSDK(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	sdk, err := sdkbundle.Tool("operator-sdk")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(sdk, append(args, "--kubeconfig", cluster.Kubeconfig())...)
+	cmd := exec.Command(operatorSDKPath(t), append(args, "--kubeconfig", cluster.Kubeconfig())...)
 	cmd.Env = append(os.Environ(), "SSL_CERT_DIR=/etc/ssl/certs:"+cluster.RegistryCertDir())
 	out, err := cmd.CombinedOutput()
 	t.Logf("operator-sdk %s:\n%s", strings.Join(args[:2], " "), out)
 	return string(out), err
+}
+
+func operatorSDKPath(t *testing.T) string {
+	t.Helper()
+	sdk, err := sdkbundle.Tool("operator-sdk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sdk
 }
 
 // secure names an image of the cluster's registry by its TLS endpoint.
