@@ -227,16 +227,6 @@ func (c *Cluster) writeNodeConfig() error {
 			return err
 		}
 	}
-	ca, err := os.ReadFile(c.CAFile())
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(c.RegistryCertDir(), 0o755); err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(c.RegistryCertDir(), "ca.crt"), ca, 0o644); err != nil {
-		return err
-	}
 	p := func(offset int) int { return c.PortBase + offset }
 	// Two registries, plain HTTP and TLS, on one storage. Neither has a blob descriptor cache
 	// (none is configured), so that each sees at once what was pushed to the other.
@@ -425,6 +415,16 @@ func (c *Cluster) nodeCommand(name string) (path string, args, env []string) {
 // nodeUp starts the real node: its network, the registry with the pause image in it,
 // containerd, the kubelet and kube-proxy. The control plane is already serving.
 func (c *Cluster) nodeUp(ctx context.Context) error {
+	ca, err := os.ReadFile(c.CAFile())
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(c.RegistryCertDir(), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(c.RegistryCertDir(), "ca.crt"), ca, 0o644); err != nil {
+		return err
+	}
 	for _, name := range NodeComponents {
 		if c.pid(name) > 0 {
 			continue
