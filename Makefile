@@ -265,9 +265,12 @@ olm-up: ## Run OLM on the local cluster (started if need be): its CRDs and names
 olm-down: ## Stop OLM's operators; make cluster-down stops them with the cluster.
 	go run ./hack/olm down
 
-# run-bundle, run-bundle-upgrade and cleanup-bundle do what `operator-sdk run bundle`, `run
-# bundle-upgrade` and `cleanup` do, without the CLI (cmd/olmrun, internal/olmrun), on the
-# cluster of KUBECONFIG (or ~/.kube/config), which must run OLM. NAMESPACE empty: the kubeconfig
+# run-bundle, run-bundle-upgrade and cleanup-bundle run cmd/olmrun (internal/olmrun), not
+# operator-sdk: they do what `operator-sdk run bundle`, `run bundle-upgrade` and `cleanup` do,
+# and what the CLI (bin/operator-sdk, make operator-sdk) cannot: install into a namespace that
+# enforces the restricted Pod Security Standard (operator-framework/operator-sdk#7039), and clean
+# up without deleting the CRD and so every DemoApplication. They work on the cluster of
+# KUBECONFIG (or ~/.kube/config), which must run OLM. NAMESPACE empty: the kubeconfig
 # context's. INSTALL_MODE empty: AllNamespaces if the CSV supports it (else OwnNamespace,
 # SingleNamespace=<ns>, MultiNamespace=<ns>,<ns>). INDEX_IMG runs the registry pod serving the
 # bundle's catalog. USE_HTTP=true pulls the bundle image over plain HTTP (--use-http).
@@ -279,7 +282,7 @@ RUN_BUNDLE_TIMEOUT ?= 5m
 OLMRUN_FLAGS = -namespace "$(NAMESPACE)" -timeout $(RUN_BUNDLE_TIMEOUT)
 
 .PHONY: run-bundle
-run-bundle: ## Install BUNDLE_IMG through OLM as operator-sdk run bundle does, without the CLI (NAMESPACE, INSTALL_MODE, INDEX_IMG, USE_HTTP).
+run-bundle: ## Install BUNDLE_IMG through OLM as operator-sdk run bundle does, with cmd/olmrun, not the CLI: also in restricted namespaces (NAMESPACE, INSTALL_MODE, INDEX_IMG, USE_HTTP).
 	go run ./cmd/olmrun run $(OLMRUN_FLAGS) -install-mode "$(INSTALL_MODE)" -index-image "$(INDEX_IMG)" -use-http=$(USE_HTTP) "$(BUNDLE_IMG)"
 
 .PHONY: run-bundle-upgrade
