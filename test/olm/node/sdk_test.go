@@ -27,7 +27,6 @@ import (
 	"time"
 
 	. "github.com/onsi/gomega"
-	operatorsv1 "github.com/operator-framework/api/pkg/operators/v1"
 	operatorsv1alpha1 "github.com/operator-framework/api/pkg/operators/v1alpha1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -45,19 +44,13 @@ import (
 // gzip, under its name.
 const sdkDefaultInitImage = "registry.access.redhat.com/ubi9/ubi:9.8"
 
-// TestOperatorSDKRunBundle runs the real operator-sdk, as users do: `run bundle <bundle image>`
-// with an index image built here for a file-based catalog, a local decompression image and
-// --security-context-config restricted, in each install mode; `run bundle-upgrade` to the next
-// release; `cleanup demo-operator`. The images are pulled from the registry's TLS endpoint,
-// which the CLI trusts through SSL_CERT_DIR and the node through containerd's configuration.
-// A DemoApplication is served after the install and after the upgrade; cleanup removes the
+// sdkRunBundle runs the real operator-sdk, as users do: `run bundle <bundle image>` with an
+// index image built here for a file-based catalog, a local decompression image and
+// --security-context-config restricted, in mode; `run bundle-upgrade` to the next release;
+// `cleanup demo-operator`. The images are pulled from the registry's TLS endpoint, which the CLI
+// trusts through SSL_CERT_DIR and the node through containerd's configuration. A
+// DemoApplication is served after the install and after the upgrade; cleanup removes the
 // operator and, unlike make cleanup-bundle (internal/olmrun), the CRD with every DemoApplication.
-func TestOperatorSDKRunBundle(t *testing.T) {
-	for _, mode := range []operatorsv1alpha1.InstallModeType{operatorsv1alpha1.InstallModeTypeAllNamespaces, operatorsv1alpha1.InstallModeTypeOwnNamespace} {
-		t.Run(string(mode), func(t *testing.T) { sdkRunBundle(t, mode) })
-	}
-}
-
 func sdkRunBundle(t *testing.T, mode operatorsv1alpha1.InstallModeType) {
 	g := NewWithT(t)
 	ctx := context.Background()
@@ -70,17 +63,7 @@ func sdkRunBundle(t *testing.T, mode operatorsv1alpha1.InstallModeType) {
 		"--install-mode", string(mode), "--namespace", ns, "--timeout", olmTimeout.String())
 	g.Expect(err).NotTo(HaveOccurred(), out)
 	t.Logf("operator-sdk run bundle (%s) → CSV Succeeded in %s", mode, time.Since(start).Round(100*time.Millisecond))
-	csv := &operatorsv1alpha1.ClusterServiceVersion{}
-	g.Expect(k8s.Get(ctx, client.ObjectKey{Namespace: ns, Name: first.csv}, csv)).To(Succeed())
-	g.Expect(csv.Status.Phase).To(Equal(operatorsv1alpha1.CSVPhaseSucceeded))
-	og := &operatorsv1.OperatorGroupList{}
-	g.Expect(k8s.List(ctx, og, client.InNamespace(ns))).To(Succeed())
-	g.Expect(og.Items).To(HaveLen(1))
-	if mode == operatorsv1alpha1.InstallModeTypeOwnNamespace {
-		g.Expect(og.Items[0].Spec.TargetNamespaces).To(ConsistOf(ns))
-	} else {
-		g.Expect(og.Items[0].Spec.TargetNamespaces).To(BeEmpty())
-	}
+	csv, og := expectRunBundleInstalled(t, ns, first.csv, mode)
 	expectOperatorPods(t, csv, first.managerImage)
 	watched := ns
 	if mode == operatorsv1alpha1.InstallModeTypeAllNamespaces {
@@ -104,7 +87,7 @@ func sdkRunBundle(t *testing.T, mode operatorsv1alpha1.InstallModeType) {
 	out, err = operatorSDK(t, "cleanup", "demo-operator", "--namespace", ns, "--timeout", olmTimeout.String())
 	g.Expect(err).NotTo(HaveOccurred(), out)
 	g.Eventually(func(g Gomega) {
-		for _, obj := range []client.Object{upgraded, &og.Items[0], &apiextensionsv1.CustomResourceDefinition{}, app} {
+		for _, obj := range []client.Object{upgraded, og, &apiextensionsv1.CustomResourceDefinition{}, app} {
 			if _, crd := obj.(*apiextensionsv1.CustomResourceDefinition); crd {
 				obj.SetName("demoapplications." + paasv1.GroupVersion.Group)
 			}
