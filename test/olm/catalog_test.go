@@ -39,6 +39,7 @@ import (
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/internal/olmbundle"
 	"github.com/cmft/demo-operator/internal/test/localolm"
+	"github.com/cmft/demo-operator/test/framework"
 )
 
 const catalogDir = "../../catalog"
@@ -47,7 +48,7 @@ const catalogDir = "../../catalog"
 // CatalogSource in OLM's namespace points at it, and a Subscription that names no channel gets
 // the package's default one; its InstallPlan, approved, installs the channel's head.
 func TestCatalogSubscription(t *testing.T) {
-	showLogsOnFailure(t, localolm.OLMOperator, localolm.CatalogOperator)
+	framework.LogsOnFailure(t, cluster, 30, localolm.OLMOperator, localolm.CatalogOperator)
 	pkg := loadPackage(t, catalogDir)
 	source := serveCatalog(t, localolm.Namespace, withoutBundleImages(t, catalogDir))
 	ns := steps.NewNamespace(t, "olm-subscription-")
@@ -70,7 +71,7 @@ func TestCatalogSubscription(t *testing.T) {
 // Subscription and the CSV then removes the operator and leaves the DemoApplication and its
 // workload alone.
 func TestUpgradeAndUninstall(t *testing.T) {
-	showLogsOnFailure(t, localolm.OLMOperator, localolm.CatalogOperator)
+	framework.LogsOnFailure(t, cluster, 30, localolm.OLMOperator, localolm.CatalogOperator)
 	ctx := context.Background()
 	current := loadPackage(t, catalogDir)
 	upgradeCatalog, next := withNextRelease(t, current)
@@ -84,7 +85,7 @@ func TestUpgradeAndUninstall(t *testing.T) {
 	sa := serviceAccountOf(old)
 	startManagerAs(t, "manager-"+old.Name, ns, sa, []string{"WATCH_NAMESPACE=" + targetNamespaces(operatorDeployment(t, old))})
 	app := createDemoApp(t, ns, "survivor")
-	expectServed(t, app)
+	steps.ExpectServed(t, app)
 	if err := k8s.Get(ctx, client.ObjectKeyFromObject(app), app); err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +121,7 @@ func TestUpgradeAndUninstall(t *testing.T) {
 		patch := client.MergeFrom(after.DeepCopy())
 		after.Spec.Replica = ptr.To[int32](3)
 		g.Expect(k8s.Patch(ctx, after, patch)).To(Succeed())
-		expectServed(t, after)
+		steps.ExpectServed(t, after)
 	})
 
 	t.Run("uninstall", func(t *testing.T) {

@@ -52,7 +52,7 @@ func TestUpgradeAndUninstall(t *testing.T) {
 	old := steps.WaitSucceeded(t, ns, first.csv)
 	expectOperatorPods(t, old, first.managerImage)
 	app := createDemoApp(t, ns, "survivor")
-	expectServed(t, app)
+	steps.ExpectServed(t, app)
 	g := NewWithT(t)
 	g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), app)).To(Succeed())
 	crd := &apiextensionsv1.CustomResourceDefinition{}
@@ -80,7 +80,7 @@ func TestUpgradeAndUninstall(t *testing.T) {
 		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), after)).To(Succeed())
 		g.Expect(after.UID).To(Equal(app.UID))
 		g.Expect(after.Spec).To(Equal(app.Spec))
-		expectServed(t, after)
+		steps.ExpectServed(t, after)
 	})
 
 	t.Run("uninstall", func(t *testing.T) {
