@@ -32,7 +32,6 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -100,18 +99,8 @@ func TestUpgradeAndUninstall(t *testing.T) {
 		g.Expect(plan.Spec.ClusterServiceVersionNames).To(ConsistOf(next))
 		csv := steps.WaitSucceeded(t, ns, next)
 		g.Expect(csv.Spec.Replaces).To(Equal(current.Head))
-		g.Eventually(func() bool {
-			return apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKeyFromObject(old), &operatorsv1alpha1.ClusterServiceVersion{}))
-		}, olmTimeout, 250*time.Millisecond).Should(BeTrue(), "OLM keeps the replaced CSV %s", old.Name)
-		steps.ExpectInstalled(t, sub, next)
-
-		upgraded := &apiextensionsv1.CustomResourceDefinition{}
-		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(crd), upgraded)).To(Succeed())
-		g.Expect(upgraded.UID).To(Equal(crd.UID))
-		after := &paasv1.DemoApplication{}
-		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), after)).To(Succeed())
-		g.Expect(after.UID).To(Equal(app.UID))
-		g.Expect(after.Spec).To(Equal(app.Spec))
+		steps.ExpectReplaced(t, sub, old, next)
+		after := steps.ExpectKept(t, crd, app)
 
 		// The new release's operator takes over the DemoApplication: scaled, it converges.
 		if err := cluster.Stop("manager-" + old.Name); err != nil {

@@ -31,6 +31,8 @@ import (
 	operatorsv1alpha1 "github.com/operator-framework/api/pkg/operators/v1alpha1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
@@ -124,6 +126,32 @@ func (s Steps) ExpectInstalled(t *testing.T, sub *operatorsv1alpha1.Subscription
 		g.Expect(s.Client.Get(context.Background(), client.ObjectKeyFromObject(sub), sub)).To(Succeed())
 		g.Expect(sub.Status.InstalledCSV).To(Equal(csv))
 	}, s.Timeout, 250*time.Millisecond).Should(Succeed())
+}
+
+// ExpectReplaced waits until OLM has deleted old, the CSV an upgrade replaced, and the
+// Subscription names next installed.
+func (s Steps) ExpectReplaced(t *testing.T, sub *operatorsv1alpha1.Subscription, old *operatorsv1alpha1.ClusterServiceVersion, next string) {
+	t.Helper()
+	NewWithT(t).Eventually(func() bool {
+		return apierrors.IsNotFound(s.Client.Get(context.Background(), client.ObjectKeyFromObject(old), &operatorsv1alpha1.ClusterServiceVersion{}))
+	}, s.Timeout, 250*time.Millisecond).Should(BeTrue(), "OLM keeps the replaced CSV %s", old.Name)
+	s.ExpectInstalled(t, sub, next)
+}
+
+// ExpectKept checks that an upgrade kept what users own: crd and app are the same objects
+// (their UIDs) and app's spec is unchanged. It returns app as it is now.
+func (s Steps) ExpectKept(t *testing.T, crd *apiextensionsv1.CustomResourceDefinition, app *paasv1.DemoApplication) *paasv1.DemoApplication {
+	t.Helper()
+	g := NewWithT(t)
+	ctx := context.Background()
+	upgraded := &apiextensionsv1.CustomResourceDefinition{}
+	g.Expect(s.Client.Get(ctx, client.ObjectKeyFromObject(crd), upgraded)).To(Succeed())
+	g.Expect(upgraded.UID).To(Equal(crd.UID), "the upgrade replaced the CRD")
+	after := &paasv1.DemoApplication{}
+	g.Expect(s.Client.Get(ctx, client.ObjectKeyFromObject(app), after)).To(Succeed())
+	g.Expect(after.UID).To(Equal(app.UID), "the upgrade replaced the DemoApplication")
+	g.Expect(after.Spec).To(Equal(app.Spec), "the upgrade changed the DemoApplication's spec")
+	return after
 }
 
 // CreateDemoApp creates the DemoApplication that builder.DemoApplication makes of namespace,
