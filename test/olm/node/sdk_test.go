@@ -70,7 +70,7 @@ func sdkRunBundle(t *testing.T, mode operatorsv1alpha1.InstallModeType) {
 		watched = steps.NewNamespace(t, "sdk-any-")
 	}
 	app := createDemoApp(t, watched, "web")
-	expectServed(t, app)
+	steps.ExpectServed(t, app)
 
 	start = time.Now()
 	out, err = operatorSDK(t, "run", "bundle-upgrade", secure(second.bundle), "--security-context-config", "restricted",
@@ -82,7 +82,7 @@ func sdkRunBundle(t *testing.T, mode operatorsv1alpha1.InstallModeType) {
 	g.Expect(upgraded.Status.Phase).To(Equal(operatorsv1alpha1.CSVPhaseSucceeded))
 	g.Expect(upgraded.Spec.Replaces).To(Equal(first.csv))
 	expectOperatorPods(t, upgraded, second.managerImage)
-	expectServed(t, app)
+	steps.ExpectServed(t, app)
 
 	out, err = operatorSDK(t, "cleanup", "demo-operator", "--namespace", ns, "--timeout", olmTimeout.String())
 	g.Expect(err).NotTo(HaveOccurred(), out)
