@@ -57,7 +57,8 @@ func up(ctx context.Context, c *localcluster.Cluster, assets string) error {
 	if err != nil {
 		return err
 	}
-	if c.RealNode || c.HasRealNode() {
+	// A real node runs after make cluster-up-node, whatever -real-node says.
+	if c.RealNode || c.PID(localcluster.Containerd) > 0 {
 		return upAsPods(ctx, c, cfg, assets, start)
 	}
 	if err := localolm.Install(ctx, cfg, assets); err != nil {
