@@ -109,7 +109,7 @@ func (r *DemoApplicationReconciler) applyOwnedBy(ctx context.Context, app *paasv
 	}
 
 	if err := r.Client.Apply(ctx, desired, client.FieldOwner(FieldManager), client.ForceOwnership); err != nil {
-		r.Recorder.Eventf(app, nil, corev1.EventTypeWarning, EventApplyFailed, "Apply",
+		r.Recorder.Eventf(regarding(app), nil, corev1.EventTypeWarning, EventApplyFailed, "Apply",
 			"Applying %s %s failed: %v", kind, key.Name, err)
 		return exists, &applyError{kind: kind, err: err}
 	}
@@ -117,7 +117,7 @@ func (r *DemoApplicationReconciler) applyOwnedBy(ctx context.Context, app *paasv
 	if !exists {
 		reason = EventCreated
 	}
-	r.Recorder.Eventf(app, current, corev1.EventTypeNormal, reason, "Apply", "%s %s %s", reason, kind, key.Name)
+	r.Recorder.Eventf(regarding(app), current, corev1.EventTypeNormal, reason, "Apply", "%s %s %s", reason, kind, key.Name)
 	ctrl.LoggerFrom(ctx).V(1).Info("applied", "kind", kind, "name", key.Name, "created", !exists)
 	// Apply filled desired with the API server's answer: the object as it now stands.
 	convert(desired, current)
@@ -173,14 +173,16 @@ func (r *DemoApplicationReconciler) delete(ctx context.Context, app *paasv1.Demo
 	if err := r.Delete(ctx, obj, client.Preconditions{UID: &uid}); err != nil {
 		return client.IgnoreNotFound(err)
 	}
-	r.Recorder.Eventf(app, obj, corev1.EventTypeNormal, EventDeleted, "Delete", "Deleted %s %s", r.kindOf(obj), obj.GetName())
+	r.Recorder.Eventf(regarding(app), obj, corev1.EventTypeNormal, EventDeleted, "Delete", "Deleted %s %s", r.kindOf(obj), obj.GetName())
 	return nil
 }
 
-// conflict records that obj's name is taken and returns the conflictError.
-func (r *DemoApplicationReconciler) conflict(app *paasv1.DemoApplication, kind string, obj metav1.Object) error {
+// conflict records that obj's name is taken and returns the conflictError. The Event
+// names obj as related, so that a conflict over the Deployment and one over the Service
+// stay two Events.
+func (r *DemoApplicationReconciler) conflict(app *paasv1.DemoApplication, kind string, obj client.Object) error {
 	err := &conflictError{kind: kind, name: obj.GetName(), holder: holderOf(obj)}
-	r.Recorder.Eventf(app, nil, corev1.EventTypeWarning, EventResourceConflict, "Apply", "%s; it is left untouched", err)
+	r.Recorder.Eventf(regarding(app), obj, corev1.EventTypeWarning, EventResourceConflict, "Apply", "%s; it is left untouched", err)
 	return err
 }
 

@@ -280,6 +280,15 @@ func TestDemoApplicationConflict(t *testing.T) {
 	g.Consistently(func(g Gomega) {
 		got := get(g, ns, "taken", &appsv1.Deployment{})
 		g.Expect(got.ResourceVersion).To(Equal(theirs.ResourceVersion))
+		// One Event however many passes meet the conflict (the Service's creation and the
+		// status write bring more): repeats count on it as a series.
+		conflicts := 0
+		for _, reason := range eventsFor(g, ns, "taken") {
+			if reason == controllers.EventResourceConflict {
+				conflicts++
+			}
+		}
+		g.Expect(conflicts).To(Equal(1), "a lasting conflict made an Event per pass")
 	}, 3*time.Second).Should(Succeed())
 
 	// The same when their object carries the operator's label and so sits in its cache.

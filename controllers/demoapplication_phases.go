@@ -97,7 +97,7 @@ func (r *DemoApplicationReconciler) reconcilePodServices(ctx context.Context, s 
 	for _, name := range slices.Sorted(maps.Keys(wanted)) {
 		pod := wanted[name]
 		if msgs := validation.IsDNS1035Label(name); len(msgs) > 0 {
-			r.Recorder.Eventf(app, nil, corev1.EventTypeWarning, EventPodServiceNameInvalid, "Apply",
+			r.Recorder.Eventf(regarding(app), nil, corev1.EventTypeWarning, EventPodServiceNameInvalid, "Apply",
 				"Pod %s gets no Service of its own: its name is not a valid Service name: %s", name, strings.Join(msgs, "; "))
 			continue
 		}

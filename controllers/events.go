@@ -51,7 +51,21 @@ const (
 func (r *DemoApplicationReconciler) recordFailures(s *scope) {
 	for _, f := range s.failures {
 		if f.persistent && !f.recorded() {
-			r.Recorder.Eventf(s.app, nil, corev1.EventTypeWarning, f.step, "Reconcile", "%v", f.err)
+			r.Recorder.Eventf(regarding(s.app), nil, corev1.EventTypeWarning, f.step, "Reconcile", "%v", f.err)
 		}
+	}
+}
+
+// regarding refers to app in its Events by name and UID, without its resourceVersion. The
+// events library counts a repeated Event on one series only when the whole reference is
+// the same; each status write changes app's resourceVersion, so a failure that lasts would
+// otherwise make a new Event on every pass instead of counting on the first.
+func regarding(app *paasv1.DemoApplication) *corev1.ObjectReference {
+	return &corev1.ObjectReference{
+		APIVersion: paasv1.GroupVersion.String(),
+		Kind:       "DemoApplication",
+		Namespace:  app.Namespace,
+		Name:       app.Name,
+		UID:        app.UID,
 	}
 }
