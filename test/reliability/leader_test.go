@@ -98,7 +98,7 @@ func TestPartitionedLeaderNeverWrites(t *testing.T) {
 	ctx := context.Background()
 	installRelease(t, currentImage)
 	ns := appNamespace(t, "partition-")
-	createApps(t, ns, apps)
+	createApps(t, ns, span(0, apps))
 	waitConverged(t, ns, apps, 5*time.Minute)
 	pods := managerPods(t, currentImage, time.Minute)
 	leader := framework.LeaseHolder(g, cs, operatorNamespace)

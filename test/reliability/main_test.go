@@ -89,8 +89,8 @@ func TestMain(m *testing.M) {
 		fmt.Println("skipping the reliability tests:", err)
 		os.Exit(0)
 	}
-	// Four kwok nodes hold the applications' pods (110 each).
-	cluster = &localcluster.Cluster{BinDir: assets, Nodes: 4, RealNode: true, AuditLog: true, Progress: os.Stdout, DieWithParent: true}
+	// Eight kwok nodes hold the applications' pods (110 each).
+	cluster = &localcluster.Cluster{BinDir: assets, Nodes: 8, RealNode: true, AuditLog: true, Progress: os.Stdout, DieWithParent: true}
 	os.Exit(framework.Run(m, cluster, setUp, nil))
 }
 

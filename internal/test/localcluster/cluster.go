@@ -260,6 +260,32 @@ func (c *Cluster) Start(name string) error {
 	return c.StartProcess(name, filepath.Join(c.BinDir, name), args, nil)
 }
 
+// Restart stops a component of the cluster or of its real node and starts it again, as an
+// upgrade of it would, and waits until it serves.
+func (c *Cluster) Restart(ctx context.Context, name string) error {
+	if err := c.Stop(name); err != nil {
+		return err
+	}
+	if !slices.Contains(NodeComponents, name) {
+		if err := c.Start(name); err != nil {
+			return err
+		}
+		if name == APIServer || name == Etcd {
+			return c.WaitAPIServer(ctx)
+		}
+		return nil
+	}
+	c.logf("starting %s", name)
+	path, args, env := c.nodeCommand(name)
+	if err := c.StartProcess(name, path, args, env); err != nil {
+		return err
+	}
+	if name == Containerd {
+		return c.waitContainerd(ctx)
+	}
+	return nil
+}
+
 // StartProcess starts a process that outlives this program: in its own process group, so
 // that a terminal's Ctrl-C does not reach it, with its output in logs/<name>.log and its pid
 // in run/<name>.pid for Stop and Down.

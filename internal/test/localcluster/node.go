@@ -399,17 +399,22 @@ func (c *Cluster) nodeUp(ctx context.Context) error {
 				return fmt.Errorf("building the pause image: %w", err)
 			}
 		case Containerd:
-			if err := waitFile(ctx, c.containerdSocket(), func() error {
-				if c.pid(Containerd) == 0 {
-					return c.exited(Containerd)
-				}
-				return nil
-			}); err != nil {
+			if err := c.waitContainerd(ctx); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// waitContainerd waits until containerd serves its socket.
+func (c *Cluster) waitContainerd(ctx context.Context) error {
+	return waitFile(ctx, c.containerdSocket(), func() error {
+		if c.pid(Containerd) == 0 {
+			return c.exited(Containerd)
+		}
+		return nil
+	})
 }
 
 func waitFile(ctx context.Context, path string, alive func() error) error {

@@ -28,6 +28,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -52,6 +53,9 @@ import (
 	"github.com/cmft/demo-operator/test/framework"
 )
 
+// nodePorts counts the node ports newApp has handed out.
+var nodePorts atomic.Int32
+
 // newApp is the i-th DemoApplication of a mix: a ClusterIP Service, a NodePort Service,
 // several ports with environment variables, per-pod Services. kwok's nodes run its pods,
 // whose image is never pulled.
@@ -66,7 +70,9 @@ func newApp(namespace string, i int) *paasv1.DemoApplication {
 	}
 	switch i % 4 {
 	case 1:
-		app.Spec.Ports[0].NodePort = ptr.To(int32(30000 + i))
+		// Node ports are the cluster's: each test's from a range of its own, since the
+		// namespaces of the tests before may still be going.
+		app.Spec.Ports[0].NodePort = ptr.To(30000 + nodePorts.Add(1))
 	case 2:
 		app.Spec.Replica = ptr.To[int32](2)
 		app.Spec.Ports = append(app.Spec.Ports,
@@ -81,13 +87,14 @@ func newApp(namespace string, i int) *paasv1.DemoApplication {
 	return app
 }
 
-// createApps creates n DemoApplications of the mix in namespace, 16 at a time.
-func createApps(t *testing.T, namespace string, n int) {
+// createApps creates the DemoApplications of the mix with these indices in namespace, 16
+// at a time, in that order.
+func createApps(t *testing.T, namespace string, indices []int) {
 	t.Helper()
 	var wg sync.WaitGroup
-	errs := make(chan error, n)
+	errs := make(chan error, len(indices))
 	sem := make(chan struct{}, 16)
-	for i := range n {
+	for _, i := range indices {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
@@ -101,6 +108,15 @@ func createApps(t *testing.T, namespace string, n int) {
 	for err := range errs {
 		NewWithT(t).Expect(err).NotTo(HaveOccurred())
 	}
+}
+
+// span is the indices first to first+n-1.
+func span(first, n int) []int {
+	indices := make([]int, n)
+	for i := range indices {
+		indices[i] = first + i
+	}
+	return indices
 }
 
 // converged reports why app does not yet show its spec in place, "" when it does: status
@@ -136,7 +152,7 @@ func waitConverged(t *testing.T, namespace string, n int, timeout time.Duration)
 			}
 		}
 		g.Expect(waiting).To(BeEmpty(), "DemoApplications not converged")
-	}, timeout, time.Second).Should(Succeed())
+	}, timeout, 250*time.Millisecond).Should(Succeed())
 }
 
 // snapshot is what users own of the DemoApplications of a namespace, as a change would
@@ -182,7 +198,7 @@ func TestUpgradeRestartsNothing(t *testing.T) {
 	installRelease(t, previousImage)
 	ns := appNamespace(t, "upgrade-")
 	start := time.Now()
-	createApps(t, ns, apps)
+	createApps(t, ns, span(0, apps))
 	waitConverged(t, ns, apps, 10*time.Minute)
 	t.Logf("release N-1 (%s): %d DemoApplications converged in %s", previousRevision(), apps, time.Since(start).Round(100*time.Millisecond))
 	// Settle: what is left of the convergence (a late status) is not the upgrade's doing.
