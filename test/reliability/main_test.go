@@ -81,14 +81,7 @@ func TestMain(m *testing.M) {
 		fmt.Println("NODE_ASSETS is not set: skipping the reliability tests (run make test-reliability)")
 		os.Exit(0)
 	}
-	if err := localcluster.NodePrerequisites(assets); err != nil {
-		if os.Getenv("CI") == "true" {
-			fmt.Fprintln(os.Stderr, "the reliability tests cannot run:", err)
-			os.Exit(1)
-		}
-		fmt.Println("skipping the reliability tests:", err)
-		os.Exit(0)
-	}
+	framework.RequireRealNode("reliability tests", assets)
 	// Eight kwok nodes hold the applications' pods (110 each).
 	cluster = &localcluster.Cluster{BinDir: assets, Nodes: 8, RealNode: true, AuditLog: true, Progress: os.Stdout, DieWithParent: true}
 	os.Exit(framework.Run(m, cluster, setUp, nil))

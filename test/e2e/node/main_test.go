@@ -58,15 +58,7 @@ func TestMain(m *testing.M) {
 		fmt.Println("NODE_ASSETS is not set: skipping the real-node tests (run make test-node)")
 		os.Exit(0)
 	}
-	if err := localcluster.NodePrerequisites(assets); err != nil {
-		// CI installs what a real node needs: missing, it is a broken CI, not a skip.
-		if os.Getenv("CI") == "true" {
-			fmt.Fprintln(os.Stderr, "the real-node tests cannot run:", err)
-			os.Exit(1)
-		}
-		fmt.Println("skipping the real-node tests:", err)
-		os.Exit(0)
-	}
+	framework.RequireRealNode("real-node tests", assets)
 	// One kwok node, tainted, for pods that only load the API server.
 	cluster = &localcluster.Cluster{BinDir: assets, Nodes: 1, RealNode: true, Progress: os.Stdout, DieWithParent: true}
 	os.Exit(framework.Run(m, cluster, setUp, nil))
