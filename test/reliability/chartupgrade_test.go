@@ -41,13 +41,13 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/watch"
 	auditv1 "k8s.io/apiserver/pkg/apis/audit/v1"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 	"github.com/cmft/demo-operator/pkg/generated/clientset/versioned"
 	"github.com/cmft/demo-operator/test/framework"
@@ -60,28 +60,25 @@ var nodePorts atomic.Int32
 // several ports with environment variables, per-pod Services. kwok's nodes run its pods,
 // whose image is never pulled.
 func newApp(namespace string, i int) *paasv1.DemoApplication {
-	app := &paasv1.DemoApplication{
-		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: fmt.Sprintf("app-%03d", i)},
-		Spec: paasv1.DemoApplicationSpec{
-			Image:   "registry.invalid/app:1",
-			Replica: ptr.To[int32](1),
-			Ports:   []paasv1.DemoApplicationPort{{Name: "http", Port: 80, TargetPort: ptr.To(intstr.FromInt32(8080))}},
-		},
-	}
+	http := builder.Port("http", 80, 8080)
+	ports, replicas := []paasv1.DemoApplicationPort{http}, int32(1)
+	var env []corev1.EnvVar
 	switch i % 4 {
 	case 1:
 		// Node ports are the cluster's: each test's from a range of its own, since the
 		// namespaces of the tests before may still be going.
-		app.Spec.Ports[0].NodePort = ptr.To(30000 + nodePorts.Add(1))
+		ports[0].NodePort = ptr.To(30000 + nodePorts.Add(1))
 	case 2:
-		app.Spec.Replica = ptr.To[int32](2)
-		app.Spec.Ports = append(app.Spec.Ports,
-			paasv1.DemoApplicationPort{Name: "metrics", Port: 9090},
-			paasv1.DemoApplicationPort{Name: "dns", Port: 53, Protocol: corev1.ProtocolUDP})
-		app.Spec.Env = []corev1.EnvVar{{Name: "MODE", Value: "production"}, {Name: "INDEX", Value: strconv.Itoa(i)}}
+		dns := builder.Port("dns", 53, 0)
+		dns.Protocol = corev1.ProtocolUDP
+		ports, replicas = append(ports, builder.Port("metrics", 9090, 0), dns), 2
+		env = []corev1.EnvVar{{Name: "MODE", Value: "production"}, {Name: "INDEX", Value: strconv.Itoa(i)}}
 	case 3:
-		app.Spec.Replica = ptr.To[int32](2)
-		app.Spec.Env = []corev1.EnvVar{{Name: "INDEX", Value: strconv.Itoa(i)}}
+		replicas, env = 2, []corev1.EnvVar{{Name: "INDEX", Value: strconv.Itoa(i)}}
+	}
+	app := builder.DemoApplication(namespace, fmt.Sprintf("app-%03d", i), builder.Image("registry.invalid/app:1"),
+		builder.Replicas(replicas), builder.Ports(ports...), builder.Env(env...))
+	if i%4 == 3 {
 		app.Spec.PodServices = &paasv1.PodServices{Enabled: true}
 	}
 	return app
