@@ -290,14 +290,14 @@ func TestUpgradeRestartsNothing(t *testing.T) {
 	}
 	newPodNames := []string{newPods[0].Name, newPods[1].Name}
 	writes := auditEvents(g, func(e *auditv1.Event) bool {
-		return sentBy(e, newPodNames...) && succeeded(e) && !isLease(e)
+		return sentBy(e, newPodNames...) && succeeded(e) && !isLeaderElection(e)
 	})
 	var described []string
 	for _, e := range writes {
 		described = append(described, describe(e))
 	}
 	t.Logf("after the upgrade (old pods %s, %s): %d of %d Deployments with a new generation, %d ReplicaSets (was %d), "+
-		"%d of %d Services rewritten, %d of %d DemoApplications rewritten, %d watch events, %d condition flips, %d writes by the new version besides its Lease",
+		"%d of %d Services rewritten, %d of %d DemoApplications rewritten, %d watch events, %d condition flips, %d writes by the new version besides leader election",
 		oldPods[0].Name, oldPods[1].Name, changedDeployments, len(before.deploymentGenerations), len(after.replicaSets), len(before.replicaSets),
 		rewrittenServices, len(before.services), rewrittenApps, len(before.apps), modified, len(flips), len(writes))
 	g.Expect(after.replicaSets).To(Equal(before.replicaSets), "ReplicaSets: a Deployment rolled out")

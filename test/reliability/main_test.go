@@ -325,14 +325,25 @@ func sentBy(e *auditv1.Event, pods ...string) bool {
 	return false
 }
 
-// succeeded reports whether the API server carried out the write e records.
+// succeeded reports whether the API server carried out the write e records and stored
+// something: TokenReviews and SubjectAccessReviews, which the metrics endpoint creates to
+// authenticate and authorize a scrape, are answers that change nothing.
 func succeeded(e *auditv1.Event) bool {
+	if e.ObjectRef != nil && (e.ObjectRef.APIGroup == "authentication.k8s.io" || e.ObjectRef.APIGroup == "authorization.k8s.io") {
+		return false
+	}
 	return e.ResponseStatus != nil && e.ResponseStatus.Code < 300
 }
 
 // isLease reports a write to a Lease: leader election's, which runs whatever else happens.
 func isLease(e *auditv1.Event) bool {
 	return e.ObjectRef != nil && e.ObjectRef.APIGroup == "coordination.k8s.io"
+}
+
+// isLeaderElection reports a write of leader election: the Lease, and the Event a new
+// leader records about it, the one Event the manager writes in its own namespace.
+func isLeaderElection(e *auditv1.Event) bool {
+	return isLease(e) || e.ObjectRef != nil && e.ObjectRef.Resource == "events" && e.ObjectRef.Namespace == operatorNamespace
 }
 
 // describe is an audit event in one line, for failure messages.
