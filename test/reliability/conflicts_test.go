@@ -114,17 +114,17 @@ func TestConflictsAtVolume(t *testing.T) {
 	// count on the same Event, not another.
 	events := &eventsv1.EventList{}
 	g.Expect(k8s.List(ctx, events, client.InNamespace(ns))).To(Succeed())
-	warnings := map[string]int{}
+	warnings := map[string][]string{} // notes by DemoApplication
 	for _, e := range events.Items {
 		if e.Type == corev1.EventTypeWarning && e.Regarding.Kind == "DemoApplication" {
 			g.Expect(e.Reason).To(Equal(paasv1.ReasonResourceConflict), "Warning Event of %s", e.Regarding.Name)
-			warnings[e.Regarding.Name]++
+			warnings[e.Regarding.Name] = append(warnings[e.Regarding.Name], e.EventTime.Format(time.StampMilli)+" "+e.Note)
 		}
 	}
 	g.Expect(warnings).To(HaveLen(n), "DemoApplications with a Warning Event")
-	for name, count := range warnings {
+	for name, notes := range warnings {
 		g.Expect(held).To(HaveKey(name), "a Warning Event about a valid DemoApplication")
-		g.Expect(count).To(Equal(1), "Warning Events of %s", name)
+		g.Expect(notes).To(HaveLen(1), "Warning Events of %s", name)
 	}
 	// The other teams' objects are as they left them.
 	modified := 0
