@@ -22,9 +22,13 @@ LOCALBIN ?= $(shell pwd)/bin
 TOOLS_MOD = hack/tools/gen
 CONTROLLER_GEN ?= $(LOCALBIN)/controller-gen
 KUSTOMIZE ?= $(LOCALBIN)/kustomize
+# operator-sdk's CLI, built from the Go module proxy by hack/operator-sdk.sh (make operator-sdk).
+OPERATOR_SDK ?= $(LOCALBIN)/operator-sdk
 # The client generators hack/update-codegen.sh runs from bin/.
 CODEGEN_TOOLS = client-gen lister-gen informer-gen applyconfiguration-gen
 KUBECTL ?= kubectl
+# The tools' paths, for the tests that run them (internal/test/sdkbundle runs make bundle).
+TOOL_PATHS = CONTROLLER_GEN="$(CONTROLLER_GEN)" KUSTOMIZE="$(KUSTOMIZE)" OPERATOR_SDK="$(OPERATOR_SDK)"
 GO_TEST_FLAGS ?= -timeout 30m
 
 .PHONY: all
@@ -61,8 +65,8 @@ envtest: ## Build kube-apiserver and etcd from the Go module proxy into bin/ (fi
 	@hack/control-plane.sh >/dev/null
 
 .PHONY: test
-test: controller-gen codegen-tools envtest ## Run unit and integration tests (a real kube-apiserver and etcd), the staleness checks, the image tests (make test-images) and the end-to-end tests (make test-e2e).
-	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" CONTROLLER_GEN="$(CONTROLLER_GEN)" go test $(GO_TEST_FLAGS) ./... -coverprofile cover.out
+test: controller-gen codegen-tools kustomize operator-sdk envtest ## Run unit and integration tests (a real kube-apiserver and etcd), the staleness checks (make bundle with operator-sdk included), operator-sdk bundle validate, the image tests (make test-images) and the end-to-end tests (make test-e2e).
+	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" $(TOOL_PATHS) go test $(GO_TEST_FLAGS) ./... -coverprofile cover.out
 	$(MAKE) test-e2e E2E_FLAGS=
 	$(MAKE) test-node E2E_FLAGS=
 
@@ -187,6 +191,10 @@ kustomize: $(KUSTOMIZE) ## Build kustomize at the version pinned in hack/tools/g
 $(KUSTOMIZE): $(TOOLS_MOD)/go.mod
 	cd $(TOOLS_MOD) && go build -o $(KUSTOMIZE) sigs.k8s.io/kustomize/kustomize/v5
 
+.PHONY: operator-sdk
+operator-sdk: ## Build bin/operator-sdk at the version pinned in hack/tools/operator-sdk/go.mod (first time only); OPERATOR_SDK=<path> uses yours instead.
+	@[ "$(OPERATOR_SDK)" != "$(LOCALBIN)/operator-sdk" ] || hack/operator-sdk.sh >/dev/null
+
 .PHONY: codegen-tools
 codegen-tools: $(addprefix $(LOCALBIN)/,$(CODEGEN_TOOLS)) ## Build the client generators at the version of k8s.io/code-generator pinned in hack/tools/gen/go.mod.
 $(addprefix $(LOCALBIN)/,$(CODEGEN_TOOLS)): $(TOOLS_MOD)/go.mod
@@ -204,20 +212,25 @@ CATALOG_IMG ?= $(IMAGE_TAG_BASE)-catalog:v$(VERSION)
 # The bundle image each new olm.bundle of the catalog names: OLM's catalog operator pulls and
 # unpacks it at install time, as file-based catalogs require.
 CATALOG_BUNDLE_IMG ?= $(BUNDLE_IMG)
-# operator-sdk and opm are used when installed; otherwise hack/bundle does their work.
-OPERATOR_SDK ?= $(shell command -v operator-sdk 2>/dev/null)
+# opm validates the catalog when installed.
 OPM ?= $(shell command -v opm 2>/dev/null)
 
+# make bundle is operator-sdk's own recipe, made reproducible: operator-sdk stamps createdAt with
+# the time of the run, so the release date of the CSV base is put back; and the scorecard
+# configuration is written as kustomize builds it, without the empty storage fields operator-sdk
+# adds. containerImage and relatedImages name the manager's image through config/manifests.
+CSV_BASE = config/manifests/bases/$(PACKAGE).clusterserviceversion.yaml
+BUNDLE_CSV = bundle/manifests/$(PACKAGE).clusterserviceversion.yaml
+
 .PHONY: bundle
-bundle: manifests $(if $(OPERATOR_SDK),kustomize) ## Generate bundle/ and bundle.Dockerfile for VERSION from config/manifests.
-ifneq ($(OPERATOR_SDK),)
-	$(OPERATOR_SDK) generate kustomize manifests -q
+bundle: manifests kustomize operator-sdk ## Generate bundle/ and bundle.Dockerfile for VERSION from config/manifests with operator-sdk, and validate them.
+	$(OPERATOR_SDK) generate kustomize manifests -q --interactive=false
 	cd config/manager && $(KUSTOMIZE) edit set image controller=$(IMG)
 	$(KUSTOMIZE) build config/manifests | $(OPERATOR_SDK) generate bundle -q --overwrite --package $(PACKAGE) --version $(VERSION) --channels $(CHANNELS) --default-channel $(DEFAULT_CHANNEL)
+	sed -i "s/^    createdAt: .*/$$(grep -m1 '^    createdAt: ' $(CSV_BASE))/" $(BUNDLE_CSV)
+	$(KUSTOMIZE) build config/scorecard > bundle/tests/scorecard/config.yaml
 	$(OPERATOR_SDK) bundle validate ./bundle --select-optional suite=operatorframework
-else
-	go run ./hack/bundle generate --package $(PACKAGE) --version $(VERSION) --image $(IMG) --channels $(CHANNELS) --default-channel $(DEFAULT_CHANNEL)
-endif
+	$(OPERATOR_SDK) bundle validate ./bundle --select-optional name=good-practices
 
 .PHONY: bundle-build
 bundle-build: ## Build the bundle image.
@@ -249,16 +262,19 @@ catalog-push: ## Push the catalog image.
 OLM_ASSETS = $$(hack/olm.sh)
 
 .PHONY: olm-up
-olm-up: ## Run OLM on the local cluster (started if need be): its CRDs and namespaces, its olm and catalog operators as processes.
+olm-up: ## Run OLM on the local cluster (started if need be): its CRDs and namespaces, its olm and catalog operators as processes; with a real node (make cluster-up-node), OLM as pods from images built here.
 	go run ./hack/olm -bin "$(CLUSTER_ASSETS)" -olm "$(OLM_ASSETS)" up
 
 .PHONY: olm-down
-olm-down: ## Stop OLM's operators; make cluster-down stops them with the cluster.
+olm-down: ## Stop OLM's operators run as processes; make cluster-down stops them, or OLM's pods, with the cluster.
 	go run ./hack/olm down
 
-# run-bundle, run-bundle-upgrade and cleanup-bundle do what `operator-sdk run bundle`, `run
-# bundle-upgrade` and `cleanup` do, without the CLI (cmd/olmrun, internal/olmrun), on the
-# cluster of KUBECONFIG (or ~/.kube/config), which must run OLM. NAMESPACE empty: the kubeconfig
+# run-bundle, run-bundle-upgrade and cleanup-bundle run cmd/olmrun (internal/olmrun), not
+# operator-sdk: they do what `operator-sdk run bundle`, `run bundle-upgrade` and `cleanup` do,
+# and what the CLI (bin/operator-sdk, make operator-sdk) cannot: install into a namespace that
+# enforces the restricted Pod Security Standard (operator-framework/operator-sdk#7039), and clean
+# up without deleting the CRD and so every DemoApplication. They work on the cluster of
+# KUBECONFIG (or ~/.kube/config), which must run OLM. NAMESPACE empty: the kubeconfig
 # context's. INSTALL_MODE empty: AllNamespaces if the CSV supports it (else OwnNamespace,
 # SingleNamespace=<ns>, MultiNamespace=<ns>,<ns>). INDEX_IMG runs the registry pod serving the
 # bundle's catalog. USE_HTTP=true pulls the bundle image over plain HTTP (--use-http).
@@ -270,7 +286,7 @@ RUN_BUNDLE_TIMEOUT ?= 5m
 OLMRUN_FLAGS = -namespace "$(NAMESPACE)" -timeout $(RUN_BUNDLE_TIMEOUT)
 
 .PHONY: run-bundle
-run-bundle: ## Install BUNDLE_IMG through OLM as operator-sdk run bundle does, without the CLI (NAMESPACE, INSTALL_MODE, INDEX_IMG, USE_HTTP).
+run-bundle: ## Install BUNDLE_IMG through OLM as operator-sdk run bundle does, with cmd/olmrun, not the CLI: also in restricted namespaces (NAMESPACE, INSTALL_MODE, INDEX_IMG, USE_HTTP).
 	go run ./cmd/olmrun run $(OLMRUN_FLAGS) -install-mode "$(INSTALL_MODE)" -index-image "$(INDEX_IMG)" -use-http=$(USE_HTTP) "$(BUNDLE_IMG)"
 
 .PHONY: run-bundle-upgrade
@@ -282,11 +298,11 @@ cleanup-bundle: ## Remove what make run-bundle installed for PACKAGE, as operato
 	go run ./cmd/olmrun cleanup $(OLMRUN_FLAGS) "$(PACKAGE)"
 
 .PHONY: test-olm
-test-olm: ## Install the operator through OLM on a local cluster of its own: bundle/ in each install mode, a Subscription to catalog/, an upgrade, an uninstall.
+test-olm: controller-gen kustomize operator-sdk ## Install the operator through OLM on a local cluster of its own: bundle/ in each install mode, a Subscription to catalog/, an upgrade, an uninstall.
 	CLUSTER_ASSETS="$(CLUSTER_ASSETS)" OLM_ASSETS="$(OLM_ASSETS)" go test -tags olm -timeout 30m -count 1 -v ./test/olm/...
 
 .PHONY: test-olm-node
-test-olm-node: ## Install the operator through OLM deployed as pods on the real node (root, Linux, see README): catalog and bundle images from the local registry, unpack Jobs, registry pods, packageserver.
+test-olm-node: controller-gen kustomize operator-sdk ## Install the operator through OLM deployed as pods on the real node (root, Linux, see README): catalog and bundle images from the local registry, unpack Jobs, registry pods, packageserver.
 	NODE_ASSETS="$(NODE_ASSETS)" OLM_ASSETS="$(OLM_ASSETS)" go test -tags olmnode -timeout 40m -count 1 $(E2E_FLAGS) ./test/olm/node
 
 ##@ Benchmarks

@@ -39,7 +39,7 @@ type DemoApplicationStatus = v1.DemoApplicationStatus
 // +kubebuilder:printcolumn:name="Ready",type=integer,JSONPath=`.status.readyReplicas`
 // +kubebuilder:printcolumn:name="Available",type=string,JSONPath=`.status.conditions[?(@.type=="Available")].status`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
-// +operator-sdk:csv:customresourcedefinitions:displayName="Demo Application (v1beta1)"
+// +operator-sdk:csv:customresourcedefinitions:displayName="Demo Application (v1beta1)",resources={{Deployment,v1},{Event,v1},{Service,v1}}
 
 // DemoApplication runs a container image as a Deployment exposed by a Service.
 type DemoApplication struct {
@@ -48,13 +48,17 @@ type DemoApplication struct {
 	// +optional
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
+	// Spec and Status name v1's types rather than the aliases above, which are the same types:
+	// operator-sdk's CSV generator follows named types only, and so lists v1's spec and status
+	// descriptors for v1beta1 too.
+
 	// spec is what the user declares.
 	// +required
-	Spec DemoApplicationSpec `json:"spec"`
+	Spec v1.DemoApplicationSpec `json:"spec"`
 
 	// status is what the operator observed.
 	// +optional
-	Status DemoApplicationStatus `json:"status,omitempty"`
+	Status v1.DemoApplicationStatus `json:"status,omitempty"`
 }
 
 // +kubebuilder:object:root=true

@@ -14,15 +14,14 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Command bundle writes the OLM bundle from config/manifests and adds it to the file-based
-// catalog; `make bundle` and `make catalog` run it when operator-sdk and opm are not installed.
+// Command bundle adds the OLM bundle to the file-based catalog: `make catalog` runs it. The
+// bundle itself comes from operator-sdk (make bundle).
 package main
 
 import (
 	"flag"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/sirupsen/logrus"
 
@@ -33,13 +32,11 @@ func main() {
 	// operator-registry logs at info level that a bundle has no optional metadata files.
 	logrus.SetLevel(logrus.WarnLevel)
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: bundle generate|catalog [flags]")
+		fmt.Fprintln(os.Stderr, "usage: bundle catalog [flags]")
 		os.Exit(2)
 	}
 	var err error
 	switch os.Args[1] {
-	case "generate":
-		err = generate(os.Args[2:])
 	case "catalog":
 		err = catalog(os.Args[2:])
 	default:
@@ -49,26 +46,6 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-}
-
-func generate(args []string) error {
-	var o olmbundle.Options
-	var channels string
-	fs := flag.NewFlagSet("generate", flag.ExitOnError)
-	fs.StringVar(&o.ManifestsDir, "manifests", "config/manifests", "Kustomization to build the bundle from.")
-	fs.StringVar(&o.OutputDir, "output-dir", "bundle", "Directory to write the bundle to.")
-	fs.StringVar(&o.DockerfilePath, "dockerfile", "bundle.Dockerfile", "Where to write the bundle's Dockerfile.")
-	fs.StringVar(&o.Package, "package", "demo-operator", "OLM package name.")
-	fs.StringVar(&o.Version, "version", "", "Semantic version of the release.")
-	fs.StringVar(&o.Image, "image", "", "The manager's image.")
-	fs.StringVar(&channels, "channels", "stable", "Comma-separated channels of the release.")
-	fs.StringVar(&o.DefaultChannel, "default-channel", "stable", "The package's default channel.")
-	_ = fs.Parse(args)
-	o.Channels = strings.Split(channels, ",")
-	if o.Version == "" || o.Image == "" {
-		return fmt.Errorf("--version and --image are required")
-	}
-	return olmbundle.GenerateBundle(o)
 }
 
 func catalog(args []string) error {

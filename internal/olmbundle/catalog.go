@@ -14,6 +14,9 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
+// Package olmbundle adds a bundle to the file-based catalog, the way `opm render` and an edit
+// of the package's channels do: make catalog runs it (hack/bundle), and tests render bundles
+// with it. The bundle itself comes from operator-sdk (make bundle).
 package olmbundle
 
 import (
@@ -24,6 +27,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -216,7 +220,7 @@ func relatedImages(b *registry.Bundle, bundleImage string) ([]declcfg.RelatedIma
 	if err != nil {
 		return nil, err
 	}
-	for _, img := range sortedKeys(images) {
+	for _, img := range slices.Sorted(maps.Keys(images)) {
 		if !seen[img] {
 			out = append(out, declcfg.RelatedImage{Image: img})
 		}

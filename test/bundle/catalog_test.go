@@ -30,6 +30,7 @@ import (
 	"github.com/operator-framework/operator-registry/alpha/property"
 
 	"github.com/cmft/demo-operator/internal/olmbundle"
+	"github.com/cmft/demo-operator/internal/test/sdkbundle"
 )
 
 const catalogDir = root + "/catalog/demo-operator"
@@ -111,19 +112,19 @@ func TestCatalogUpgradesToALaterRelease(t *testing.T) {
 	g := NewWithT(t)
 	current := readCSV(t)
 	next := semver.Version{Major: current.Spec.Version.Major, Minor: current.Spec.Version.Minor + 1}
-	o := committedOptions(t)
+	// make bundle on a copy of the repository, for the next release of the same image repository.
 	tmp := t.TempDir()
-	o.Version, o.OutputDir, o.DockerfilePath = next.String(), filepath.Join(tmp, "bundle"), filepath.Join(tmp, "bundle.Dockerfile")
-	g.Expect(olmbundle.GenerateBundle(o)).To(Succeed())
+	image := strings.TrimSuffix(current.Annotations["containerImage"], current.Spec.Version.String()) + next.String()
+	g.Expect(sdkbundle.Generate(context.Background(), tmp, sdkbundle.Options{Version: next.String(), Image: image})).To(Succeed())
 	catalog := copyCatalog(t)
-	g.Expect(olmbundle.GenerateCatalog(olmbundle.CatalogOptions{BundleDir: o.OutputDir, CatalogDir: catalog,
+	g.Expect(olmbundle.GenerateCatalog(olmbundle.CatalogOptions{BundleDir: filepath.Join(tmp, "bundle"), CatalogDir: catalog,
 		BundleImage: "ghcr.io/cmft/demo-operator-bundle:v" + next.String()})).To(Succeed())
 
 	pkg := loadModel(t, catalog)["demo-operator"]
 	for name, ch := range pkg.Channels {
 		head, err := ch.Head()
 		g.Expect(err).NotTo(HaveOccurred(), name)
-		g.Expect(head.Name).To(Equal(o.CSVName()), name)
+		g.Expect(head.Name).To(Equal("demo-operator.v"+next.String()), name)
 		g.Expect(head.Replaces).To(Equal(current.Name), name)
 		g.Expect(head.SkipRange).To(Equal("<"+next.String()), name)
 		g.Expect(ch.Bundles).To(HaveKey(current.Name), name)

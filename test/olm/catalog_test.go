@@ -22,7 +22,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -38,6 +37,7 @@ import (
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/internal/olmbundle"
 	"github.com/cmft/demo-operator/internal/test/localolm"
+	"github.com/cmft/demo-operator/internal/test/sdkbundle"
 	"github.com/cmft/demo-operator/test/framework"
 )
 
@@ -136,7 +136,7 @@ func TestUpgradeAndUninstall(t *testing.T) {
 }
 
 // withNextRelease copies catalog/ and adds a release one patch version above the default
-// channel's head, generated from config/manifests by hack/bundle like `make bundle catalog`.
+// channel's head, generated from config/manifests by `make bundle catalog` (operator-sdk) on a copy of the repository.
 // It returns the new catalog and the new release's CSV name.
 func withNextRelease(t *testing.T, current packageInfo) (string, string) {
 	t.Helper()
@@ -153,22 +153,15 @@ func withNextRelease(t *testing.T, current packageInfo) (string, string) {
 		t.Fatal(err)
 	}
 	annotations := bundleAnnotations(t)
-	opts := olmbundle.Options{
-		ManifestsDir:   "../../config/manifests",
-		OutputDir:      filepath.Join(tmp, "bundle"),
-		DockerfilePath: filepath.Join(tmp, "bundle.Dockerfile"),
-		Package:        current.Name,
-		Version:        version.String(),
-		Image:          "ghcr.io/cmft/demo-operator:" + version.String(),
-		Channels:       strings.Split(annotations["operators.operatorframework.io.bundle.channels.v1"], ","),
-		DefaultChannel: current.DefaultChannel,
-	}
-	if err := olmbundle.GenerateBundle(opts); err != nil {
+	bundleContext := filepath.Join(tmp, "repository")
+	if err := sdkbundle.Generate(context.Background(), bundleContext, sdkbundle.Options{Version: version.String(),
+		Image: "ghcr.io/cmft/demo-operator:" + version.String(), Package: current.Name,
+		Channels: annotations["operators.operatorframework.io.bundle.channels.v1"], DefaultChannel: current.DefaultChannel}); err != nil {
 		t.Fatal(err)
 	}
-	if err := olmbundle.GenerateCatalog(olmbundle.CatalogOptions{BundleDir: opts.OutputDir, CatalogDir: filepath.Join(dir, current.Name),
+	if err := olmbundle.GenerateCatalog(olmbundle.CatalogOptions{BundleDir: filepath.Join(bundleContext, "bundle"), CatalogDir: filepath.Join(dir, current.Name),
 		BundleImage: "ghcr.io/cmft/demo-operator-bundle:v" + version.String()}); err != nil {
 		t.Fatal(err)
 	}
-	return withoutBundleImages(t, dir), opts.CSVName()
+	return withoutBundleImages(t, dir), current.Name + ".v" + version.String()
 }

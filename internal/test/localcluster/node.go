@@ -42,14 +42,15 @@ import (
 
 // The real node's components, in start order: NodeComponents.
 const (
-	Registry   = "registry"
-	Containerd = "containerd"
-	Kubelet    = "kubelet"
-	KubeProxy  = "kube-proxy"
+	Registry    = "registry"
+	RegistryTLS = "registry-tls"
+	Containerd  = "containerd"
+	Kubelet     = "kubelet"
+	KubeProxy   = "kube-proxy"
 )
 
 // NodeComponents are the real node's processes in start order.
-var NodeComponents = []string{Registry, Containerd, Kubelet, KubeProxy}
+var NodeComponents = []string{Registry, RegistryTLS, Containerd, Kubelet, KubeProxy}
 
 // The real node's network. Its addresses are private ranges that a machine's own routes must
 // not already use (Up checks), and every one of them lives on interfaces the cluster creates
@@ -89,9 +90,20 @@ const (
 // PauseImage is the pod sandbox image, built from ./pause by Up into the registry.
 func (c *Cluster) PauseImage() string { return c.RegistryHost() + "/pause:local" }
 
-// RegistryHost is the local registry's address, for image references: the node pulls from
-// it over plain HTTP, and so can pods.
+// RegistryHost is the local registry's plain-HTTP address, for image references: the node
+// pulls from it, and so can pods and the host's tools that can be told to use HTTP.
 func (c *Cluster) RegistryHost() string { return NodeIP + ":" + strconv.Itoa(c.PortBase+7) }
+
+// SecureRegistryHost is the same registry's TLS address, with a certificate of the cluster's
+// CA, which the node trusts. It serves the same storage as RegistryHost: an image pushed to
+// one is pulled from the other. It exists for the clients that only speak TLS (operator-sdk
+// run bundle reads an index image's labels over HTTPS whatever --use-http says).
+func (c *Cluster) SecureRegistryHost() string { return NodeIP + ":" + strconv.Itoa(c.PortBase+12) }
+
+// RegistryCertDir holds only the cluster's CA certificate, as ca.crt: the host's tools trust
+// SecureRegistryHost with it and no change to the machine's trust store, buildah and skopeo
+// with --cert-dir, Go programs (operator-sdk, opm) with SSL_CERT_DIR=/etc/ssl/certs:<dir>.
+func (c *Cluster) RegistryCertDir() string { return filepath.Join(c.Dir, "registry-ca") }
 
 func (c *Cluster) nodeDir(parts ...string) string {
 	return filepath.Join(append([]string{c.Dir, "node"}, parts...)...)
@@ -217,14 +229,22 @@ func (c *Cluster) writeNodeConfig() error {
 		}
 	}
 	p := func(offset int) int { return c.PortBase + offset }
-	files := map[string]any{
-		"registry.yaml": map[string]any{
+	// Two registries, plain HTTP and TLS, on one storage. Neither has a blob descriptor cache
+	// (none is configured), so that each sees at once what was pushed to the other.
+	registry := func(http map[string]any) map[string]any {
+		return map[string]any{
 			"version": 0.1,
 			"log":     map[string]any{"level": "warn", "accesslog": map[string]any{"disabled": true}},
 			"storage": map[string]any{"filesystem": map[string]any{"rootdirectory": c.nodeDir("registry")},
 				"delete": map[string]any{"enabled": true}},
-			"http": map[string]any{"addr": c.RegistryHost()},
-		},
+			"http": http,
+		}
+	}
+	pki := filepath.Join(c.Dir, "pki")
+	files := map[string]any{
+		"registry.yaml": registry(map[string]any{"addr": c.RegistryHost()}),
+		"registry-tls.yaml": registry(map[string]any{"addr": c.SecureRegistryHost(),
+			"tls": map[string]any{"certificate": filepath.Join(pki, "registry.crt"), "key": filepath.Join(pki, "registry.key")}}),
 		"cni/10-demo-bridge.conflist": map[string]any{
 			"cniVersion": "1.0.0", "name": "demo-bridge",
 			"plugins": []any{map[string]any{
@@ -324,8 +344,19 @@ state = %[2]q
     conf_dir = %[8]q
   [plugins."io.containerd.grpc.v1.cri".registry.mirrors.%[9]q]
     endpoint = ["http://%[9]s"]
+  [plugins."io.containerd.grpc.v1.cri".registry.configs.%[10]q.tls]
+    ca_file = %[11]q
 `, c.nodeDir("containerd"), c.nodeDir("containerd-state"), c.containerdSocket(), c.nodeDir("opt"),
-		c.PauseImage(), c.nodeDir("runc"), cniBinDir, c.nodeDir("cni"), c.RegistryHost())
+		c.PauseImage(), c.nodeDir("runc"), cniBinDir, c.nodeDir("cni"), c.RegistryHost(),
+		c.SecureRegistryHost(), c.CAFile()) + c.mirrorsConfig()
+}
+
+func (c *Cluster) mirrorsConfig() string {
+	var config strings.Builder
+	for _, host := range c.Mirrors {
+		fmt.Fprintf(&config, "  [plugins.\"io.containerd.grpc.v1.cri\".registry.mirrors.%q]\n    endpoint = [\"http://%s\"]\n", host, c.RegistryHost())
+	}
+	return config.String()
 }
 
 // makeCgroupRoot creates the pods' parent cgroup in every hierarchy, with the machine's CPUs
@@ -364,8 +395,8 @@ func cgroupHierarchies(unified bool) []string {
 // nodeCommand is a real node's component's command line and environment.
 func (c *Cluster) nodeCommand(name string) (path string, args, env []string) {
 	switch name {
-	case Registry:
-		return "docker-registry", []string{"serve", c.nodeDir("registry.yaml")}, nil
+	case Registry, RegistryTLS:
+		return "docker-registry", []string{"serve", c.nodeDir(name + ".yaml")}, nil
 	case Containerd:
 		return "containerd", []string{"--config", c.nodeDir("containerd.toml"), "--log-level", "warn"}, nil
 	case Kubelet:
@@ -385,6 +416,16 @@ func (c *Cluster) nodeCommand(name string) (path string, args, env []string) {
 // nodeUp starts the real node: its network, the registry with the pause image in it,
 // containerd, the kubelet and kube-proxy. The control plane is already serving.
 func (c *Cluster) nodeUp(ctx context.Context) error {
+	ca, err := os.ReadFile(c.CAFile())
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(c.RegistryCertDir(), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(c.RegistryCertDir(), "ca.crt"), ca, 0o644); err != nil {
+		return err
+	}
 	for _, name := range NodeComponents {
 		if c.pid(name) > 0 {
 			continue
@@ -451,7 +492,7 @@ func (c *Cluster) nodeDown() error {
 	if c.pid(Containerd) > 0 {
 		errs = append(errs, c.removePods())
 	}
-	errs = append(errs, c.Stop(Containerd), c.Stop(Registry))
+	errs = append(errs, c.Stop(Containerd), c.Stop(RegistryTLS), c.Stop(Registry))
 	c.killLeftovers()
 	errs = append(errs, removePodNetworks())
 	errs = append(errs, unmountUnder(c.Dir))

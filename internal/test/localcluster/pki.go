@@ -32,8 +32,9 @@ import (
 )
 
 // writePKI creates the cluster's CA, the API server's serving certificate, an admin client
-// certificate (group system:masters) shared by the other components, the service-account
-// signing key pair, and the front proxy's CA and client certificate.
+// certificate (group system:masters) shared by the other components, the real node's
+// registry's serving certificate, the service-account signing key pair, and the front proxy's
+// CA and client certificate.
 func writePKI(dir string) error {
 	ca, caKey, err := writeCA(dir, "ca", "demo-operator-local-ca")
 	if err != nil {
@@ -44,6 +45,14 @@ func writePKI(dir string) error {
 		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
 		DNSNames:    []string{"localhost", "kubernetes", "kubernetes.default", "kubernetes.default.svc"},
 		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1), net.IPv4(10, 0, 0, 1), net.ParseIP(NodeIP)},
+	}); err != nil {
+		return err
+	}
+	// The registry's TLS endpoint (SecureRegistryHost), for the clients that only speak TLS.
+	if err := writeLeaf(dir, "registry", ca, caKey, &x509.Certificate{
+		Subject:     pkix.Name{CommonName: "registry"},
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		IPAddresses: []net.IP{net.ParseIP(NodeIP)},
 	}); err != nil {
 		return err
 	}

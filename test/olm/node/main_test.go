@@ -36,6 +36,7 @@ import (
 
 	operatorsv1 "github.com/operator-framework/api/pkg/operators/v1"
 	operatorsv1alpha1 "github.com/operator-framework/api/pkg/operators/v1alpha1"
+	"github.com/operator-framework/operator-registry/pkg/containertools"
 	"github.com/operator-framework/operator-registry/pkg/registry"
 	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -52,6 +53,7 @@ import (
 	"github.com/cmft/demo-operator/internal/test/imagebuild"
 	"github.com/cmft/demo-operator/internal/test/localcluster"
 	"github.com/cmft/demo-operator/internal/test/olmdeploy"
+	"github.com/cmft/demo-operator/internal/test/sdkbundle"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 	"github.com/cmft/demo-operator/test/framework"
 	"github.com/cmft/demo-operator/test/framework/olmtest"
@@ -68,7 +70,9 @@ var (
 	releases []release
 	// catalogImage serves both releases on the stable and candidate channels.
 	catalogImage string
-	olmImages    olmdeploy.Images
+	// sdkIndexImage is the index image operator-sdk run bundle takes for a file-based catalog.
+	sdkIndexImage string
+	olmImages     olmdeploy.Images
 )
 
 // release is one version of the operator as images in the cluster's registry.
@@ -93,7 +97,9 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 	}
-	cluster = &localcluster.Cluster{BinDir: nodeAssets, Nodes: 1, RealNode: true, Progress: os.Stdout, DieWithParent: true}
+	mirror, _, _ := strings.Cut(sdkDefaultInitImage, "/")
+	cluster = &localcluster.Cluster{BinDir: nodeAssets, Nodes: 1, RealNode: true, Mirrors: []string{mirror, scorecardMirror},
+		Progress: os.Stdout, DieWithParent: true}
 	os.Exit(framework.Run(m, cluster, func(dir string) error { return setUp(dir, olmAssets) }, dumpOLM))
 }
 
@@ -173,12 +179,11 @@ func buildOperatorImages(ctx context.Context, b *imagebuild.Builder, dir string)
 	for _, version := range []string{current, next.String()} {
 		r := release{version: version, csv: csv.Name[:strings.LastIndex(csv.Name, ".v")] + ".v" + version,
 			managerImage: registry + "/demo-operator:" + version, bundle: registry + "/demo-operator-bundle:v" + version}
+		// make bundle with operator-sdk, on a copy of the repository.
 		bundleContext := filepath.Join(dir, "bundle-"+version)
 		r.bundleDir = filepath.Join(bundleContext, "bundle")
-		opts := olmbundle.Options{ManifestsDir: filepath.Join(root, "config", "manifests"), OutputDir: r.bundleDir,
-			DockerfilePath: filepath.Join(bundleContext, "bundle.Dockerfile"), Package: annotations.PackageName, Version: version,
-			Image: r.managerImage, Channels: strings.Split(annotations.Channels, ","), DefaultChannel: annotations.DefaultChannelName}
-		if err := olmbundle.GenerateBundle(opts); err != nil {
+		if err := sdkbundle.Generate(ctx, bundleContext, sdkbundle.Options{Version: version, Image: r.managerImage,
+			Package: annotations.PackageName, Channels: annotations.Channels, DefaultChannel: annotations.DefaultChannelName}); err != nil {
 			return nil, err
 		}
 		bundleLocal := "localhost/demo-operator-olm-node/bundle:v" + version
@@ -199,6 +204,21 @@ func buildOperatorImages(ctx context.Context, b *imagebuild.Builder, dir string)
 		}
 		local[r.managerImage], local[r.bundle] = releaseManager, bundleLocal
 		releases = append(releases, r)
+	}
+	// operator-sdk run bundle serves the bundle from a pod of its --index-image, which it
+	// treats as a file-based catalog only when the image's configs label names a directory of
+	// it; it renders the catalog itself. opm's image with an empty /configs is that.
+	sdkIndexImage = registry + "/demo-operator-sdk-index:" + next.String()
+	local[sdkIndexImage] = "localhost/demo-operator-olm-node/sdk-index:" + next.String()
+	if _, err := b.Assemble(ctx, imagebuild.ImageSpec{Name: local[sdkIndexImage], Base: imagebuild.OPMImage,
+		Files:  []imagebuild.File{{Path: "/configs", Dir: true}},
+		Labels: map[string]string{containertools.ConfigsLocationLabel: "/configs"}}); err != nil {
+		return nil, fmt.Errorf("building the index image of operator-sdk run bundle: %w", err)
+	}
+	_, initPath, _ := strings.Cut(sdkDefaultInitImage, "/")
+	local[registry+"/"+initPath] = imagebuild.OPMImage
+	if err := buildScorecardImages(ctx, b, registry, local); err != nil {
+		return nil, err
 	}
 	catalogImage = registry + "/demo-operator-catalog:v" + next.String()
 	local[catalogImage] = "localhost/demo-operator-olm-node/catalog:v" + next.String()

@@ -46,10 +46,33 @@ import (
 // OperatorGroup for the install mode, a Subscription, its InstallPlan approved; the upgrade makes
 // the newer bundle the channel's head and replaces the registry pod; cleanup removes all that
 // and the operator, and keeps the CRD and the DemoApplications.
+//
+// Side by side, each mode runs the real operator-sdk too (sdkRunBundle).
 func TestRunBundle(t *testing.T) {
 	for _, mode := range []operatorsv1alpha1.InstallModeType{operatorsv1alpha1.InstallModeTypeAllNamespaces, operatorsv1alpha1.InstallModeTypeOwnNamespace} {
-		t.Run(string(mode), func(t *testing.T) { runBundle(t, mode) })
+		t.Run(string(mode)+"/olmrun", func(t *testing.T) { runBundle(t, mode) })
+		t.Run(string(mode)+"/operator-sdk", func(t *testing.T) { sdkRunBundle(t, mode) })
 	}
+}
+
+// expectRunBundleInstalled checks what run bundle leaves in namespace: the CSV csvName
+// Succeeded, and one OperatorGroup, targeting what mode needs.
+func expectRunBundleInstalled(t *testing.T, namespace, csvName string, mode operatorsv1alpha1.InstallModeType) (*operatorsv1alpha1.ClusterServiceVersion, *operatorsv1.OperatorGroup) {
+	t.Helper()
+	g := NewWithT(t)
+	ctx := context.Background()
+	csv := &operatorsv1alpha1.ClusterServiceVersion{}
+	g.Expect(k8s.Get(ctx, client.ObjectKey{Namespace: namespace, Name: csvName}, csv)).To(Succeed())
+	g.Expect(csv.Status.Phase).To(Equal(operatorsv1alpha1.CSVPhaseSucceeded))
+	ogs := &operatorsv1.OperatorGroupList{}
+	g.Expect(k8s.List(ctx, ogs, client.InNamespace(namespace))).To(Succeed())
+	g.Expect(ogs.Items).To(HaveLen(1))
+	if mode == operatorsv1alpha1.InstallModeTypeOwnNamespace {
+		g.Expect(ogs.Items[0].Spec.TargetNamespaces).To(ConsistOf(namespace))
+	} else {
+		g.Expect(ogs.Items[0].Spec.TargetNamespaces).To(BeEmpty())
+	}
+	return csv, &ogs.Items[0]
 }
 
 func runBundle(t *testing.T, mode operatorsv1alpha1.InstallModeType) {
@@ -70,17 +93,7 @@ func runBundle(t *testing.T, mode operatorsv1alpha1.InstallModeType) {
 		g.Expect(err).NotTo(HaveOccurred())
 	}
 	t.Logf("run bundle %s (%s) → CSV Succeeded in %s", first.bundle, mode, time.Since(start).Round(100*time.Millisecond))
-	csv := &operatorsv1alpha1.ClusterServiceVersion{}
-	g.Expect(k8s.Get(ctx, client.ObjectKey{Namespace: ns, Name: first.csv}, csv)).To(Succeed())
-	g.Expect(csv.Status.Phase).To(Equal(operatorsv1alpha1.CSVPhaseSucceeded))
-	og := &operatorsv1.OperatorGroupList{}
-	g.Expect(k8s.List(ctx, og, client.InNamespace(ns))).To(Succeed())
-	g.Expect(og.Items).To(HaveLen(1))
-	if mode == operatorsv1alpha1.InstallModeTypeOwnNamespace {
-		g.Expect(og.Items[0].Spec.TargetNamespaces).To(ConsistOf(ns))
-	} else {
-		g.Expect(og.Items[0].Spec.TargetNamespaces).To(BeEmpty())
-	}
+	csv, og := expectRunBundleInstalled(t, ns, first.csv, mode)
 	firstPod := expectRunBundleCatalog(t, ns, first.bundle)
 	expectUnpacked(t, first.bundle)
 	expectOperatorPods(t, csv, first.managerImage)
@@ -123,7 +136,7 @@ func runBundle(t *testing.T, mode operatorsv1alpha1.InstallModeType) {
 	} else {
 		g.Expect(runner.Cleanup(ctx, "demo-operator")).To(Succeed())
 	}
-	for _, obj := range []client.Object{sub, upgraded, csv, &operatorsv1alpha1.CatalogSource{}, &corev1.ConfigMap{}, &og.Items[0]} {
+	for _, obj := range []client.Object{sub, upgraded, csv, &operatorsv1alpha1.CatalogSource{}, &corev1.ConfigMap{}, og} {
 		if obj.GetName() == "" {
 			obj.SetNamespace(ns)
 			obj.SetName("demo-operator-catalog")
