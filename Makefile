@@ -149,6 +149,10 @@ demo: ## Start the local cluster (or use KUBECONFIG's), install the operator, ru
 test-node: ## Run the real-node end-to-end tests (root, Linux, see README): the operator from its image by the chart and config/default, per-pod Services through kube-proxy.
 	NODE_ASSETS="$(NODE_ASSETS)" go test -tags node -timeout 30m -count 1 $(E2E_FLAGS) ./test/e2e/node
 
+.PHONY: test-reliability
+test-reliability: ## Run the reliability tests on the real node (root, Linux, see README): helm upgrade from release N-1 (RELIABILITY_PREVIOUS, a git revision; HEAD by default) rolls out nothing, a partitioned leader never writes, collisions at volume, kube-apiserver and etcd restarts under a burst, a containerd restart.
+	NODE_ASSETS="$(NODE_ASSETS)" go test -tags reliability -timeout 30m -count 1 $(E2E_FLAGS) ./test/reliability
+
 .PHONY: test-e2e
 test-e2e: ## Run the end-to-end tests on their own local cluster: real pods, garbage collection, leader election, API server restart.
 	E2E_ASSETS="$(CLUSTER_ASSETS)" go test -tags e2e -timeout 20m -count 1 $(E2E_FLAGS) ./test/e2e

@@ -106,3 +106,19 @@ func Run(m *testing.M, c *localcluster.Cluster, setUp func(dir string) error, re
 	}
 	return code
 }
+
+// RequireRealNode returns when this machine can run a real node from assets; otherwise it
+// ends the test binary, with a failure on CI (which installs what a real node needs: missing,
+// it is a broken CI, not a skip) and with a skip elsewhere. tests names the suite.
+func RequireRealNode(tests, assets string) {
+	err := localcluster.NodePrerequisites(assets)
+	if err == nil {
+		return
+	}
+	if os.Getenv("CI") == "true" {
+		fmt.Fprintf(os.Stderr, "the %s cannot run: %v\n", tests, err)
+		os.Exit(1)
+	}
+	fmt.Printf("skipping the %s: %v\n", tests, err)
+	os.Exit(0)
+}

@@ -106,6 +106,9 @@ type Cluster struct {
 	// DieWithParent ties the processes to the one that starts them, so that a test binary
 	// killed by its timeout leaves nothing running.
 	DieWithParent bool
+	// AuditLog makes kube-apiserver record every write (who, which object, when, the
+	// answer) at the Metadata level in AuditLogFile, for tests that assert who wrote what.
+	AuditLog bool
 
 	// started holds what this process started, so that stopping one also reaps it.
 	started map[string]*exec.Cmd
@@ -124,6 +127,21 @@ func (c *Cluster) host() string {
 	}
 	return "127.0.0.1"
 }
+
+// AuditLogFile is kube-apiserver's audit log, one JSON audit.k8s.io/v1 Event a line, when
+// AuditLog is set.
+func (c *Cluster) AuditLogFile() string { return filepath.Join(c.Dir, "logs", "audit.log") }
+
+// auditPolicy logs writes only, once each, when answered: reads would drown them, and the
+// answer carries the status code that tells a write from a refused attempt.
+const auditPolicy = `apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived, ResponseStarted]
+rules:
+- level: Metadata
+  verbs: [create, update, patch, delete, deletecollection]
+- level: None
+`
 
 // CAFile is the cluster CA's path, for clients that build their own kubeconfig.
 func (c *Cluster) CAFile() string { return filepath.Join(c.Dir, "pki", "ca.crt") }
@@ -169,6 +187,9 @@ func (c *Cluster) Up(ctx context.Context) error {
 		return err
 	}
 	if err := os.WriteFile(filepath.Join(c.Dir, "kwok-stages.yaml"), kwokStages, 0o600); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(c.Dir, "audit-policy.yaml"), []byte(auditPolicy), 0o600); err != nil {
 		return err
 	}
 	for _, name := range Components {
@@ -241,6 +262,32 @@ func (c *Cluster) Start(name string) error {
 	}
 	c.logf("starting %s", name)
 	return c.StartProcess(name, filepath.Join(c.BinDir, name), args, nil)
+}
+
+// Restart stops a component of the cluster or of its real node and starts it again, as an
+// upgrade of it would, and waits until it serves.
+func (c *Cluster) Restart(ctx context.Context, name string) error {
+	if err := c.Stop(name); err != nil {
+		return err
+	}
+	if !slices.Contains(NodeComponents, name) {
+		if err := c.Start(name); err != nil {
+			return err
+		}
+		if name == APIServer || name == Etcd {
+			return c.WaitAPIServer(ctx)
+		}
+		return nil
+	}
+	c.logf("starting %s", name)
+	path, args, env := c.nodeCommand(name)
+	if err := c.StartProcess(name, path, args, env); err != nil {
+		return err
+	}
+	if name == Containerd {
+		return c.waitContainerd(ctx)
+	}
+	return nil
 }
 
 // StartProcess starts a process that outlives this program: in its own process group, so
@@ -384,7 +431,7 @@ func (c *Cluster) args(name string) ([]string, error) {
 		if c.RealNode {
 			endpointReconciler = "lease"
 		}
-		return []string{
+		args := []string{
 			"--etcd-servers=" + etcdClient,
 			"--bind-address=" + c.host(), "--advertise-address=" + c.host(), "--secure-port=" + p(0),
 			"--tls-cert-file=" + filepath.Join(pki, "apiserver.crt"),
@@ -400,8 +447,10 @@ func (c *Cluster) args(name string) ([]string, error) {
 			"--proxy-client-cert-file=" + filepath.Join(pki, "front-proxy-client.crt"),
 			"--proxy-client-key-file=" + filepath.Join(pki, "front-proxy-client.key"),
 			// PodSecurity and ServiceAccount are in the default admission chain; the list
-			// says so explicitly because the operator's pods must pass both.
-			"--enable-admission-plugins=NamespaceLifecycle,ServiceAccount,PodSecurity,DefaultTolerationSeconds,ResourceQuota,OwnerReferencesPermissionEnforcement",
+			// says so explicitly because the operator's pods must pass both. PodNodeSelector
+			// and PodTolerationRestriction act only in namespaces annotated for them: there
+			// they place every pod on the kwok nodes, as a platform team pins a tenant's.
+			"--enable-admission-plugins=NamespaceLifecycle,ServiceAccount,PodSecurity,DefaultTolerationSeconds,ResourceQuota,OwnerReferencesPermissionEnforcement,PodNodeSelector,PodTolerationRestriction",
 			"--service-account-issuer=https://kubernetes.default.svc.cluster.local",
 			"--service-account-key-file=" + filepath.Join(pki, "sa.pub"),
 			"--service-account-signing-key-file=" + filepath.Join(pki, "sa.key"),
@@ -419,7 +468,12 @@ func (c *Cluster) args(name string) ([]string, error) {
 			// with it they are closed and clients re-establish them elsewhere.
 			"--shutdown-watch-termination-grace-period=2s",
 			"--cert-dir=" + filepath.Join(c.Dir, "apiserver-certs"),
-		}, nil
+		}
+		if c.AuditLog {
+			args = append(args, "--audit-policy-file="+filepath.Join(c.Dir, "audit-policy.yaml"),
+				"--audit-log-path="+c.AuditLogFile(), "--audit-log-format=json")
+		}
+		return args, nil
 	case ControllerManager:
 		return append(delegated,
 			"--secure-port="+p(3),

@@ -66,8 +66,9 @@ const (
 	NodeIP = "10.246.0.1"
 	// PodCIDR holds the real node's pods, on the bridge.
 	PodCIDR = "10.245.0.0/24"
-	// ServiceCIDR holds the Services' cluster IPs, which kube-proxy translates.
-	ServiceCIDR = "10.0.0.0/24"
+	// ServiceCIDR holds the Services' cluster IPs, which kube-proxy translates: a /16, as
+	// hundreds of DemoApplications with per-pod Services outgrow a /24's 254 addresses.
+	ServiceCIDR = "10.0.0.0/16"
 	// kwokPodCIDR holds the addresses kwok gives its simulated pods, which exist nowhere.
 	kwokPodCIDR = "10.244.0.0/16"
 
@@ -181,7 +182,7 @@ func (c *Cluster) nodeNetworkUp() error {
 		return fmt.Errorf("reading the routes: %w", err)
 	}
 	for _, cidr := range []string{PodCIDR, ServiceCIDR, kwokPodCIDR, NodeIP} {
-		if strings.Contains(string(routes), strings.TrimSuffix(cidr, "/24")) {
+		if network, _, _ := strings.Cut(cidr, "/"); strings.Contains(string(routes), network) {
 			return fmt.Errorf("the machine already routes %s, which the real node's network uses", cidr)
 		}
 	}
@@ -440,17 +441,22 @@ func (c *Cluster) nodeUp(ctx context.Context) error {
 				return fmt.Errorf("building the pause image: %w", err)
 			}
 		case Containerd:
-			if err := waitFile(ctx, c.containerdSocket(), func() error {
-				if c.pid(Containerd) == 0 {
-					return c.exited(Containerd)
-				}
-				return nil
-			}); err != nil {
+			if err := c.waitContainerd(ctx); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// waitContainerd waits until containerd serves its socket.
+func (c *Cluster) waitContainerd(ctx context.Context) error {
+	return waitFile(ctx, c.containerdSocket(), func() error {
+		if c.pid(Containerd) == 0 {
+			return c.exited(Containerd)
+		}
+		return nil
+	})
 }
 
 func waitFile(ctx context.Context, path string, alive func() error) error {

@@ -28,14 +28,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -60,15 +58,7 @@ func TestMain(m *testing.M) {
 		fmt.Println("NODE_ASSETS is not set: skipping the real-node tests (run make test-node)")
 		os.Exit(0)
 	}
-	if err := localcluster.NodePrerequisites(assets); err != nil {
-		// CI installs what a real node needs: missing, it is a broken CI, not a skip.
-		if os.Getenv("CI") == "true" {
-			fmt.Fprintln(os.Stderr, "the real-node tests cannot run:", err)
-			os.Exit(1)
-		}
-		fmt.Println("skipping the real-node tests:", err)
-		os.Exit(0)
-	}
+	framework.RequireRealNode("real-node tests", assets)
 	// One kwok node, tainted, for pods that only load the API server.
 	cluster = &localcluster.Cluster{BinDir: assets, Nodes: 1, RealNode: true, Progress: os.Stdout, DieWithParent: true}
 	os.Exit(framework.Run(m, cluster, setUp, nil))
@@ -166,17 +156,4 @@ func expectManagerPods(t *testing.T, namespace, deployment string, n int, timeou
 		}
 	}, timeout, 250*time.Millisecond).Should(Succeed())
 	return pods
-}
-
-// leaseHolder returns the pod whose manager holds the leader-election Lease, the one Lease
-// of the operator's namespace (whatever --leader-election-id names it).
-func leaseHolder(g Gomega, namespace string) string {
-	leases, err := cs.CoordinationV1().Leases(namespace).List(context.Background(), metav1.ListOptions{})
-	g.Expect(err).NotTo(HaveOccurred())
-	g.Expect(leases.Items).To(HaveLen(1), "Leases in %s", namespace)
-	lease := leases.Items[0]
-	g.Expect(lease.Spec.HolderIdentity).NotTo(BeNil())
-	// controller-runtime's identity is the hostname (the pod's name), "_" and a UUID.
-	holder, _, _ := strings.Cut(*lease.Spec.HolderIdentity, "_")
-	return holder
 }

@@ -36,7 +36,6 @@ import (
 	. "github.com/onsi/gomega"
 	"helm.sh/helm/v3/pkg/action"
 	"helm.sh/helm/v3/pkg/chart/loader"
-	"helm.sh/helm/v3/pkg/cli"
 	"helm.sh/helm/v3/pkg/release"
 	appsv1 "k8s.io/api/apps/v1"
 	authenticationv1 "k8s.io/api/authentication/v1"
@@ -67,15 +66,6 @@ var (
 	pullToReady time.Duration
 )
 
-// helmConfig is the Helm SDK's configuration for the release's namespace, as the helm CLI
-// builds it from a kubeconfig.
-func helmConfig(namespace string) (*action.Configuration, error) {
-	settings := cli.New()
-	settings.KubeConfig = cluster.Kubeconfig()
-	cfg := &action.Configuration{}
-	return cfg, cfg.Init(settings.RESTClientGetter(), namespace, "secret", func(string, ...any) {})
-}
-
 // installOperator installs the chart once for the tests that need the operator running: the
 // manager image from the local registry, two replicas, in a namespace that enforces the
 // restricted Pod Security Standard.
@@ -93,7 +83,7 @@ func installOperator(t *testing.T) string {
 			installErr = err
 			return
 		}
-		cfg, err := helmConfig(ns.Name)
+		cfg, err := framework.HelmConfig(cluster.Kubeconfig(), ns.Name)
 		if err != nil {
 			installErr = err
 			return
@@ -134,10 +124,10 @@ func TestHelmInstall(t *testing.T) {
 	ns := installOperator(t)
 	pods := expectManagerPods(t, ns, chartFullname, 2, time.Minute)
 	g.Eventually(func(g Gomega) {
-		g.Expect(leaseHolder(g, ns)).To(BeElementOf(pods[0].Name, pods[1].Name))
+		g.Expect(framework.LeaseHolder(g, cs, ns)).To(BeElementOf(pods[0].Name, pods[1].Name))
 	}, time.Minute, 250*time.Millisecond).Should(Succeed())
 
-	cfg, err := helmConfig(ns)
+	cfg, err := framework.HelmConfig(cluster.Kubeconfig(), ns)
 	g.Expect(err).NotTo(HaveOccurred())
 	test := action.NewReleaseTesting(cfg)
 	test.Namespace, test.Timeout = ns, 3*time.Minute
@@ -160,14 +150,14 @@ func TestFailover(t *testing.T) {
 	ns := installOperator(t)
 	before := expectManagerPods(t, ns, chartFullname, 2, 2*time.Minute)
 	var leader string
-	g.Eventually(func(g Gomega) { leader = leaseHolder(g, ns) }, time.Minute, 250*time.Millisecond).Should(Succeed())
+	g.Eventually(func(g Gomega) { leader = framework.LeaseHolder(g, cs, ns) }, time.Minute, 250*time.Millisecond).Should(Succeed())
 
 	start := time.Now()
 	g.Expect(k8s.Delete(context.Background(), &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: leader}})).To(Succeed())
 	var next string
 	g.Eventually(func(g Gomega) {
 		// A leader that stops releases the Lease (empty holder) before another takes it.
-		next = leaseHolder(g, ns)
+		next = framework.LeaseHolder(g, cs, ns)
 		g.Expect(next).NotTo(BeEmpty())
 		g.Expect(next).NotTo(Equal(leader))
 	}, 2*time.Minute, 100*time.Millisecond).Should(Succeed())
@@ -281,7 +271,7 @@ func TestMemoryLimit(t *testing.T) {
 	ns := installOperator(t)
 	expectManagerPods(t, ns, chartFullname, 2, 2*time.Minute)
 	var leader string
-	g.Eventually(func(g Gomega) { leader = leaseHolder(g, ns) }, time.Minute, 250*time.Millisecond).Should(Succeed())
+	g.Eventually(func(g Gomega) { leader = framework.LeaseHolder(g, cs, ns) }, time.Minute, 250*time.Millisecond).Should(Succeed())
 	pod := &corev1.Pod{}
 	g.Expect(k8s.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: leader}, pod)).To(Succeed())
 	restarts := pod.Status.ContainerStatuses[0].RestartCount

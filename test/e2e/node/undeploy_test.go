@@ -33,6 +33,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/cmft/demo-operator/internal/test/testenv"
+	"github.com/cmft/demo-operator/test/framework"
 )
 
 // TestKustomizeDeploy: make deploy with the built image runs the operator as the chart
@@ -41,7 +42,7 @@ import (
 func TestKustomizeDeploy(t *testing.T) {
 	g := NewWithT(t)
 	ns := installOperator(t)
-	cfg, err := helmConfig(ns)
+	cfg, err := framework.HelmConfig(cluster.Kubeconfig(), ns)
 	g.Expect(err).NotTo(HaveOccurred())
 	_, err = action.NewUninstall(cfg).Run(releaseName)
 	g.Expect(err).NotTo(HaveOccurred())
@@ -62,7 +63,7 @@ func TestKustomizeDeploy(t *testing.T) {
 	const deployNS, deployment = "demo-operator-system", "demo-operator-controller-manager"
 	pods := expectManagerPods(t, deployNS, deployment, 1, 3*time.Minute)
 	g.Eventually(func(g Gomega) {
-		g.Expect(leaseHolder(g, deployNS)).To(Equal(pods[0].Name))
+		g.Expect(framework.LeaseHolder(g, cs, deployNS)).To(Equal(pods[0].Name))
 	}, time.Minute, 250*time.Millisecond).Should(Succeed())
 
 	makeTarget("undeploy")

@@ -89,14 +89,7 @@ func TestMain(m *testing.M) {
 		fmt.Println("NODE_ASSETS or OLM_ASSETS is not set: skipping the OLM real-node tests (run make test-olm-node)")
 		os.Exit(0)
 	}
-	if err := localcluster.NodePrerequisites(nodeAssets); err != nil {
-		if os.Getenv("CI") == "true" {
-			fmt.Fprintln(os.Stderr, "the OLM real-node tests cannot run:", err)
-			os.Exit(1)
-		}
-		fmt.Println("skipping the OLM real-node tests:", err)
-		os.Exit(0)
-	}
+	framework.RequireRealNode("OLM real-node tests", nodeAssets)
 	for _, add := range []func(*runtime.Scheme) error{clientgoscheme.AddToScheme, paasv1.AddToScheme,
 		apiextensionsv1.AddToScheme, operatorsv1.AddToScheme, operatorsv1alpha1.AddToScheme} {
 		if err := add(scheme); err != nil {

@@ -1,0 +1,348 @@
+//go:build reliability
+
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package reliability
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"io"
+	"net/http"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	. "github.com/onsi/gomega"
+	"helm.sh/helm/v3/pkg/action"
+	"helm.sh/helm/v3/pkg/chart/loader"
+	appsv1 "k8s.io/api/apps/v1"
+	authenticationv1 "k8s.io/api/authentication/v1"
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/watch"
+	auditv1 "k8s.io/apiserver/pkg/apis/audit/v1"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/internal/test/builder"
+	"github.com/cmft/demo-operator/internal/test/testenv"
+	"github.com/cmft/demo-operator/pkg/generated/clientset/versioned"
+	"github.com/cmft/demo-operator/test/framework"
+)
+
+// nodePorts counts the node ports newApp has handed out.
+var nodePorts atomic.Int32
+
+// newApp is the i-th DemoApplication of a mix: a ClusterIP Service, a NodePort Service,
+// several ports with environment variables, per-pod Services. kwok's nodes run its pods,
+// whose image is never pulled.
+func newApp(namespace string, i int) *paasv1.DemoApplication {
+	http := builder.Port("http", 80, 8080)
+	ports, replicas := []paasv1.DemoApplicationPort{http}, int32(1)
+	var env []corev1.EnvVar
+	switch i % 4 {
+	case 1:
+		// Node ports are the cluster's: each test's from a range of its own, since the
+		// namespaces of the tests before may still be going.
+		ports[0].NodePort = ptr.To(30000 + nodePorts.Add(1))
+	case 2:
+		dns := builder.Port("dns", 53, 0)
+		dns.Protocol = corev1.ProtocolUDP
+		ports, replicas = append(ports, builder.Port("metrics", 9090, 0), dns), 2
+		env = []corev1.EnvVar{{Name: "MODE", Value: "production"}, {Name: "INDEX", Value: strconv.Itoa(i)}}
+	case 3:
+		replicas, env = 2, []corev1.EnvVar{{Name: "INDEX", Value: strconv.Itoa(i)}}
+	}
+	app := builder.DemoApplication(namespace, fmt.Sprintf("app-%03d", i), builder.Image("registry.invalid/app:1"),
+		builder.Replicas(replicas), builder.Ports(ports...), builder.Env(env...))
+	if i%4 == 3 {
+		app.Spec.PodServices = &paasv1.PodServices{Enabled: true}
+	}
+	return app
+}
+
+// createApps creates the DemoApplications of the mix with these indices in namespace, 16
+// at a time, in that order.
+func createApps(t *testing.T, namespace string, indices []int) {
+	t.Helper()
+	var wg sync.WaitGroup
+	errs := make(chan error, len(indices))
+	sem := make(chan struct{}, 16)
+	for _, i := range indices {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			errs <- k8s.Create(context.Background(), newApp(namespace, i))
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		NewWithT(t).Expect(err).NotTo(HaveOccurred())
+	}
+}
+
+// span is the indices first to first+n-1.
+func span(first, n int) []int {
+	indices := make([]int, n)
+	for i := range indices {
+		indices[i] = first + i
+	}
+	return indices
+}
+
+// converged reports why app does not yet show its spec in place, "" when it does: status
+// of its generation, Available, not Degraded, every replica ready, every per-pod Service.
+func converged(app *paasv1.DemoApplication) string {
+	replicas := ptr.Deref(app.Spec.Replica, 1)
+	switch {
+	case app.Status.ObservedGeneration != app.Generation:
+		return "status of an older generation"
+	case !meta.IsStatusConditionTrue(app.Status.Conditions, paasv1.ConditionAvailable):
+		return "not Available"
+	case meta.IsStatusConditionTrue(app.Status.Conditions, paasv1.ConditionDegraded):
+		return "Degraded"
+	case app.Status.ReadyReplicas != replicas:
+		return fmt.Sprintf("%d of %d replicas ready", app.Status.ReadyReplicas, replicas)
+	case app.Spec.PodServices != nil && app.Spec.PodServices.Enabled && app.Status.PodServices != replicas:
+		return fmt.Sprintf("%d of %d per-pod Services", app.Status.PodServices, replicas)
+	}
+	return ""
+}
+
+// waitConverged waits until the n DemoApplications of namespace have converged.
+func waitConverged(t *testing.T, namespace string, n int, timeout time.Duration) {
+	t.Helper()
+	NewWithT(t).Eventually(func(g Gomega) {
+		list := &paasv1.DemoApplicationList{}
+		g.Expect(k8s.List(context.Background(), list, client.InNamespace(namespace))).To(Succeed())
+		g.Expect(list.Items).To(HaveLen(n))
+		waiting := map[string]string{}
+		for _, app := range list.Items {
+			if why := converged(&app); why != "" {
+				waiting[app.Name] = why
+			}
+		}
+		g.Expect(waiting).To(BeEmpty(), "DemoApplications not converged")
+	}, timeout, 250*time.Millisecond).Should(Succeed())
+}
+
+// snapshot is what users own of the DemoApplications of a namespace, as a change would
+// show: each object's resourceVersion, each Deployment's generation, the ReplicaSets.
+type snapshot struct {
+	apps, services        map[string]string
+	deploymentGenerations map[string]int64
+	replicaSets           []string
+}
+
+func takeSnapshot(g Gomega, namespace string) snapshot {
+	ctx := context.Background()
+	s := snapshot{apps: map[string]string{}, services: map[string]string{}, deploymentGenerations: map[string]int64{}}
+	apps := &paasv1.DemoApplicationList{}
+	g.Expect(k8s.List(ctx, apps, client.InNamespace(namespace))).To(Succeed())
+	for _, a := range apps.Items {
+		s.apps[a.Name] = a.ResourceVersion
+	}
+	services := &corev1.ServiceList{}
+	g.Expect(k8s.List(ctx, services, client.InNamespace(namespace))).To(Succeed())
+	for _, svc := range services.Items {
+		s.services[svc.Name] = svc.ResourceVersion
+	}
+	for name, d := range deploymentsOf(g, namespace) {
+		s.deploymentGenerations[name] = d.Generation
+	}
+	rs := &appsv1.ReplicaSetList{}
+	g.Expect(k8s.List(ctx, rs, client.InNamespace(namespace))).To(Succeed())
+	for _, r := range rs.Items {
+		s.replicaSets = append(s.replicaSets, r.Name)
+	}
+	return s
+}
+
+// TestUpgradeRestartsNothing is Cluster API's clusterctl upgrade test for this operator:
+// release N-1 installed by the chart runs 200 DemoApplications; `helm upgrade` to this tree
+// then rolls out none of their pods and rewrites none of their objects, and the new leader,
+// having reconciled every one of them, writes nothing but its Lease.
+func TestUpgradeRestartsNothing(t *testing.T) {
+	const apps = 200
+	g := NewWithT(t)
+	ctx := context.Background()
+	installRelease(t, previousImage)
+	ns := appNamespace(t, "upgrade-")
+	start := time.Now()
+	createApps(t, ns, span(0, apps))
+	waitConverged(t, ns, apps, 10*time.Minute)
+	t.Logf("release N-1 (%s): %d DemoApplications converged in %s", previousRevision(), apps, time.Since(start).Round(100*time.Millisecond))
+	// Settle: what is left of the convergence (a late status) is not the upgrade's doing.
+	var before snapshot
+	g.Consistently(func(g Gomega) {
+		s := takeSnapshot(g, ns)
+		if before.apps != nil {
+			g.Expect(s).To(Equal(before))
+		}
+		before = s
+	}, 10*time.Second, 2*time.Second).Should(Succeed())
+	g.Expect(before.replicaSets).To(HaveLen(apps))
+	oldPods := managerPods(t, previousImage, time.Minute)
+
+	// Watch the DemoApplications through the upgrade: a condition that flips, even for a
+	// moment between two snapshots, is what a user's alert would see.
+	cfg, err := cluster.RESTConfig()
+	g.Expect(err).NotTo(HaveOccurred())
+	paas, err := versioned.NewForConfig(cfg)
+	g.Expect(err).NotTo(HaveOccurred())
+	list, err := paas.PaasV1().DemoApplications(ns).List(ctx, metav1.ListOptions{})
+	g.Expect(err).NotTo(HaveOccurred())
+	w, err := paas.PaasV1().DemoApplications(ns).Watch(ctx, metav1.ListOptions{ResourceVersion: list.ResourceVersion})
+	g.Expect(err).NotTo(HaveOccurred())
+	var flips []string
+	var modified int
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		for ev := range w.ResultChan() {
+			app, ok := ev.Object.(*paasv1.DemoApplication)
+			if !ok {
+				continue
+			}
+			if ev.Type == watch.Modified {
+				modified++
+			}
+			for _, c := range app.Status.Conditions {
+				if (c.Type == paasv1.ConditionAvailable && c.Status != metav1.ConditionTrue) ||
+					(c.Type == paasv1.ConditionDegraded && c.Status != metav1.ConditionFalse) {
+					flips = append(flips, fmt.Sprintf("%s: %s=%s (%s)", app.Name, c.Type, c.Status, c.Reason))
+				}
+			}
+		}
+	}()
+
+	chart, err := loader.Load(filepath.Join(testenv.Root(), "charts", "demo-operator"))
+	g.Expect(err).NotTo(HaveOccurred())
+	helm, err := helmConfig()
+	g.Expect(err).NotTo(HaveOccurred())
+	upgradeStart := time.Now()
+	upgrade := action.NewUpgrade(helm)
+	upgrade.Namespace = operatorNamespace
+	_, err = upgrade.Run(releaseName, chart, chartValues(currentImage))
+	g.Expect(err).NotTo(HaveOccurred(), "helm upgrade")
+	newPods := managerPods(t, currentImage, 3*time.Minute)
+	var leader string
+	g.Eventually(func(g Gomega) {
+		leader = framework.LeaseHolder(g, cs, operatorNamespace)
+		g.Expect(leader).To(BeElementOf(newPods[0].Name, newPods[1].Name))
+	}, time.Minute, 250*time.Millisecond).Should(Succeed())
+	// The new leader lists every DemoApplication when it starts: once it has reconciled as
+	// many as there are, it has compared each one's objects with what it would build.
+	var reconciles int
+	g.Eventually(func(g Gomega) {
+		reconciles = reconcileCount(g, ns, leader)
+		g.Expect(reconciles).To(BeNumerically(">=", apps))
+	}, 3*time.Minute, time.Second).Should(Succeed())
+	t.Logf("helm upgrade to this tree: new pods Ready and %s leading after %s, %d reconciles after %s",
+		leader, time.Since(upgradeStart).Round(100*time.Millisecond), reconciles, time.Since(upgradeStart).Round(100*time.Millisecond))
+	// And whatever its queue still holds would show within a few seconds.
+	time.Sleep(10 * time.Second)
+	w.Stop()
+	<-watched
+
+	after := takeSnapshot(g, ns)
+	changedDeployments, rewrittenServices, rewrittenApps := 0, 0, 0
+	for name, gen := range before.deploymentGenerations {
+		if after.deploymentGenerations[name] != gen {
+			changedDeployments++
+		}
+	}
+	for name, rv := range before.services {
+		if after.services[name] != rv {
+			rewrittenServices++
+		}
+	}
+	for name, rv := range before.apps {
+		if after.apps[name] != rv {
+			rewrittenApps++
+		}
+	}
+	newPodNames := []string{newPods[0].Name, newPods[1].Name}
+	writes := auditEvents(g, func(e *auditv1.Event) bool {
+		return sentBy(e, newPodNames...) && succeeded(e) && !isLeaderElection(e)
+	})
+	var described []string
+	for _, e := range writes {
+		described = append(described, describe(e))
+	}
+	t.Logf("after the upgrade (old pods %s, %s): %d of %d Deployments with a new generation, %d ReplicaSets (was %d), "+
+		"%d of %d Services rewritten, %d of %d DemoApplications rewritten, %d watch events, %d condition flips, %d writes by the new version besides leader election",
+		oldPods[0].Name, oldPods[1].Name, changedDeployments, len(before.deploymentGenerations), len(after.replicaSets), len(before.replicaSets),
+		rewrittenServices, len(before.services), rewrittenApps, len(before.apps), modified, len(flips), len(writes))
+	g.Expect(after.replicaSets).To(Equal(before.replicaSets), "ReplicaSets: a Deployment rolled out")
+	g.Expect(after.deploymentGenerations).To(Equal(before.deploymentGenerations), "Deployments' generations")
+	g.Expect(after.services).To(Equal(before.services), "Services' resourceVersions")
+	g.Expect(after.apps).To(Equal(before.apps), "DemoApplications' resourceVersions")
+	g.Expect(flips).To(BeEmpty(), "conditions seen during the upgrade")
+	g.Expect(described).To(BeEmpty(), "writes by the new version while nothing changed")
+}
+
+// reconcileCount is how many DemoApplication reconciles pod has run, from its metrics,
+// read with the token of a ServiceAccount bound to the chart's metrics-reader ClusterRole.
+func reconcileCount(g Gomega, namespace, pod string) int {
+	ctx := context.Background()
+	p := &corev1.Pod{}
+	g.Expect(k8s.Get(ctx, client.ObjectKey{Namespace: operatorNamespace, Name: pod}, p)).To(Succeed())
+	sa := &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: "scraper"}}
+	g.Expect(client.IgnoreAlreadyExists(k8s.Create(ctx, sa))).To(Succeed())
+	binding := &rbacv1.ClusterRoleBinding{
+		ObjectMeta: metav1.ObjectMeta{Name: namespace + "-scraper"},
+		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: chartFullname + "-metrics-reader"},
+		Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Namespace: namespace, Name: sa.Name}},
+	}
+	g.Expect(client.IgnoreAlreadyExists(k8s.Create(ctx, binding))).To(Succeed())
+	token, err := cs.CoreV1().ServiceAccounts(namespace).CreateToken(ctx, sa.Name, &authenticationv1.TokenRequest{}, metav1.CreateOptions{})
+	g.Expect(err).NotTo(HaveOccurred())
+	req, err := http.NewRequest(http.MethodGet, fmt.Sprintf("https://%s:8443/metrics", p.Status.PodIP), nil)
+	g.Expect(err).NotTo(HaveOccurred())
+	req.Header.Set("Authorization", "Bearer "+token.Status.Token)
+	// The manager serves metrics with a self-signed certificate unless given one.
+	https := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{
+		TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}} //nolint:gosec
+	resp, err := https.Do(req)
+	g.Expect(err).NotTo(HaveOccurred())
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(resp.StatusCode).To(Equal(http.StatusOK), string(body))
+	total := 0
+	for _, line := range strings.Split(string(body), "\n") {
+		if strings.HasPrefix(line, `controller_runtime_reconcile_total{controller="demoapplication"`) {
+			var n float64
+			_, _ = fmt.Sscan(line[strings.LastIndexByte(line, ' ')+1:], &n)
+			total += int(n)
+		}
+	}
+	return total
+}

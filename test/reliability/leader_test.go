@@ -1,0 +1,229 @@
+//go:build reliability
+
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package reliability
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	auditv1 "k8s.io/apiserver/pkg/apis/audit/v1"
+	"k8s.io/client-go/util/retry"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/internal/test/localcluster"
+	"github.com/cmft/demo-operator/test/framework"
+)
+
+const (
+	// partitionTable is the test's own nftables table, deleted when the partition heals.
+	partitionTable = "demo-operator-reliability"
+	// retryPeriod is how often controller-runtime's leader election tries the Lease (its
+	// default), stretched by client-go's jitter of up to 1.2 more.
+	retryPeriod = 2 * time.Second * 22 / 10
+)
+
+// partition drops the traffic between a pod and kube-apiserver on the machine, both ways,
+// as a broken link between a node and the control plane would, until the returned function
+// heals it. The pod reaches kube-apiserver through the kubernetes Service, which
+// kube-proxy translates before the input hook sees it.
+func partition(t *testing.T, podIP string) func() {
+	t.Helper()
+	port := strconv.Itoa(cluster.PortBase)
+	rules := fmt.Sprintf(`table ip %s {
+	chain input {
+		type filter hook input priority filter - 10; policy accept;
+		ip saddr %s tcp dport %s drop
+	}
+	chain output {
+		type filter hook output priority filter - 10; policy accept;
+		ip daddr %s tcp sport %s drop
+	}
+}
+`, partitionTable, podIP, port, podIP, port)
+	cmd := exec.Command("nft", "-f", "-")
+	cmd.Stdin = strings.NewReader(rules)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("nft: %v: %s", err, out)
+	}
+	var once sync.Once
+	heal := func() {
+		once.Do(func() {
+			if out, err := exec.Command("nft", "delete", "table", "ip", partitionTable).CombinedOutput(); err != nil {
+				t.Errorf("nft delete table: %v: %s", err, out)
+			}
+		})
+	}
+	t.Cleanup(heal)
+	return heal
+}
+
+// TestPartitionedLeaderNeverWrites cuts the leading manager pod off kube-apiserver for 45
+// seconds while DemoApplications are being edited: the other pod takes the Lease once it
+// expires, every edit converges, and the audit log shows no write from the cut-off pod
+// after its Lease expired, nor once it is back, as a follower.
+func TestPartitionedLeaderNeverWrites(t *testing.T) {
+	const (
+		apps     = 20
+		cut      = 45 * time.Second
+		editStep = 500 * time.Millisecond
+	)
+	g := NewWithT(t)
+	ctx := context.Background()
+	installRelease(t, currentImage)
+	ns := appNamespace(t, "partition-")
+	createApps(t, ns, span(0, apps))
+	waitConverged(t, ns, apps, 5*time.Minute)
+	pods := managerPods(t, currentImage, time.Minute)
+	leader := framework.LeaseHolder(g, cs, operatorNamespace)
+	leaderPod := pods[slices.IndexFunc(pods, func(p corev1.Pod) bool { return p.Name == leader })]
+	leases, err := cs.CoordinationV1().Leases(operatorNamespace).List(ctx, metav1.ListOptions{})
+	g.Expect(err).NotTo(HaveOccurred())
+	leaseDuration := time.Duration(*leases.Items[0].Spec.LeaseDurationSeconds) * time.Second
+
+	// Edit the applications in turn, before, during and after the partition.
+	edits := map[string]string{}
+	var editsMu sync.Mutex
+	stopEditing := make(chan struct{})
+	edited := make(chan error)
+	go func() {
+		for n := 0; ; n++ {
+			select {
+			case <-stopEditing:
+				close(edited)
+				return
+			case <-time.After(editStep):
+			}
+			name, value := fmt.Sprintf("app-%03d", n%apps), strconv.Itoa(n)
+			err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+				app := &paasv1.DemoApplication{}
+				if err := k8s.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, app); err != nil {
+					return err
+				}
+				app.Spec.Env = append(slices.DeleteFunc(app.Spec.Env, func(e corev1.EnvVar) bool { return e.Name == "EDIT" }),
+					corev1.EnvVar{Name: "EDIT", Value: value})
+				return k8s.Update(ctx, app)
+			})
+			if err != nil {
+				edited <- err
+				return
+			}
+			editsMu.Lock()
+			edits[name] = value
+			editsMu.Unlock()
+		}
+	}()
+
+	time.Sleep(3 * time.Second)
+	heal := partition(t, leaderPod.Status.PodIP)
+	cutAt := time.Now()
+	var next string
+	g.Eventually(func(g Gomega) {
+		next = framework.LeaseHolder(g, cs, operatorNamespace)
+		g.Expect(next).NotTo(Equal(leader))
+		g.Expect(next).NotTo(BeEmpty())
+	}, 2*time.Minute, 100*time.Millisecond).Should(Succeed())
+	t.Logf("leader %s cut off from kube-apiserver; %s holds the Lease %s later", leader, next, time.Since(cutAt).Round(10*time.Millisecond))
+	time.Sleep(time.Until(cutAt.Add(cut)))
+	heal()
+	healedAt := time.Now()
+	time.Sleep(3 * time.Second)
+	close(stopEditing)
+	g.Expect(<-edited).NotTo(HaveOccurred(), "editing")
+
+	// Every edit converges: each application's Deployment carries its last value.
+	g.Eventually(func(g Gomega) {
+		deployments := deploymentsOf(g, ns)
+		for name, value := range edits {
+			env := deployments[name].Spec.Template.Spec.Containers[0].Env
+			g.Expect(env).To(ContainElement(corev1.EnvVar{Name: "EDIT", Value: value}), name)
+		}
+	}, 2*time.Minute, time.Second).Should(Succeed())
+	waitConverged(t, ns, apps, time.Minute)
+	convergedAfter := time.Since(healedAt)
+
+	// The old leader comes back, Ready, as a follower (the same pod: the kubelet restarts
+	// its container if the manager exited on losing the Lease), and stays one.
+	p := &corev1.Pod{}
+	g.Eventually(func(g Gomega) {
+		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(&leaderPod), p)).To(Succeed())
+		g.Expect(framework.PodReady(p)).To(BeTrue())
+	}, 3*time.Minute, 250*time.Millisecond).Should(Succeed())
+	backAfter := time.Since(healedAt)
+	g.Consistently(func(g Gomega) {
+		g.Expect(framework.LeaseHolder(g, cs, operatorNamespace)).To(Equal(next))
+	}, 15*time.Second, time.Second).Should(Succeed())
+
+	// From the audit log: the old leader's last renewal, the Lease's expiry, the takeover,
+	// and every write the old leader's pod made.
+	var lastRenew, takeover time.Time
+	var oldWrites []auditv1.Event
+	for _, e := range auditEvents(g, func(e *auditv1.Event) bool { return succeeded(e) }) {
+		at := e.RequestReceivedTimestamp.Time
+		switch {
+		case sentBy(&e, leader) && isLease(&e):
+			if takeover.IsZero() {
+				lastRenew = at
+			} else {
+				oldWrites = append(oldWrites, e) // it took the Lease back: it leads again
+			}
+		case sentBy(&e, leader):
+			oldWrites = append(oldWrites, e)
+		case sentBy(&e, next) && isLease(&e) && takeover.IsZero() && at.After(cutAt):
+			takeover = at
+		}
+	}
+	g.Expect(lastRenew).NotTo(BeZero())
+	g.Expect(takeover).NotTo(BeZero())
+	expiry := lastRenew.Add(leaseDuration)
+	var late []string
+	lastWrite := lastRenew
+	for _, e := range oldWrites {
+		at := e.RequestReceivedTimestamp.Time
+		if at.After(lastWrite) {
+			lastWrite = at
+		}
+		if at.After(expiry) {
+			late = append(late, describe(e))
+		}
+	}
+	g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(&leaderPod), p)).To(Succeed())
+	restarts := p.Status.ContainerStatuses[0].RestartCount - leaderPod.Status.ContainerStatuses[0].RestartCount
+	t.Logf("lease %s: old leader's last renewal %s before the cut; %s took over %s after it (%s after its expiry); "+
+		"old leader's last write %s relative to the expiry; %d writes of it after the expiry; "+
+		"%d edits converged %s after the partition healed; old leader back Ready after %s, %d container restarts, follower",
+		leaseDuration, cutAt.Sub(lastRenew).Round(10*time.Millisecond), next, takeover.Sub(lastRenew).Round(10*time.Millisecond),
+		takeover.Sub(expiry).Round(10*time.Millisecond), lastWrite.Sub(expiry).Round(10*time.Millisecond), len(late),
+		len(edits), convergedAfter.Round(100*time.Millisecond), backAfter.Round(100*time.Millisecond), restarts)
+	// The follower counts the lease duration from when it saw the last renewal, up to one
+	// retry after it was made, and takes the Lease at its next retry.
+	g.Expect(takeover.Sub(lastRenew)).To(BeNumerically("<=", leaseDuration+2*retryPeriod), "takeover within the lease duration and one retry")
+	g.Expect(late).To(BeEmpty(), "writes of the partitioned leader after its Lease expired")
+	g.Expect(p.Spec.NodeName).To(Equal(localcluster.NodeName))
+}
