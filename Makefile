@@ -87,8 +87,8 @@ test: controller-gen codegen-tools envtest ## Run unit and integration tests (a 
 	$(MAKE) test-node E2E_FLAGS=
 
 .PHONY: test-images
-test-images: envtest ## Build the manager, bundle and catalog images from their Dockerfiles with buildah and check them (part of make test; needs root and buildah).
-	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" go test $(GO_TEST_FLAGS) -count 1 -v ./internal/test/imagebuild/ ./test/images/
+test-images: envtest ## Build the manager, bundle and catalog images from their Dockerfiles and check them: with buildah, then through make with docker, podman and buildah, and for every platform (part of make test; needs root, buildah, podman, docker.io, qemu-user-static).
+	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" go test $(GO_TEST_FLAGS) -count 1 -v ./internal/test/imagebuild/ ./test/images/...
 
 .PHONY: verify
 verify: generate manifests ## Fail when a generated file differs from what is committed.
