@@ -19,6 +19,7 @@ package imagebuild
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -99,8 +100,9 @@ type Dockerd struct {
 }
 
 // StartDockerd starts dockerd (Debian: docker.io) in a new directory under dir and waits until
-// it answers. Stop stops it and removes that directory.
-func StartDockerd(ctx context.Context, dir string) (*Dockerd, error) {
+// it answers. It pushes to insecureRegistries (host:port) over plain HTTP, as it does to
+// loopback ones without being told. Stop stops it and removes that directory.
+func StartDockerd(ctx context.Context, dir string, insecureRegistries ...string) (*Dockerd, error) {
 	if _, err := exec.LookPath("dockerd"); err != nil {
 		return nil, errors.New("dockerd is not installed (Debian: apt-get install docker.io)")
 	}
@@ -110,8 +112,12 @@ func StartDockerd(ctx context.Context, dir string) (*Dockerd, error) {
 	if err != nil {
 		return nil, err
 	}
-	// An empty configuration, so that the machine's /etc/docker/daemon.json plays no part.
-	if err := os.WriteFile(filepath.Join(dir, "daemon.json"), []byte("{}\n"), 0o600); err != nil {
+	// A configuration of its own, so that the machine's /etc/docker/daemon.json plays no part.
+	config, err := json.Marshal(map[string][]string{"insecure-registries": append([]string{}, insecureRegistries...)})
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "daemon.json"), config, 0o600); err != nil {
 		return nil, err
 	}
 	d := &Dockerd{Host: "unix://" + filepath.Join(dir, "docker.sock"), dir: dir, done: make(chan struct{}), log: &bytes.Buffer{}}
