@@ -40,6 +40,7 @@ import (
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/controllers"
+	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/pkg/generated/clientset/versioned"
 )
 
@@ -52,14 +53,6 @@ const (
 	// and Service created outright, and one status patch. It bounds what the manager could do.
 	RoleLeastWrites = "least-writes"
 )
-
-func newApp(namespace, name string) *paasv1.DemoApplication {
-	return &paasv1.DemoApplication{
-		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
-		Spec: paasv1.DemoApplicationSpec{Image: "nginx:1.27", Replica: ptr.To[int32](2),
-			Ports: []paasv1.DemoApplicationPort{{Port: 80, TargetPort: ptr.To(intstr.FromInt32(8080))}}},
-	}
-}
 
 // directObjects are what the direct client creates for an app: the operator's Deployment
 // and Service, less the owner reference a DemoApplication would give them.
@@ -260,7 +253,7 @@ func (b *Bench) convergeRun(ctx context.Context, role string, s setting, m int) 
 func (b *Bench) creator(namespace, role string, s setting) (func(context.Context, string) error, int) {
 	if role == RoleManager {
 		return func(ctx context.Context, name string) error {
-			return b.client.Create(ctx, newApp(namespace, name))
+			return b.client.Create(ctx, builder.DemoApplication(namespace, name))
 		}, b.cfg.Creators
 	}
 	cfg := rest.CopyConfig(b.rest)
@@ -277,7 +270,7 @@ func (b *Bench) creator(namespace, role string, s setting) (func(context.Context
 		deployment, service := directObjects(namespace, name)
 		var app *paasv1.DemoApplication
 		if role == RoleLeastWrites {
-			created, err := paas.PaasV1().DemoApplications(namespace).Create(ctx, newApp(namespace, name), metav1.CreateOptions{})
+			created, err := paas.PaasV1().DemoApplications(namespace).Create(ctx, builder.DemoApplication(namespace, name), metav1.CreateOptions{})
 			if err != nil {
 				return err
 			}

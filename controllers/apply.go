@@ -23,11 +23,13 @@ import (
 	"strconv"
 	"strings"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	appsv1ac "k8s.io/client-go/applyconfigurations/apps/v1"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
 	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -76,12 +78,20 @@ type applyError struct {
 func (e *applyError) Error() string { return fmt.Sprintf("applying %s: %v", e.kind, e.err) }
 func (e *applyError) Unwrap() error { return e.err }
 
-// apply makes the object named like current (app's, or one of its pods', by owner) match
-// desired and reads it into current, reporting whether current holds it. It writes nothing
-// when the fields the operator owns already hold the desired values, and never touches an
-// object that owner does not control. extract returns the fields of current that the
-// operator owns, to compare with desired.
-func (r *DemoApplicationReconciler) apply(ctx context.Context, app *paasv1.DemoApplication, owner metav1.Object, current client.Object, desired runtime.ApplyConfiguration, extract func() (any, error)) (bool, error) {
+// FieldManager is the name under which the operator owns the fields it applies.
+const FieldManager = "demo-operator"
+
+// apply makes app's object named like current match desired, as applyOwnedBy does with app
+// as the owner.
+func (r *DemoApplicationReconciler) apply(ctx context.Context, app *paasv1.DemoApplication, current client.Object, desired runtime.ApplyConfiguration) (bool, error) {
+	return r.applyOwnedBy(ctx, app, app, current, desired)
+}
+
+// applyOwnedBy makes the object named like current (app's, or one of its pods', by owner)
+// match desired and reads it into current, reporting whether current holds it. It writes
+// nothing when the fields the operator owns already hold the desired values, and never
+// touches an object that owner does not control. Its Events go to app.
+func (r *DemoApplicationReconciler) applyOwnedBy(ctx context.Context, app *paasv1.DemoApplication, owner metav1.Object, current client.Object, desired runtime.ApplyConfiguration) (bool, error) {
 	kind := r.kindOf(current)
 	key := client.ObjectKeyFromObject(current)
 	exists, err := r.getOwned(ctx, app, owner, key, current)
@@ -89,7 +99,7 @@ func (r *DemoApplicationReconciler) apply(ctx context.Context, app *paasv1.DemoA
 		return false, err
 	}
 	if exists {
-		owned, err := extract()
+		owned, err := ownedFields(current)
 		if err != nil {
 			return true, fmt.Errorf("reading the fields of %s %s the operator owns: %w", kind, key, err)
 		}
@@ -219,6 +229,18 @@ func (r *DemoApplicationReconciler) replacePorts(ctx context.Context, app *paasv
 		return fmt.Errorf("replacing the ports of Service %s: %w", klog.KObj(svc), err)
 	}
 	return nil
+}
+
+// ownedFields returns the fields of obj that the operator owns, in the form of the apply
+// configuration it applies, to compare with the desired one.
+func ownedFields(obj client.Object) (any, error) {
+	switch o := obj.(type) {
+	case *appsv1.Deployment:
+		return appsv1ac.ExtractDeployment(o, FieldManager)
+	case *corev1.Service:
+		return corev1ac.ExtractService(o, FieldManager)
+	}
+	return nil, fmt.Errorf("no apply configuration for %T", obj)
 }
 
 // kindOf names the kind of a typed object, for messages.

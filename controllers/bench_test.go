@@ -26,7 +26,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/intstr"
 	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -34,23 +33,16 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/event"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/internal/test/builder"
 )
 
 // The benchmarks run with make bench (go test -run '^$' -bench . -benchmem ./controllers):
 // the CPU and allocations of the pure code each reconcile runs, apart from the API server.
 
 func benchApp() *paasv1.DemoApplication {
-	return &paasv1.DemoApplication{
-		ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "web", UID: "uid-1"},
-		Spec: paasv1.DemoApplicationSpec{
-			Image: "nginx:1.27", Replica: ptr.To[int32](3),
-			Ports: []paasv1.DemoApplicationPort{
-				{Name: "http", Port: 80, TargetPort: ptr.To(intstr.FromInt32(8080))},
-				{Name: "metrics", Port: 9090},
-			},
-			Env: []corev1.EnvVar{{Name: "LOG_LEVEL", Value: "info"}},
-		},
-	}
+	return builder.DemoApplication("shop", "web", builder.UID("uid-1"), builder.Replicas(3),
+		builder.Ports(builder.Port("http", 80, 8080), builder.Port("metrics", 9090, 0)),
+		builder.Env(corev1.EnvVar{Name: "LOG_LEVEL", Value: "info"}))
 }
 
 func BenchmarkNewDeployment(b *testing.B) {

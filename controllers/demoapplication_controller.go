@@ -20,18 +20,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
-	"slices"
-	"strings"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/validation"
-	appsv1ac "k8s.io/client-go/applyconfigurations/apps/v1"
-	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -46,32 +39,10 @@ import (
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 )
 
-// Event reasons of the DemoApplication controller.
-const (
-	// EventCreated: an owned object was created.
-	EventCreated = "Created"
-	// EventUpdated: an owned object was brought back to the spec.
-	EventUpdated = "Updated"
-	// EventDeleted: an owned object the spec no longer asks for was deleted.
-	EventDeleted = "Deleted"
-	// EventResourceConflict: an object of the wanted name exists and is not ours.
-	EventResourceConflict = paasv1.ReasonResourceConflict
-	// EventApplyFailed: the API server refused an owned object.
-	EventApplyFailed = "ApplyFailed"
-	// Any other failure that lasts until someone acts (a delete refused by an admission
-	// policy, a read forbidden by RBAC) is a Warning Event whose reason names the step, as
-	// the Degraded condition does: paasv1.ReasonDeploymentFailed, ReasonServiceFailed,
-	// ReasonPodServicesFailed.
-)
-
 // DefaultConflictRetryInterval is how often a DemoApplication blocked by an object it does
 // not own looks again: that object is outside the operator's label-filtered cache, so no
 // event tells when its name is freed.
 const DefaultConflictRetryInterval = 30 * time.Second
-
-// EventPodServiceNameInvalid: a pod's name is not a valid Service name, so it gets no
-// per-pod Service.
-const EventPodServiceNameInvalid = "PodServiceNameInvalid"
 
 // DemoApplicationReconciler turns a DemoApplication into the Deployment and Service it
 // declares, and the per-pod Services it asks for; it keeps them as declared, and reports
@@ -116,173 +87,34 @@ func (r *DemoApplicationReconciler) Reconcile(ctx context.Context, req ctrl.Requ
 	original := app.DeepCopy()
 
 	// 2. Run each step; a failing one does not keep the others from doing their part.
-	seen := &observed{}
-	var errs []error
-	for _, step := range []func(context.Context, *paasv1.DemoApplication, *observed) error{
+	s := &scope{app: app}
+	for _, step := range []func(context.Context, *scope){
 		r.reconcileDeployment, r.reconcileService, r.reconcilePodServices,
 	} {
-		if err := step(ctx, app, seen); err != nil {
-			errs = append(errs, err)
-		}
+		step(ctx, s)
 	}
 
 	// 3. Report what was observed, and why the spec is not (yet) in place when it is not.
-	r.recordFailures(app, errs)
-	setStatus(app, seen, errs)
+	r.recordFailures(s)
+	setStatus(s)
 	if err := r.patchStatus(ctx, original, app); err != nil {
-		errs = append(errs, err)
+		return ctrl.Result{}, errors.Join(s.err(), err)
 	}
-	return r.result(errs)
-}
-
-// recordFailures makes each persistent failure of the steps a Warning Event of app, so that
-// kubectl describe shows it beside the Degraded condition, unless apply recorded it already
-// (ApplyFailed, ResourceConflict). A transient failure is retried and raises none.
-func (r *DemoApplicationReconciler) recordFailures(app *paasv1.DemoApplication, errs []error) {
-	for _, err := range errs {
-		var step *stepError
-		if !errors.As(err, &step) {
-			continue
-		}
-		for _, cause := range causes(step.err) {
-			var refused *applyError
-			var conflict *conflictError
-			if persistent(cause) && !errors.As(cause, &refused) && !errors.As(cause, &conflict) {
-				r.Recorder.Eventf(app, nil, corev1.EventTypeWarning, step.reason, "Reconcile", "%v", cause)
-			}
-		}
-	}
-}
-
-// causes splits err into the errors errors.Join made it of.
-func causes(err error) []error {
-	joined, ok := err.(interface{ Unwrap() []error })
-	if !ok {
-		return []error{err}
-	}
-	var all []error
-	for _, e := range joined.Unwrap() {
-		all = append(all, causes(e)...)
-	}
-	return all
+	return r.result(s)
 }
 
 // result retries a failed pass with backoff, except when every failure is a name held by
 // someone else: only they can free it, and no event says when, so look again at intervals.
-func (r *DemoApplicationReconciler) result(errs []error) (ctrl.Result, error) {
-	if len(errs) == 0 {
+func (r *DemoApplicationReconciler) result(s *scope) (ctrl.Result, error) {
+	if len(s.failures) == 0 {
 		return ctrl.Result{}, nil
 	}
-	for _, err := range errs {
-		if conflict := (*conflictError)(nil); !errors.As(err, &conflict) {
-			return ctrl.Result{}, errors.Join(errs...)
+	for _, f := range s.failures {
+		if f.conflict == nil {
+			return ctrl.Result{}, s.err()
 		}
 	}
 	return ctrl.Result{RequeueAfter: r.conflictRetryInterval()}, nil
-}
-
-// reconcileDeployment applies the desired Deployment and records the one it observed.
-func (r *DemoApplicationReconciler) reconcileDeployment(ctx context.Context, app *paasv1.DemoApplication, seen *observed) error {
-	current := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: app.Name, Namespace: app.Namespace}}
-	found, err := r.apply(ctx, app, app, current, newDeployment(app, r.ExtraEnv, r.PodLabels), func() (any, error) {
-		return appsv1ac.ExtractDeployment(current, FieldManager)
-	})
-	var refused *applyError
-	switch {
-	case found:
-		seen.deployment, seen.deploymentRead = current, true
-	case err == nil || errors.As(err, &refused):
-		seen.deploymentRead = true // there is none
-	case errors.As(err, &seen.deploymentHeld):
-		seen.deploymentRead = true
-	}
-	return stepFailed(paasv1.ReasonDeploymentFailed, err)
-}
-
-// reconcileService applies the desired Service, or deletes ours when the app has no ports.
-func (r *DemoApplicationReconciler) reconcileService(ctx context.Context, app *paasv1.DemoApplication, _ *observed) error {
-	current := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: app.Name, Namespace: app.Namespace}}
-	desired := newService(app)
-	if desired == nil {
-		return stepFailed(paasv1.ReasonServiceFailed, r.deleteOwned(ctx, app, current))
-	}
-	if err := r.replacePorts(ctx, app, desired); err != nil {
-		return stepFailed(paasv1.ReasonServiceFailed, err)
-	}
-	_, err := r.apply(ctx, app, app, current, desired, func() (any, error) {
-		return corev1ac.ExtractService(current, FieldManager)
-	})
-	return stepFailed(paasv1.ReasonServiceFailed, err)
-}
-
-// reconcilePodServices keeps, while app asks for per-pod Services, one for each of its pods
-// that carries the pod-name label, and deletes those whose pod is gone or going, or all of
-// them when app no longer asks. It records how many are in place.
-func (r *DemoApplicationReconciler) reconcilePodServices(ctx context.Context, app *paasv1.DemoApplication, seen *observed) error {
-	wanted, err := r.labelledPods(ctx, app)
-	if err != nil {
-		return stepFailed(paasv1.ReasonPodServicesFailed, err)
-	}
-	existing := &corev1.ServiceList{}
-	err = r.List(ctx, existing, client.InNamespace(app.Namespace),
-		client.MatchingLabels{LabelApplication: app.Name}, client.HasLabels{LabelPodService})
-	if err != nil {
-		return stepFailed(paasv1.ReasonPodServicesFailed, fmt.Errorf("listing per-pod Services: %w", err))
-	}
-	var errs []error
-	for i := range existing.Items {
-		svc := &existing.Items[i]
-		if pod := wanted[svc.Name]; (pod != nil && metav1.IsControlledBy(svc, pod)) || !isPodService(svc) {
-			continue
-		}
-		// The pod's Service, if it came back under the same name, is made after this
-		// deletion shows in the cache, which requeues app.
-		delete(wanted, svc.Name)
-		errs = append(errs, r.delete(ctx, app, svc))
-	}
-
-	var ready int32
-	for _, name := range slices.Sorted(maps.Keys(wanted)) {
-		pod := wanted[name]
-		if msgs := validation.IsDNS1035Label(name); len(msgs) > 0 {
-			r.Recorder.Eventf(app, nil, corev1.EventTypeWarning, EventPodServiceNameInvalid, "Apply",
-				"Pod %s gets no Service of its own: its name is not a valid Service name: %s", name, strings.Join(msgs, "; "))
-			continue
-		}
-		current := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: app.Namespace}}
-		_, err := r.apply(ctx, app, pod, current, newPodService(app, pod, r.PodLabels), func() (any, error) {
-			return corev1ac.ExtractService(current, FieldManager)
-		})
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		ready++
-	}
-	seen.podServices = &ready
-	return stepFailed(paasv1.ReasonPodServicesFailed, errors.Join(errs...))
-}
-
-// labelledPods returns, by name, app's pods that carry their pod-name label and are not
-// being deleted: the pods that get a Service of their own. None when app does not ask.
-func (r *DemoApplicationReconciler) labelledPods(ctx context.Context, app *paasv1.DemoApplication) (map[string]*metav1.PartialObjectMetadata, error) {
-	wanted := map[string]*metav1.PartialObjectMetadata{}
-	if !podServicesEnabled(app) {
-		return wanted, nil
-	}
-	pods := &metav1.PartialObjectMetadataList{}
-	pods.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("PodList"))
-	// The pod cache keeps, of the app's selector, the label naming the app: it is enough.
-	if err := r.List(ctx, pods, client.InNamespace(app.Namespace), client.MatchingLabels{LabelApplication: app.Name}); err != nil {
-		return nil, fmt.Errorf("listing pods: %w", err)
-	}
-	for i := range pods.Items {
-		pod := &pods.Items[i]
-		if pod.DeletionTimestamp.IsZero() && pod.Labels[r.PodLabels.Label] == pod.Name {
-			wanted[pod.Name] = pod
-		}
-	}
-	return wanted, nil
 }
 
 // patchStatus writes app's status if it differs from original's.

@@ -36,19 +36,9 @@ import (
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/controllers"
+	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
-
-func newApp(namespace, name string) *paasv1.DemoApplication {
-	return &paasv1.DemoApplication{
-		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
-		Spec: paasv1.DemoApplicationSpec{
-			Image:   "nginx:1.27",
-			Replica: ptr.To[int32](2),
-			Ports:   []paasv1.DemoApplicationPort{{Port: 80, TargetPort: ptr.To(intstr.FromInt32(8080))}},
-		},
-	}
-}
 
 func get[T client.Object](g Gomega, namespace, name string, obj T) T {
 	g.Expect(k8sClient.Get(context.Background(), client.ObjectKey{Namespace: namespace, Name: name}, obj)).To(Succeed())
@@ -97,7 +87,7 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 	ctx := context.Background()
 	ns := newNamespace(t)
 	g := NewWithT(t)
-	app := newApp(ns, "shop")
+	app := builder.DemoApplication(ns, "shop")
 	app.Spec.Env = []corev1.EnvVar{{Name: "MODE", Value: "demo"}}
 	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
 
@@ -274,7 +264,7 @@ func TestDemoApplicationConflict(t *testing.T) {
 		},
 	}
 	g.Expect(k8sClient.Create(ctx, theirs)).To(Succeed())
-	app := newApp(ns, "taken")
+	app := builder.DemoApplication(ns, "taken")
 	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
 
 	holder := get(g, ns, "taken", &appsv1.Deployment{}).ManagedFields[0].Manager
@@ -299,7 +289,7 @@ func TestDemoApplicationConflict(t *testing.T) {
 		Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Port: 1234}}},
 	}
 	g.Expect(k8sClient.Create(ctx, svc)).To(Succeed())
-	g.Expect(k8sClient.Create(ctx, newApp(ns, "labelled"))).To(Succeed())
+	g.Expect(k8sClient.Create(ctx, builder.DemoApplication(ns, "labelled"))).To(Succeed())
 	g.Eventually(func(g Gomega) {
 		got := get(g, ns, "labelled", &paasv1.DemoApplication{})
 		g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonResourceConflict))
@@ -320,7 +310,7 @@ func TestDemoApplicationNodePortCollision(t *testing.T) {
 	ns := newNamespace(t)
 	g := NewWithT(t)
 
-	first, second := newApp(ns, "first"), newApp(ns, "second")
+	first, second := builder.DemoApplication(ns, "first"), builder.DemoApplication(ns, "second")
 	first.Spec.Ports = []paasv1.DemoApplicationPort{{Port: 80, NodePort: ptr.To[int32](31111)}}
 	second.Spec.Ports = first.Spec.Ports
 	g.Expect(k8sClient.Create(ctx, first)).To(Succeed())
@@ -398,7 +388,7 @@ func TestDemoApplicationValidation(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := NewWithT(t)
-			app := newApp(ns, "invalid")
+			app := builder.DemoApplication(ns, "invalid")
 			tc.change(&app.Spec)
 			err := k8sClient.Create(ctx, app)
 			g.Expect(err).To(HaveOccurred())
@@ -408,7 +398,7 @@ func TestDemoApplicationValidation(t *testing.T) {
 
 	t.Run("the same port number over TCP and UDP is fine", func(t *testing.T) {
 		g := NewWithT(t)
-		app := newApp(ns, "dns")
+		app := builder.DemoApplication(ns, "dns")
 		app.Spec.Ports = []paasv1.DemoApplicationPort{{Name: "dns-tcp", Port: 53}, {Name: "dns-udp", Port: 53, Protocol: corev1.ProtocolUDP}}
 		g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
 	})

@@ -35,6 +35,7 @@ import (
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/controllers"
+	"github.com/cmft/demo-operator/internal/test/builder"
 )
 
 // inPlace matches an app whose whole spec is applied and which is not degraded.
@@ -103,7 +104,7 @@ func TestServicePortEdits(t *testing.T) {
 
 	t.Run("dropping one half of a TCP/UDP pair", func(t *testing.T) {
 		g := NewWithT(t)
-		app := newApp(ns, "dns")
+		app := builder.DemoApplication(ns, "dns")
 		app.Spec.Ports = []paasv1.DemoApplicationPort{{Name: "dns-tcp", Port: 53}, {Name: "dns-udp", Port: 53, Protocol: udp}}
 		g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
 		g.Eventually(func(g Gomega) map[portKey]int32 { return servicePorts(g, ns, "dns") }).Should(HaveLen(2))
@@ -113,7 +114,7 @@ func TestServicePortEdits(t *testing.T) {
 
 	t.Run("renumbering a port and swapping protocols", func(t *testing.T) {
 		g := NewWithT(t)
-		app := newApp(ns, "renumber")
+		app := builder.DemoApplication(ns, "renumber")
 		app.Spec.Ports = []paasv1.DemoApplicationPort{{Name: "http", Port: 80}, {Name: "dns", Port: 53}}
 		g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
 		g.Eventually(func(g Gomega) map[portKey]int32 { return servicePorts(g, ns, "renumber") }).Should(HaveLen(2))
@@ -129,7 +130,7 @@ func TestServicePortEdits(t *testing.T) {
 
 	t.Run("a NodePort Service keeps its node ports where the spec keeps the port", func(t *testing.T) {
 		g := NewWithT(t)
-		app := newApp(ns, "nodeports")
+		app := builder.DemoApplication(ns, "nodeports")
 		app.Spec.Ports = []paasv1.DemoApplicationPort{
 			{Name: "web", Port: 80, NodePort: ptr.To[int32](30120)},
 			{Name: "dns-tcp", Port: 53}, {Name: "dns-udp", Port: 53, Protocol: udp},
@@ -181,7 +182,7 @@ func TestFailuresReachStatus(t *testing.T) {
 		ns := newNamespace(t)
 		// A Deployment missing from the cache is looked up on the API server: forbidden now.
 		restore := withoutVerb(t, "deployments", "get")
-		app := newApp(ns, "rbac")
+		app := builder.DemoApplication(ns, "rbac")
 		g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
 		g.Eventually(func(g Gomega) {
 			got := get(g, ns, "rbac", &paasv1.DemoApplication{})
@@ -198,7 +199,7 @@ func TestFailuresReachStatus(t *testing.T) {
 	t.Run("an admission policy that denies: a refused delete", func(t *testing.T) {
 		g := NewWithT(t)
 		ns := newNamespace(t)
-		app := createInPlace(g, newApp(ns, "kept"))
+		app := createInPlace(g, builder.DemoApplication(ns, "kept"))
 
 		denyServiceDeletes(t, ns)
 		update(g, app, func(a *paasv1.DemoApplication) { a.Spec.Ports = nil })
@@ -213,7 +214,7 @@ func TestFailuresReachStatus(t *testing.T) {
 	t.Run("a ResourceQuota that denies: refused per-pod Services", func(t *testing.T) {
 		g := NewWithT(t)
 		ns := newNamespace(t)
-		app := createInPlace(g, newApp(ns, "quota"))
+		app := createInPlace(g, builder.DemoApplication(ns, "quota"))
 
 		// envtest runs no quota controller: the test writes the usage it would.
 		one := resource.MustParse("1")

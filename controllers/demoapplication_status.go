@@ -17,11 +17,8 @@ limitations under the License.
 package controllers
 
 import (
-	"errors"
-
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
@@ -29,97 +26,58 @@ import (
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 )
 
-// observed is what one reconcile saw of app's children, for its status.
-type observed struct {
-	// deployment is app's Deployment, nil when there is none; deploymentRead is false when
-	// reading it failed, and deploymentHeld says who holds a Deployment of app's name.
-	deployment     *appsv1.Deployment
-	deploymentRead bool
-	deploymentHeld *conflictError
-	// podServices counts the per-pod Services in place; nil when they could not be listed.
-	podServices *int32
-}
-
-// stepError is the failure of one step of the reconcile; reason names the step.
-type stepError struct {
-	reason string
-	err    error
-}
-
-func (e *stepError) Error() string { return e.err.Error() }
-func (e *stepError) Unwrap() error { return e.err }
-
-// stepFailed returns err as a failure of the step that reason names; nil when err is.
-func stepFailed(reason string, err error) error {
-	if err == nil {
-		return nil
-	}
-	return &stepError{reason: reason, err: err}
-}
-
-// persistent reports whether err will come back on its own until someone acts: a name held
-// by someone else, or a request the API server refused (forbidden by RBAC, a quota or an
-// admission webhook or policy; invalid). Anything else (a timeout, throttling, an API
-// server unavailable, a stale read) is transient and retried.
-func persistent(err error) bool {
-	var conflict *conflictError
-	return errors.As(err, &conflict) ||
-		apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err) ||
-		apierrors.IsInvalid(err) || apierrors.IsBadRequest(err) ||
-		apierrors.IsRequestEntityTooLargeError(err) || apierrors.IsMethodNotSupported(err)
-}
-
-// setStatus rebuilds app's status from what the reconcile observed and the errors its
+// setStatus rebuilds the app's status from what the pass observed and the failures its
 // steps met. What it could not observe stays as the last reconcile wrote it, so that no
 // condition claims what was not seen; observedGeneration advances only when every step
 // succeeded, that is when the whole spec is in place.
-func setStatus(app *paasv1.DemoApplication, seen *observed, errs []error) {
-	if seen.deploymentRead {
+func setStatus(s *scope) {
+	app := s.app
+	if s.deploymentKnown {
 		app.Status.Replicas, app.Status.ReadyReplicas, app.Status.AvailableReplicas = 0, 0, 0
-		if d := seen.deployment; d != nil {
+		if d := s.deployment; d != nil {
 			app.Status.Replicas = d.Status.Replicas
 			app.Status.ReadyReplicas = d.Status.ReadyReplicas
 			app.Status.AvailableReplicas = d.Status.AvailableReplicas
 		}
-		setAvailableCondition(app, seen)
-		setProgressingCondition(app, seen)
+		setAvailableCondition(s)
+		setProgressingCondition(s)
 	}
-	if seen.podServices != nil {
-		app.Status.PodServices = *seen.podServices
+	if s.podServices != nil {
+		app.Status.PodServices = *s.podServices
 	}
-	setDegradedCondition(app, seen, errs)
-	if len(errs) == 0 {
+	setDegradedCondition(s)
+	if len(s.failures) == 0 {
 		app.Status.ObservedGeneration = app.Generation
 	}
 }
 
-// deploymentMissing returns the condition c says when app has no Deployment: none exists,
-// or one of its name is someone else's.
-func deploymentMissing(t string, seen *observed) metav1.Condition {
-	if held := seen.deploymentHeld; held != nil {
+// deploymentMissing returns the condition of type t when the app has no Deployment: none
+// exists, or one of its name is someone else's.
+func deploymentMissing(t string, s *scope) metav1.Condition {
+	if held := s.conflictOf(paasv1.ReasonDeploymentFailed); held != nil {
 		return metav1.Condition{Type: t, Status: metav1.ConditionFalse, Reason: paasv1.ReasonResourceConflict, Message: held.Error()}
 	}
 	return metav1.Condition{Type: t, Status: metav1.ConditionFalse, Reason: paasv1.ReasonDeploymentMissing, Message: "The Deployment does not exist"}
 }
 
 // setAvailableCondition mirrors the Deployment's own Available condition.
-func setAvailableCondition(app *paasv1.DemoApplication, seen *observed) {
-	c := deploymentMissing(paasv1.ConditionAvailable, seen)
-	if deployment := seen.deployment; deployment != nil {
+func setAvailableCondition(s *scope) {
+	c := deploymentMissing(paasv1.ConditionAvailable, s)
+	if deployment := s.deployment; deployment != nil {
 		c.Reason, c.Message = paasv1.ReasonReplicasUnavailable, "Waiting for the Deployment's pods to become available"
 		if d := deploymentCondition(deployment, appsv1.DeploymentAvailable); d != nil && d.Status == corev1.ConditionTrue {
 			c.Status, c.Reason = metav1.ConditionTrue, paasv1.ReasonMinimumReplicasAvailable
 			c.Message = d.Message
 		}
 	}
-	setCondition(app, c)
+	setCondition(s.app, c)
 }
 
 // setProgressingCondition is True until the Deployment runs the current spec on every
 // desired pod, and False once the rollout completed or stalled.
-func setProgressingCondition(app *paasv1.DemoApplication, seen *observed) {
-	c := deploymentMissing(paasv1.ConditionProgressing, seen)
-	switch deployment := seen.deployment; {
+func setProgressingCondition(s *scope) {
+	c := deploymentMissing(paasv1.ConditionProgressing, s)
+	switch deployment := s.deployment; {
 	case deployment == nil:
 	case progressDeadlineExceeded(deployment):
 		c.Reason, c.Message = paasv1.ReasonProgressDeadlineExceeded, deploymentCondition(deployment, appsv1.DeploymentProgressing).Message
@@ -128,35 +86,34 @@ func setProgressingCondition(app *paasv1.DemoApplication, seen *observed) {
 	default:
 		c.Status, c.Reason, c.Message = metav1.ConditionTrue, paasv1.ReasonRollingOut, "The Deployment is rolling out the current spec"
 	}
-	setCondition(app, c)
+	setCondition(s.app, c)
 }
 
 // setDegradedCondition is True when a step failed persistently, naming the first such
 // step, or when the rollout stalled. A transient failure leaves it as it was: one timeout
 // does not make an application degraded, nor does it show the spec in place.
-func setDegradedCondition(app *paasv1.DemoApplication, seen *observed, errs []error) {
+func setDegradedCondition(s *scope) {
 	c := metav1.Condition{Type: paasv1.ConditionDegraded, Status: metav1.ConditionFalse,
 		Reason: paasv1.ReasonAsExpected, Message: "The Deployment and Service match the spec"}
-	for _, err := range errs {
-		if !persistent(err) {
+	for _, f := range s.failures {
+		if !f.persistent {
 			continue
 		}
-		c.Status, c.Reason, c.Message = metav1.ConditionTrue, paasv1.ReasonResourceConflict, err.Error()
-		var step *stepError
-		if conflict := (*conflictError)(nil); !errors.As(err, &conflict) && errors.As(err, &step) {
-			c.Reason = step.reason
+		c.Status, c.Reason, c.Message = metav1.ConditionTrue, f.step, f.err.Error()
+		if f.conflict != nil {
+			c.Reason = paasv1.ReasonResourceConflict
 		}
-		setCondition(app, c)
+		setCondition(s.app, c)
 		return
 	}
-	if len(errs) > 0 {
+	if len(s.failures) > 0 {
 		return
 	}
-	if d := seen.deployment; d != nil && progressDeadlineExceeded(d) {
+	if d := s.deployment; d != nil && progressDeadlineExceeded(d) {
 		c.Status, c.Reason = metav1.ConditionTrue, paasv1.ReasonProgressDeadlineExceeded
 		c.Message = deploymentCondition(d, appsv1.DeploymentProgressing).Message
 	}
-	setCondition(app, c)
+	setCondition(s.app, c)
 }
 
 // setCondition sets c on app, stamped with the generation it describes. Its

@@ -49,7 +49,7 @@ func TestSetStatus(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
 		deployment *appsv1.Deployment
-		held       *conflictError
+		step       string
 		err        error
 		want       map[string]metav1.ConditionStatus
 		reasons    map[string]string
@@ -86,28 +86,31 @@ func TestSetStatus(t *testing.T) {
 		},
 		{
 			name: "Deployment name taken",
-			held: &conflictError{kind: "Deployment", name: "web", holder: `controlled by no one, written by "kubectl"`},
-			err:  stepFailed(paasv1.ReasonDeploymentFailed, &conflictError{kind: "Deployment", name: "web"}),
+			step: paasv1.ReasonDeploymentFailed,
+			err:  &conflictError{kind: "Deployment", name: "web", holder: `controlled by no one, written by "kubectl"`},
 			want: map[string]metav1.ConditionStatus{paasv1.ConditionAvailable: "False", paasv1.ConditionProgressing: "False", paasv1.ConditionDegraded: "True"},
 			reasons: map[string]string{paasv1.ConditionAvailable: paasv1.ReasonResourceConflict,
 				paasv1.ConditionProgressing: paasv1.ReasonResourceConflict, paasv1.ConditionDegraded: paasv1.ReasonResourceConflict},
 		},
 		{
 			name:    "Service name taken",
-			err:     stepFailed(paasv1.ReasonServiceFailed, &conflictError{kind: "Service", name: "web"}),
+			step:    paasv1.ReasonServiceFailed,
+			err:     &conflictError{kind: "Service", name: "web"},
 			want:    map[string]metav1.ConditionStatus{paasv1.ConditionDegraded: "True"},
 			reasons: map[string]string{paasv1.ConditionDegraded: paasv1.ReasonResourceConflict},
 		},
 		{
 			name: "refused as invalid",
-			err: stepFailed(paasv1.ReasonServiceFailed, &applyError{kind: "Service",
-				err: apierrors.NewInvalid(corev1.SchemeGroupVersion.WithKind("Service").GroupKind(), "web", nil)}),
+			step: paasv1.ReasonServiceFailed,
+			err: &applyError{kind: "Service",
+				err: apierrors.NewInvalid(corev1.SchemeGroupVersion.WithKind("Service").GroupKind(), "web", nil)},
 			want:    map[string]metav1.ConditionStatus{paasv1.ConditionDegraded: "True"},
 			reasons: map[string]string{paasv1.ConditionDegraded: paasv1.ReasonServiceFailed},
 		},
 		{
 			name:    "forbidden",
-			err:     stepFailed(paasv1.ReasonPodServicesFailed, apierrors.NewForbidden(corev1.Resource("services"), "web-1", errors.New("exceeded quota"))),
+			step:    paasv1.ReasonPodServicesFailed,
+			err:     apierrors.NewForbidden(corev1.Resource("services"), "web-1", errors.New("exceeded quota")),
 			want:    map[string]metav1.ConditionStatus{paasv1.ConditionDegraded: "True"},
 			reasons: map[string]string{paasv1.ConditionDegraded: paasv1.ReasonPodServicesFailed},
 		},
@@ -116,11 +119,9 @@ func TestSetStatus(t *testing.T) {
 			g := NewWithT(t)
 			app := testApp()
 			app.Generation = 7
-			var errs []error
-			if tc.err != nil {
-				errs = append(errs, tc.err)
-			}
-			setStatus(app, &observed{deployment: tc.deployment, deploymentRead: true, deploymentHeld: tc.held}, errs)
+			s := &scope{app: app, deployment: tc.deployment, deploymentKnown: true}
+			s.fail(tc.step, tc.err)
+			setStatus(s)
 			for typ, status := range tc.want {
 				c := meta.FindStatusCondition(app.Status.Conditions, typ)
 				g.Expect(c).NotTo(BeNil(), typ)
@@ -141,11 +142,11 @@ func TestSetStatus(t *testing.T) {
 	t.Run("lastTransitionTime moves only when a condition flips", func(t *testing.T) {
 		g := NewWithT(t)
 		app := testApp()
-		setStatus(app, &observed{deploymentRead: true}, nil)
+		setStatus(&scope{app: app, deploymentKnown: true})
 		first := meta.FindStatusCondition(app.Status.Conditions, paasv1.ConditionAvailable).LastTransitionTime
 		app.Status.Conditions[0].LastTransitionTime = metav1.NewTime(first.Add(-3600e9))
 		earlier := app.Status.Conditions[0].LastTransitionTime
-		setStatus(app, &observed{deploymentRead: true}, nil)
+		setStatus(&scope{app: app, deploymentKnown: true})
 		g.Expect(meta.FindStatusCondition(app.Status.Conditions, paasv1.ConditionAvailable).LastTransitionTime).To(Equal(earlier))
 	})
 
@@ -153,12 +154,14 @@ func TestSetStatus(t *testing.T) {
 		g := NewWithT(t)
 		app := testApp()
 		app.Generation = 6
-		setStatus(app, &observed{deployment: deployment(2, appsv1.DeploymentStatus{Replicas: 2}), deploymentRead: true, podServices: ptr.To[int32](2)}, nil)
+		setStatus(&scope{app: app, deployment: deployment(2, appsv1.DeploymentStatus{Replicas: 2}), deploymentKnown: true, podServices: ptr.To[int32](2)})
 		before := app.Status.DeepCopy()
 
 		app.Generation = 7
 		timeout := apierrors.NewTimeoutError("the server was too slow", 1)
-		setStatus(app, &observed{}, []error{stepFailed(paasv1.ReasonDeploymentFailed, timeout)})
+		s := &scope{app: app}
+		s.fail(paasv1.ReasonDeploymentFailed, timeout)
+		setStatus(s)
 		g.Expect(app.Status).To(Equal(*before), "nothing was seen: the status of generation 6 stands, observedGeneration included")
 	})
 
@@ -166,10 +169,12 @@ func TestSetStatus(t *testing.T) {
 		g := NewWithT(t)
 		app := testApp()
 		app.Generation = 6
-		setStatus(app, &observed{deploymentRead: true}, nil)
+		setStatus(&scope{app: app, deploymentKnown: true})
 		app.Generation = 7
 		forbidden := apierrors.NewForbidden(appsv1.Resource("deployments"), "web", errors.New("RBAC"))
-		setStatus(app, &observed{}, []error{stepFailed(paasv1.ReasonDeploymentFailed, forbidden)})
+		s := &scope{app: app}
+		s.fail(paasv1.ReasonDeploymentFailed, forbidden)
+		setStatus(s)
 		g.Expect(app.Status.ObservedGeneration).To(Equal(int64(6)))
 		c := meta.FindStatusCondition(app.Status.Conditions, paasv1.ConditionDegraded)
 		g.Expect(c.Status).To(Equal(metav1.ConditionTrue))

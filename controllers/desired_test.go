@@ -27,23 +27,18 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/utils/ptr"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/internal/test/builder"
 )
 
 func testApp() *paasv1.DemoApplication {
-	return &paasv1.DemoApplication{
-		ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "web", UID: types.UID("uid-1")},
-		Spec: paasv1.DemoApplicationSpec{
-			Image:   "nginx:1.27",
-			Replica: ptr.To[int32](2),
-			Ports:   []paasv1.DemoApplicationPort{{Port: 80, TargetPort: ptr.To(intstr.FromInt32(8080)), NodePort: ptr.To[int32](30002)}},
-		},
-	}
+	port := builder.Port("", 80, 8080)
+	port.NodePort = ptr.To[int32](30002)
+	return builder.DemoApplication("shop", "web", builder.UID("uid-1"), builder.Ports(port))
 }
 
 // typed converts an apply configuration into the typed object it describes.

@@ -54,9 +54,6 @@ type PodLabelKeys struct {
 // DefaultPodLabelKeys are the keys the labeler uses unless told otherwise.
 var DefaultPodLabelKeys = PodLabelKeys{Annotation: DefaultPodLabelAnnotation, Label: DefaultPodNameLabel}
 
-// EventPodNameTooLong: the pod's name does not fit in a label value.
-const EventPodNameTooLong = "PodNameTooLong"
-
 // PodReconciler gives every pod that opts in through Annotation a label, Label, whose
 // value is the pod's own name, so that a Service can select exactly that pod; it removes
 // the label from pods that do not opt in.

@@ -29,6 +29,7 @@ import (
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/controllers"
+	"github.com/cmft/demo-operator/internal/test/builder"
 )
 
 // newPod plays the ReplicaSet controller, which envtest does not run: a pod of app's
@@ -63,7 +64,7 @@ func TestPodServices(t *testing.T) {
 	ctx := context.Background()
 	ns := newNamespace(t)
 	g := NewWithT(t)
-	app := newApp(ns, "web")
+	app := builder.DemoApplication(ns, "web")
 	app.Spec.Ports = []paasv1.DemoApplicationPort{
 		{Name: "http", Port: 80, NodePort: ptr.To[int32](30110)},
 		{Name: "metrics", Port: 9090},
@@ -180,7 +181,7 @@ func TestPodServiceNameTaken(t *testing.T) {
 	}
 	g.Expect(k8sClient.Create(ctx, foreign)).To(Succeed())
 
-	app := newApp(ns, "api")
+	app := builder.DemoApplication(ns, "api")
 	app.Spec.PodServices = &paasv1.PodServices{Enabled: true}
 	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
 	g.Eventually(func(g Gomega) { get(g, ns, "api", &appsv1.Deployment{}) }).Should(Succeed())

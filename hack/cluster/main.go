@@ -25,60 +25,32 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/signal"
-	"path/filepath"
 	"slices"
-	"syscall"
 
+	"github.com/cmft/demo-operator/internal/cli"
 	"github.com/cmft/demo-operator/internal/test/localcluster"
 )
 
 func main() {
-	c := &localcluster.Cluster{Progress: os.Stdout}
-	c.BindFlags(flag.CommandLine)
 	managerBin := flag.String("manager", "bin/manager", "The manager binary the demo runs.")
 	chart := flag.String("chart", "charts/demo-operator", "The Helm chart the demo installs the operator with.")
-	flag.Usage = func() {
-		fmt.Fprintln(flag.CommandLine.Output(), "usage: cluster [flags] up|down|status|demo")
-		flag.PrintDefaults()
-	}
-	flag.Parse()
-	if flag.NArg() != 1 {
-		flag.Usage()
-		os.Exit(2)
-	}
-	// Absolute, because the processes' command lines must name it for Down to recognise them.
-	var err error
-	if c.Dir, err = filepath.Abs(c.Dir); err != nil {
-		fail(err)
-	}
-	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer cancel()
-	switch flag.Arg(0) {
-	case "up":
-		err = c.Up(ctx)
-	case "down":
-		err = c.Down()
-	case "status":
-		for _, name := range slices.Concat(localcluster.Components, localcluster.NodeComponents, []string{managerName}) {
-			state := "stopped"
-			if pid := c.PID(name); pid > 0 {
-				state = fmt.Sprintf("running (pid %d)", pid)
-			}
-			fmt.Printf("%-24s %s\n", name, state)
-		}
-	case "demo":
-		err = demo(ctx, c, *managerBin, *chart)
-	default:
-		flag.Usage()
-		os.Exit(2)
-	}
-	if err != nil {
-		fail(err)
-	}
+	cli.Run("cluster", &localcluster.Cluster{Progress: os.Stdout},
+		cli.Verb{Name: "up", Run: func(ctx context.Context, c *localcluster.Cluster) error { return c.Up(ctx) }},
+		cli.Verb{Name: "down", Run: func(_ context.Context, c *localcluster.Cluster) error { return c.Down() }},
+		cli.Verb{Name: "status", Run: status},
+		cli.Verb{Name: "demo", Run: func(ctx context.Context, c *localcluster.Cluster) error {
+			return demo(ctx, c, *managerBin, *chart)
+		}})
 }
 
-func fail(err error) {
-	fmt.Fprintln(os.Stderr, "error:", err)
-	os.Exit(1)
+// status prints whether each process of the cluster runs.
+func status(_ context.Context, c *localcluster.Cluster) error {
+	for _, name := range slices.Concat(localcluster.Components, localcluster.NodeComponents, []string{managerName}) {
+		state := "stopped"
+		if pid := c.PID(name); pid > 0 {
+			state = fmt.Sprintf("running (pid %d)", pid)
+		}
+		fmt.Printf("%-24s %s\n", name, state)
+	}
+	return nil
 }

@@ -35,6 +35,7 @@ import (
 	"helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/chartutil"
 
+	"github.com/cmft/demo-operator/internal/cli"
 	"github.com/cmft/demo-operator/internal/valuesdoc"
 )
 
@@ -57,7 +58,7 @@ func main() {
 	if *valuesFile != "" {
 		var err error
 		if vals, err = chartutil.ReadValuesFile(*valuesFile); err != nil {
-			fail(err)
+			cli.Fail(err)
 		}
 	}
 
@@ -71,22 +72,22 @@ func main() {
 			fmt.Println(msg)
 		}
 		if len(result.Errors) > 0 {
-			fail(fmt.Errorf("%d chart(s) failed lint", result.TotalChartsLinted))
+			cli.Fail(fmt.Errorf("%d chart(s) failed lint", result.TotalChartsLinted))
 		}
 	case "template":
 		ch, err := loader.Load(chartPath)
 		if err != nil {
-			fail(err)
+			cli.Fail(err)
 		}
 		install := action.NewInstall(&action.Configuration{})
 		install.DryRun, install.ClientOnly, install.Replace = true, true, true
 		install.ReleaseName, install.Namespace = ch.Name(), *namespace
 		if install.KubeVersion, err = chartutil.ParseKubeVersion(*kubeVersion); err != nil {
-			fail(err)
+			cli.Fail(err)
 		}
 		rel, err := install.Run(ch, vals)
 		if err != nil {
-			fail(err)
+			cli.Fail(err)
 		}
 		fmt.Print(strings.TrimSpace(rel.Manifest) + "\n")
 	case "package":
@@ -94,15 +95,15 @@ func main() {
 		pkg.Destination, pkg.AppVersion, pkg.Version = *dest, *appVersion, *version
 		path, err := pkg.Run(chartPath, nil)
 		if err != nil {
-			fail(err)
+			cli.Fail(err)
 		}
 		fmt.Println(path)
 	case "readme":
 		if err := writeReadme(chartPath); err != nil {
-			fail(err)
+			cli.Fail(err)
 		}
 	default:
-		fail(fmt.Errorf("unknown command %q", cmd))
+		cli.Fail(fmt.Errorf("unknown command %q", cmd))
 	}
 }
 
@@ -126,9 +127,4 @@ func writeReadme(chartPath string) error {
 		return err
 	}
 	return os.WriteFile(path, updated, 0o644)
-}
-
-func fail(err error) {
-	fmt.Fprintln(os.Stderr, err)
-	os.Exit(1)
 }

@@ -23,46 +23,18 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/signal"
-	"path/filepath"
-	"syscall"
 	"time"
 
+	"github.com/cmft/demo-operator/internal/cli"
 	"github.com/cmft/demo-operator/internal/test/localcluster"
 	"github.com/cmft/demo-operator/internal/test/localolm"
 )
 
 func main() {
-	c := &localcluster.Cluster{Progress: os.Stdout}
-	c.BindFlags(flag.CommandLine)
 	assets := flag.String("olm", "", "Directory with OLM's binaries and CRDs (hack/olm.sh).")
-	flag.Usage = func() {
-		fmt.Fprintln(flag.CommandLine.Output(), "usage: olm [flags] up|down")
-		flag.PrintDefaults()
-	}
-	flag.Parse()
-	if flag.NArg() != 1 {
-		flag.Usage()
-		os.Exit(2)
-	}
-	var err error
-	if c.Dir, err = filepath.Abs(c.Dir); err != nil {
-		fail(err)
-	}
-	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer cancel()
-	switch flag.Arg(0) {
-	case "up":
-		err = up(ctx, c, *assets)
-	case "down":
-		err = localolm.Stop(c)
-	default:
-		flag.Usage()
-		os.Exit(2)
-	}
-	if err != nil {
-		fail(err)
-	}
+	cli.Run("olm", &localcluster.Cluster{Progress: os.Stdout},
+		cli.Verb{Name: "up", Run: func(ctx context.Context, c *localcluster.Cluster) error { return up(ctx, c, *assets) }},
+		cli.Verb{Name: "down", Run: func(_ context.Context, c *localcluster.Cluster) error { return localolm.Stop(c) }})
 }
 
 // up starts the cluster if needed, installs OLM's CRDs and namespaces, and runs its operators.
@@ -91,9 +63,4 @@ func up(ctx context.Context, c *localcluster.Cluster, assets string) error {
 		c.LogFile(localolm.OLMOperator), c.LogFile(localolm.CatalogOperator))
 	fmt.Printf("export KUBECONFIG=%s\n", c.Kubeconfig())
 	return nil
-}
-
-func fail(err error) {
-	fmt.Fprintln(os.Stderr, "error:", err)
-	os.Exit(1)
 }

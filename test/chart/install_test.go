@@ -50,6 +50,7 @@ import (
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/internal/manager"
+	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
@@ -265,14 +266,7 @@ func TestInstallUpgradeUninstall(t *testing.T) {
 
 	t.Run("the DemoApplication controller works with the chart's RBAC", func(t *testing.T) {
 		g := newG(t)
-		app := &paasv1.DemoApplication{
-			ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: apps},
-			Spec: paasv1.DemoApplicationSpec{
-				Image:   "nginx:1.27",
-				Replica: ptr.To[int32](1),
-				Ports:   []paasv1.DemoApplicationPort{{Port: 80}},
-			},
-		}
+		app := builder.DemoApplication(apps, "web", builder.Replicas(1), builder.Ports(builder.Port("", 80, 0)))
 		g.Expect(c.admin.Create(ctx, app)).To(Succeed())
 		g.Eventually(func(g Gomega) {
 			g.Expect(c.admin.Get(ctx, client.ObjectKey{Namespace: apps, Name: "web"}, &corev1.Service{})).To(Succeed())

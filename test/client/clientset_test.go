@@ -27,6 +27,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/internal/test/builder"
 	paasv1ac "github.com/cmft/demo-operator/pkg/generated/applyconfiguration/api/v1"
 	"github.com/cmft/demo-operator/pkg/generated/informers/externalversions"
 )
@@ -40,7 +41,7 @@ func TestClientsetCreateGetListWatch(t *testing.T) {
 	g.Expect(err).NotTo(HaveOccurred())
 	defer w.Stop()
 
-	created, err := apps.Create(ctx, newApp("web"), metav1.CreateOptions{})
+	created, err := apps.Create(ctx, builder.DemoApplication("", "web", builder.Ports()), metav1.CreateOptions{})
 	g.Expect(err).NotTo(HaveOccurred())
 	// The API server applies the CRD's defaults, so the typed object round-trips them.
 	g.Expect(created.Spec.Replica).To(HaveValue(BeEquivalentTo(2)))
@@ -77,7 +78,7 @@ func TestInformerAndLister(t *testing.T) {
 	ns := newNamespace(t, g)
 	apps := clientset.PaasV1().DemoApplications(ns)
 
-	g.Expect(apps.Create(ctx, newApp("before-start"), metav1.CreateOptions{})).Error().NotTo(HaveOccurred())
+	g.Expect(apps.Create(ctx, builder.DemoApplication("", "before-start", builder.Ports()), metav1.CreateOptions{})).Error().NotTo(HaveOccurred())
 
 	factory := externalversions.NewSharedInformerFactoryWithOptions(clientset, 0, externalversions.WithNamespace(ns))
 	// Lister registers the informer with the factory, so it must come before Start.
@@ -89,7 +90,7 @@ func TestInformerAndLister(t *testing.T) {
 		g.Expect(synced).To(BeTrue(), "cache of %v synced", typ)
 	}
 
-	g.Expect(apps.Create(ctx, newApp("after-start"), metav1.CreateOptions{})).Error().NotTo(HaveOccurred())
+	g.Expect(apps.Create(ctx, builder.DemoApplication("", "after-start", builder.Ports()), metav1.CreateOptions{})).Error().NotTo(HaveOccurred())
 	g.Eventually(func(g Gomega) {
 		list, err := lister.DemoApplications(ns).List(labels.Everything())
 		g.Expect(err).NotTo(HaveOccurred())

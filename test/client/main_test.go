@@ -28,9 +28,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/utils/ptr"
 
-	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 	"github.com/cmft/demo-operator/pkg/generated/clientset/versioned"
 )
@@ -71,12 +69,4 @@ func newNamespace(t *testing.T, g *WithT) string {
 		_ = kube.CoreV1().Namespaces().Delete(context.Background(), ns.Name, metav1.DeleteOptions{})
 	})
 	return ns.Name
-}
-
-// newApp returns a valid DemoApplication to create.
-func newApp(name string) *paasv1.DemoApplication {
-	return &paasv1.DemoApplication{
-		ObjectMeta: metav1.ObjectMeta{Name: name},
-		Spec:       paasv1.DemoApplicationSpec{Image: "nginx:1.27", Replica: ptr.To[int32](2)},
-	}
 }

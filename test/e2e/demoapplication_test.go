@@ -33,6 +33,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/internal/test/builder"
 )
 
 // TestDemoApplicationLifecycle follows a DemoApplication through the whole cluster: its
@@ -44,7 +45,7 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 	startManager(t, "manager-lifecycle", managerBin)
 	ns := newNamespace(t)
 
-	app := newDemoApp(ns, "web", 2, "nginx:1.27")
+	app := builder.DemoApplication(ns, "web", port80)
 	g.Expect(k8s.Create(ctx, app)).To(Succeed())
 	expectConverged(t, app, time.Minute)
 	g.Eventually(func(g Gomega) {
@@ -139,7 +140,7 @@ func TestPodServicesRouteToTheirPod(t *testing.T) {
 	startManager(t, "manager-podservices", managerBin)
 	ns := newNamespace(t)
 
-	app := newDemoApp(ns, "routed", 3, "nginx:1.27")
+	app := builder.DemoApplication(ns, "routed", builder.Replicas(3), port80)
 	app.Spec.PodServices = &paasv1.PodServices{Enabled: true}
 	g.Expect(k8s.Create(ctx, app)).To(Succeed())
 	expectConverged(t, app, time.Minute)

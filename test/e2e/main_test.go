@@ -25,9 +25,7 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -38,15 +36,14 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
-	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/internal/manager"
+	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/internal/test/localcluster"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 	"github.com/cmft/demo-operator/test/framework"
@@ -74,20 +71,11 @@ func TestMain(m *testing.M) {
 
 // setUp builds the binaries while the cluster starts, then installs the CRD.
 func setUp(dir string) error {
-	managerBin = filepath.Join(dir, "manager")
-	build := exec.Command("go", "build", "-o", managerBin, "github.com/cmft/demo-operator")
-	build.Stdout, build.Stderr = os.Stdout, os.Stderr
-	if err := build.Start(); err != nil {
-		return err
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	upErr := cluster.Up(ctx)
-	if err := build.Wait(); err != nil {
-		return fmt.Errorf("building the manager: %w", err)
-	}
-	if upErr != nil {
-		return upErr
+	var err error
+	if managerBin, err = framework.UpWithManager(ctx, cluster, dir); err != nil {
+		return err
 	}
 	cfg, err := cluster.RESTConfig()
 	if err != nil {
@@ -186,35 +174,20 @@ func startManager(t *testing.T, name, bin string, args ...string) {
 	if err := cluster.StartProcess(name, bin, args, nil); err != nil {
 		t.Fatal(err)
 	}
+	framework.LogsOnFailure(t, cluster, 40, name)
 	t.Cleanup(func() {
 		if err := cluster.Stop(name); err != nil {
 			t.Error(err)
 		}
-		if t.Failed() {
-			logs, _ := os.ReadFile(cluster.LogFile(name))
-			t.Logf("%s log:\n%s", name, tail(string(logs), 40))
-		}
 	})
-}
-
-func tail(s string, lines int) string {
-	parts := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	return strings.Join(parts[max(0, len(parts)-lines):], "\n")
 }
 
 // newNamespace creates a namespace for one test and deletes it afterwards.
 func newNamespace(t *testing.T) string { return framework.NewNamespace(t, k8s, "e2e-", nil) }
 
-func newDemoApp(namespace, name string, replicas int32, image string) *paasv1.DemoApplication {
-	return &paasv1.DemoApplication{
-		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
-		Spec: paasv1.DemoApplicationSpec{
-			Image:   image,
-			Replica: ptr.To(replicas),
-			Ports:   []paasv1.DemoApplicationPort{{Port: 80, TargetPort: ptr.To(intstr.FromInt32(80))}},
-		},
-	}
-}
+// port80 is the port of this tier's apps: kwok's pods serve nothing, so the Service's 80
+// targets the pods' 80.
+var port80 = builder.Ports(builder.Port("", 80, 80))
 
 // runningPods returns the pods of a DemoApplication that are Running, Ready and not being deleted.
 func runningPods(g Gomega, app *paasv1.DemoApplication) []corev1.Pod {

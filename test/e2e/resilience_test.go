@@ -29,6 +29,7 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/internal/test/localcluster"
 )
 
@@ -77,7 +78,7 @@ func TestLeaderElection(t *testing.T) {
 	first := waitLeader(t, 30*time.Second, "manager-a", "manager-b")
 	follower := map[string]string{"manager-a": "manager-b", "manager-b": "manager-a"}[first]
 
-	app := newDemoApp(ns, "elected", 1, "nginx:1.27")
+	app := builder.DemoApplication(ns, "elected", builder.Replicas(1), port80)
 	g.Expect(k8s.Create(ctx, app)).To(Succeed())
 	expectConverged(t, app, time.Minute)
 	g.Expect(logContains(first, startingWorkers)).To(BeTrue())
@@ -86,7 +87,7 @@ func TestLeaderElection(t *testing.T) {
 
 	killed := time.Now()
 	g.Expect(cluster.Kill(first)).To(Succeed())
-	afterKill := newDemoApp(ns, "after-kill", 2, "nginx:1.27")
+	afterKill := builder.DemoApplication(ns, "after-kill", port80)
 	g.Expect(k8s.Create(ctx, afterKill)).To(Succeed())
 	// A candidate counts the lease duration from when it last saw the Lease change, which it
 	// reads every retry period (with jitter): the bound is generous for a loaded machine, the
@@ -122,7 +123,7 @@ func TestAPIServerRestart(t *testing.T) {
 	pid := cluster.PID("manager-restart")
 	ns := newNamespace(t)
 
-	before := newDemoApp(ns, "before", 2, "nginx:1.27")
+	before := builder.DemoApplication(ns, "before", port80)
 	g.Expect(k8s.Create(ctx, before)).To(Succeed())
 	expectConverged(t, before, time.Minute)
 
@@ -136,7 +137,7 @@ func TestAPIServerRestart(t *testing.T) {
 	g.Expect(cluster.WaitAPIServer(ctx)).To(Succeed())
 	t.Logf("kube-apiserver down for %s", time.Since(down).Round(10*time.Millisecond))
 
-	after := newDemoApp(ns, "after", 1, "nginx:1.27")
+	after := builder.DemoApplication(ns, "after", builder.Replicas(1), port80)
 	g.Expect(k8s.Create(ctx, after)).To(Succeed())
 	expectConverged(t, before, 2*time.Minute)
 	expectConverged(t, after, time.Minute)

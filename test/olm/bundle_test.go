@@ -33,6 +33,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/cmft/demo-operator/internal/olmbundle"
+	"github.com/cmft/demo-operator/test/framework"
 )
 
 const bundleDir = "../../bundle"
@@ -67,7 +68,7 @@ func TestBundleInstallModes(t *testing.T) {
 
 func installInMode(t *testing.T, bundle *operatorsv1alpha1.ClusterServiceVersion, pkg, catalogDir string, mode operatorsv1alpha1.InstallModeType) {
 	g := NewWithT(t)
-	showLogsOnFailure(t, "olm-operator", "catalog-operator")
+	framework.LogsOnFailure(t, cluster, 30, "olm-operator", "catalog-operator")
 	operatorNS := steps.NewNamespace(t, "olm-operator-")
 	// watched gets the workloads the manager must serve; the others are targets too.
 	var targets []string
@@ -118,7 +119,7 @@ func installInMode(t *testing.T, bundle *operatorsv1alpha1.ClusterServiceVersion
 	g.Expect(can(t, operatorNS, sa, "create", "", "secrets", watched)).To(BeFalse())
 
 	startManagerAs(t, "manager-"+operatorNS, operatorNS, sa, []string{"WATCH_NAMESPACE=" + targetNamespaces(deploy)})
-	expectServed(t, createDemoApp(t, watched, "web"))
+	steps.ExpectServed(t, createDemoApp(t, watched, "web"))
 	expectPodLabeled(t, watched)
 	if len(targets) > 0 {
 		expectIgnored(t, createDemoApp(t, steps.NewNamespace(t, "olm-unwatched-"), "web"))

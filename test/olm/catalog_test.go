@@ -32,13 +32,13 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/internal/olmbundle"
 	"github.com/cmft/demo-operator/internal/test/localolm"
+	"github.com/cmft/demo-operator/test/framework"
 )
 
 const catalogDir = "../../catalog"
@@ -47,7 +47,7 @@ const catalogDir = "../../catalog"
 // CatalogSource in OLM's namespace points at it, and a Subscription that names no channel gets
 // the package's default one; its InstallPlan, approved, installs the channel's head.
 func TestCatalogSubscription(t *testing.T) {
-	showLogsOnFailure(t, localolm.OLMOperator, localolm.CatalogOperator)
+	framework.LogsOnFailure(t, cluster, 30, localolm.OLMOperator, localolm.CatalogOperator)
 	pkg := loadPackage(t, catalogDir)
 	source := serveCatalog(t, localolm.Namespace, withoutBundleImages(t, catalogDir))
 	ns := steps.NewNamespace(t, "olm-subscription-")
@@ -70,7 +70,7 @@ func TestCatalogSubscription(t *testing.T) {
 // Subscription and the CSV then removes the operator and leaves the DemoApplication and its
 // workload alone.
 func TestUpgradeAndUninstall(t *testing.T) {
-	showLogsOnFailure(t, localolm.OLMOperator, localolm.CatalogOperator)
+	framework.LogsOnFailure(t, cluster, 30, localolm.OLMOperator, localolm.CatalogOperator)
 	ctx := context.Background()
 	current := loadPackage(t, catalogDir)
 	upgradeCatalog, next := withNextRelease(t, current)
@@ -84,7 +84,7 @@ func TestUpgradeAndUninstall(t *testing.T) {
 	sa := serviceAccountOf(old)
 	startManagerAs(t, "manager-"+old.Name, ns, sa, []string{"WATCH_NAMESPACE=" + targetNamespaces(operatorDeployment(t, old))})
 	app := createDemoApp(t, ns, "survivor")
-	expectServed(t, app)
+	steps.ExpectServed(t, app)
 	if err := k8s.Get(ctx, client.ObjectKeyFromObject(app), app); err != nil {
 		t.Fatal(err)
 	}
@@ -99,18 +99,8 @@ func TestUpgradeAndUninstall(t *testing.T) {
 		g.Expect(plan.Spec.ClusterServiceVersionNames).To(ConsistOf(next))
 		csv := steps.WaitSucceeded(t, ns, next)
 		g.Expect(csv.Spec.Replaces).To(Equal(current.Head))
-		g.Eventually(func() bool {
-			return apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKeyFromObject(old), &operatorsv1alpha1.ClusterServiceVersion{}))
-		}, olmTimeout, 250*time.Millisecond).Should(BeTrue(), "OLM keeps the replaced CSV %s", old.Name)
-		steps.ExpectInstalled(t, sub, next)
-
-		upgraded := &apiextensionsv1.CustomResourceDefinition{}
-		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(crd), upgraded)).To(Succeed())
-		g.Expect(upgraded.UID).To(Equal(crd.UID))
-		after := &paasv1.DemoApplication{}
-		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), after)).To(Succeed())
-		g.Expect(after.UID).To(Equal(app.UID))
-		g.Expect(after.Spec).To(Equal(app.Spec))
+		steps.ExpectReplaced(t, sub, old, next)
+		after := steps.ExpectKept(t, crd, app)
 
 		// The new release's operator takes over the DemoApplication: scaled, it converges.
 		if err := cluster.Stop("manager-" + old.Name); err != nil {
@@ -120,7 +110,7 @@ func TestUpgradeAndUninstall(t *testing.T) {
 		patch := client.MergeFrom(after.DeepCopy())
 		after.Spec.Replica = ptr.To[int32](3)
 		g.Expect(k8s.Patch(ctx, after, patch)).To(Succeed())
-		expectServed(t, after)
+		steps.ExpectServed(t, after)
 	})
 
 	t.Run("uninstall", func(t *testing.T) {

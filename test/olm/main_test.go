@@ -26,9 +26,7 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -83,28 +81,16 @@ func TestMain(m *testing.M) {
 
 // printOLMLogs prints the end of OLM's operators' logs, for a failed run.
 func printOLMLogs() {
-	for _, name := range []string{localolm.OLMOperator, localolm.CatalogOperator} {
-		logs, _ := os.ReadFile(cluster.LogFile(name))
-		fmt.Fprintf(os.Stderr, "%s log:\n%s\n", name, tail(string(logs), 20))
-	}
+	framework.PrintLogs(os.Stderr, cluster, 20, localolm.OLMOperator, localolm.CatalogOperator)
 }
 
 // setUp builds the manager while the cluster starts, then installs and starts OLM.
 func setUp(dir string) error {
-	managerBin = filepath.Join(dir, "manager")
-	build := exec.Command("go", "build", "-o", managerBin, "github.com/cmft/demo-operator")
-	build.Stdout, build.Stderr = os.Stdout, os.Stderr
-	if err := build.Start(); err != nil {
-		return err
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	upErr := cluster.Up(ctx)
-	if err := build.Wait(); err != nil {
-		return fmt.Errorf("building the manager: %w", err)
-	}
-	if upErr != nil {
-		return upErr
+	var err error
+	if managerBin, err = framework.UpWithManager(ctx, cluster, dir); err != nil {
+		return err
 	}
 	cfg, err := cluster.RESTConfig()
 	if err != nil {
@@ -130,26 +116,6 @@ func setUp(dir string) error {
 	fmt.Printf("OLM installed and running in %s\n", time.Since(start).Round(100*time.Millisecond))
 	return nil
 }
-
-func tail(s string, lines int) string {
-	parts := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	return strings.Join(parts[max(0, len(parts)-lines):], "\n")
-}
-
-// showLogsOnFailure prints the end of the named processes' logs when the test fails.
-func showLogsOnFailure(t *testing.T, names ...string) {
-	t.Cleanup(func() {
-		if !t.Failed() {
-			return
-		}
-		for _, name := range names {
-			logs, _ := os.ReadFile(cluster.LogFile(name))
-			t.Logf("%s log:\n%s", name, tail(string(logs), 30))
-		}
-	})
-}
-
-// newNamespace creates a namespace for one test and deletes it afterwards.
 
 // startManagerAs runs the manager binary until the test ends, authenticated as a
 // ServiceAccount with a token from the TokenRequest API, as the kubelet would mount it into
@@ -182,7 +148,7 @@ func startManagerAs(t *testing.T, name, namespace, serviceAccount string, env []
 	if err := cluster.StartProcess(name, managerBin, args, env); err != nil {
 		t.Fatal(err)
 	}
-	showLogsOnFailure(t, name)
+	framework.LogsOnFailure(t, cluster, 30, name)
 	t.Cleanup(func() {
 		if err := cluster.Stop(name); err != nil {
 			t.Error(err)

@@ -38,6 +38,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/cmft/demo-operator/internal/test/localolm"
+	"github.com/cmft/demo-operator/test/framework"
 )
 
 // OLM works through several reconciles and resolutions per install; on two shared cores with
@@ -147,7 +148,7 @@ func serveCatalog(t *testing.T, namespace, catalogDir string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	showLogsOnFailure(t, name)
+	framework.LogsOnFailure(t, cluster, 30, name)
 	t.Cleanup(func() { _ = cluster.Stop(name) })
 	source := &operatorsv1alpha1.CatalogSource{
 		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: "demo-operator-catalog"},

@@ -27,49 +27,17 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
-	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/intstr"
-	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/controllers"
+	"github.com/cmft/demo-operator/internal/test/builder"
 )
 
 // createDemoApp creates a DemoApplication of two nginx replicas on port 80.
 func createDemoApp(t *testing.T, namespace, name string) *paasv1.DemoApplication {
-	t.Helper()
-	app := &paasv1.DemoApplication{
-		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
-		Spec: paasv1.DemoApplicationSpec{
-			Image:   "nginx:1.27",
-			Replica: ptr.To[int32](2),
-			Ports:   []paasv1.DemoApplicationPort{{Port: 80, TargetPort: ptr.To(intstr.FromInt32(80))}},
-		},
-	}
-	if err := k8s.Create(context.Background(), app); err != nil {
-		t.Fatal(err)
-	}
-	return app
-}
-
-// expectServed waits until the manager has made the DemoApplication's Deployment and Service,
-// kwok runs its pods, and its status says Available.
-func expectServed(t *testing.T, app *paasv1.DemoApplication) {
-	t.Helper()
-	ctx := context.Background()
-	NewWithT(t).Eventually(func(g Gomega) {
-		current := &paasv1.DemoApplication{}
-		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), current)).To(Succeed())
-		for _, child := range []client.Object{&appsv1.Deployment{}, &corev1.Service{}} {
-			g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), child)).To(Succeed())
-			g.Expect(metav1.IsControlledBy(child, current)).To(BeTrue())
-		}
-		g.Expect(current.Status.ReadyReplicas).To(Equal(*current.Spec.Replica))
-		g.Expect(current.Status.ObservedGeneration).To(Equal(current.Generation))
-		g.Expect(apimeta.IsStatusConditionTrue(current.Status.Conditions, paasv1.ConditionAvailable)).To(BeTrue())
-	}, 2*time.Minute, 250*time.Millisecond).Should(Succeed())
+	return steps.CreateDemoApp(t, namespace, name, builder.Ports(builder.Port("", 80, 80)))
 }
 
 // expectIgnored checks for a few seconds that no manager acts on the DemoApplication.

@@ -45,6 +45,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 	"github.com/cmft/demo-operator/test/framework"
 )
@@ -173,7 +174,7 @@ func TestFailover(t *testing.T) {
 	takeover := time.Since(start)
 	// Serving: the new leader reconciles a DemoApplication created after the takeover.
 	appNS := framework.NewNamespace(t, k8s, "e2e-", nil)
-	app := newApp(appNS, "after-failover", 0)
+	app := builder.DemoApplication(appNS, "after-failover", builder.Image(appImage), builder.Replicas(0), builder.Ports(builder.Port("http", 80, 8080)))
 	g.Expect(k8s.Create(context.Background(), app)).To(Succeed())
 	g.Eventually(func() error {
 		return k8s.Get(context.Background(), client.ObjectKeyFromObject(app), &appsv1.Deployment{})

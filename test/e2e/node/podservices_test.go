@@ -28,29 +28,16 @@ import (
 
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/test/framework"
 )
 
 // callsPerService is how many calls each per-pod Service must answer with its own pod.
 const callsPerService = 20
-
-// newApp is a DemoApplication of the podname application, its Service on port 80.
-func newApp(namespace, name string, replicas int32) *paasv1.DemoApplication {
-	return &paasv1.DemoApplication{
-		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
-		Spec: paasv1.DemoApplicationSpec{
-			Image:   appImage,
-			Replica: ptr.To(replicas),
-			Ports:   []paasv1.DemoApplicationPort{{Name: "http", Port: 80, TargetPort: ptr.To(intstr.FromInt32(8080))}},
-		},
-	}
-}
 
 // get calls a Service's cluster IP from the machine, through kube-proxy's rules, on a new
 // connection each time, so that each call is balanced anew.
@@ -92,7 +79,7 @@ func TestPodServices(t *testing.T) {
 	g := NewWithT(t)
 	installOperator(t)
 	ns := framework.NewNamespace(t, k8s, "e2e-", nil)
-	app := newApp(ns, "podname", 3)
+	app := builder.DemoApplication(ns, "podname", builder.Image(appImage), builder.Replicas(3), builder.Ports(builder.Port("http", 80, 8080)))
 	app.Spec.PodServices = &paasv1.PodServices{Enabled: true}
 	g.Expect(k8s.Create(context.Background(), app)).To(Succeed())
 	selector := map[string]string{"app.kubernetes.io/name": app.Name}

@@ -16,7 +16,8 @@ limitations under the License.
 
 // Package olmtest holds the steps of an OLM install that both OLM test tiers take (OLM as
 // processes in test/olm, as pods on the real node in test/olm/node): a namespace, an
-// OperatorGroup, a Subscription, its InstallPlan approved, the CSV Succeeded.
+// OperatorGroup, a Subscription, its InstallPlan approved, the CSV Succeeded; then a
+// DemoApplication served by the installed operator, before and after an upgrade.
 package olmtest
 
 import (
@@ -28,9 +29,17 @@ import (
 	. "github.com/onsi/gomega"
 	operatorsv1 "github.com/operator-framework/api/pkg/operators/v1"
 	operatorsv1alpha1 "github.com/operator-framework/api/pkg/operators/v1alpha1"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/test/framework"
 )
 
@@ -116,5 +125,65 @@ func (s Steps) ExpectInstalled(t *testing.T, sub *operatorsv1alpha1.Subscription
 	NewWithT(t).Eventually(func(g Gomega) {
 		g.Expect(s.Client.Get(context.Background(), client.ObjectKeyFromObject(sub), sub)).To(Succeed())
 		g.Expect(sub.Status.InstalledCSV).To(Equal(csv))
+	}, s.Timeout, 250*time.Millisecond).Should(Succeed())
+}
+
+// ExpectReplaced waits until OLM has deleted old, the CSV an upgrade replaced, and the
+// Subscription names next installed.
+func (s Steps) ExpectReplaced(t *testing.T, sub *operatorsv1alpha1.Subscription, old *operatorsv1alpha1.ClusterServiceVersion, next string) {
+	t.Helper()
+	NewWithT(t).Eventually(func() bool {
+		return apierrors.IsNotFound(s.Client.Get(context.Background(), client.ObjectKeyFromObject(old), &operatorsv1alpha1.ClusterServiceVersion{}))
+	}, s.Timeout, 250*time.Millisecond).Should(BeTrue(), "OLM keeps the replaced CSV %s", old.Name)
+	s.ExpectInstalled(t, sub, next)
+}
+
+// ExpectKept checks that an upgrade kept what users own: crd and app are the same objects
+// (their UIDs) and app's spec is unchanged. It returns app as it is now.
+func (s Steps) ExpectKept(t *testing.T, crd *apiextensionsv1.CustomResourceDefinition, app *paasv1.DemoApplication) *paasv1.DemoApplication {
+	t.Helper()
+	g := NewWithT(t)
+	ctx := context.Background()
+	upgraded := &apiextensionsv1.CustomResourceDefinition{}
+	g.Expect(s.Client.Get(ctx, client.ObjectKeyFromObject(crd), upgraded)).To(Succeed())
+	g.Expect(upgraded.UID).To(Equal(crd.UID), "the upgrade replaced the CRD")
+	after := &paasv1.DemoApplication{}
+	g.Expect(s.Client.Get(ctx, client.ObjectKeyFromObject(app), after)).To(Succeed())
+	g.Expect(after.UID).To(Equal(app.UID), "the upgrade replaced the DemoApplication")
+	g.Expect(after.Spec).To(Equal(app.Spec), "the upgrade changed the DemoApplication's spec")
+	return after
+}
+
+// CreateDemoApp creates the DemoApplication that builder.DemoApplication makes of namespace,
+// name and opts.
+func (s Steps) CreateDemoApp(t *testing.T, namespace, name string, opts ...builder.Option) *paasv1.DemoApplication {
+	t.Helper()
+	app := builder.DemoApplication(namespace, name, opts...)
+	if err := s.Client.Create(context.Background(), app); err != nil {
+		t.Fatal(err)
+	}
+	return app
+}
+
+// ExpectServed waits until the installed operator serves app: its Deployment and Service
+// exist and app controls them, the Deployment's pods are ready, and app's status says so for
+// its current generation, Available.
+func (s Steps) ExpectServed(t *testing.T, app *paasv1.DemoApplication) {
+	t.Helper()
+	ctx := context.Background()
+	NewWithT(t).Eventually(func(g Gomega) {
+		current := &paasv1.DemoApplication{}
+		g.Expect(s.Client.Get(ctx, client.ObjectKeyFromObject(app), current)).To(Succeed())
+		want := ptr.Deref(current.Spec.Replica, 1)
+		d := &appsv1.Deployment{}
+		g.Expect(s.Client.Get(ctx, client.ObjectKeyFromObject(app), d)).To(Succeed())
+		g.Expect(metav1.IsControlledBy(d, current)).To(BeTrue())
+		g.Expect(d.Status.ReadyReplicas).To(Equal(want))
+		svc := &corev1.Service{}
+		g.Expect(s.Client.Get(ctx, client.ObjectKeyFromObject(app), svc)).To(Succeed())
+		g.Expect(metav1.IsControlledBy(svc, current)).To(BeTrue())
+		g.Expect(current.Status.ReadyReplicas).To(Equal(want))
+		g.Expect(current.Status.ObservedGeneration).To(Equal(current.Generation))
+		g.Expect(apimeta.IsStatusConditionTrue(current.Status.Conditions, paasv1.ConditionAvailable)).To(BeTrue())
 	}, s.Timeout, 250*time.Millisecond).Should(Succeed())
 }

@@ -36,6 +36,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/internal/test/localcluster"
 	"github.com/cmft/demo-operator/internal/test/olmdeploy"
 )
@@ -82,7 +83,7 @@ func TestOperatorHubPath(t *testing.T) {
 	t.Logf("Subscription → CSV Succeeded %s, → operator pods Ready %s", succeeded.Round(100*time.Millisecond), time.Since(start).Round(100*time.Millisecond))
 	g.Expect(pods).NotTo(BeEmpty())
 	steps.ExpectInstalled(t, sub, first.csv)
-	expectServed(t, createDemoApp(t, ns, "web"))
+	steps.ExpectServed(t, createDemoApp(t, ns, "web"))
 }
 
 // createCatalogSource makes a grpc CatalogSource of image and waits until its registry pod,
@@ -183,33 +184,5 @@ func subscribe(t *testing.T, namespace, source, sourceNamespace, channel, starti
 // createDemoApp creates a DemoApplication of two replicas of the pause image, which the node
 // pulls from the cluster's registry, behind a Service on port 80.
 func createDemoApp(t *testing.T, namespace, name string) *paasv1.DemoApplication {
-	t.Helper()
-	app := &paasv1.DemoApplication{
-		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
-		Spec: paasv1.DemoApplicationSpec{Image: cluster.PauseImage(), Replica: ptr.To[int32](2),
-			Ports: []paasv1.DemoApplicationPort{{Port: 80}}},
-	}
-	if err := k8s.Create(context.Background(), app); err != nil {
-		t.Fatal(err)
-	}
-	return app
-}
-
-// expectServed waits until the operator has made the app's Deployment, its two pods running on
-// the real node, and its Service, and reports the app Available.
-func expectServed(t *testing.T, app *paasv1.DemoApplication) {
-	t.Helper()
-	ctx := context.Background()
-	NewWithT(t).Eventually(func(g Gomega) {
-		d := &appsv1.Deployment{}
-		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), d)).To(Succeed())
-		g.Expect(metav1.IsControlledBy(d, app)).To(BeTrue())
-		g.Expect(d.Status.ReadyReplicas).To(Equal(ptr.Deref(app.Spec.Replica, 1)))
-		svc := &corev1.Service{}
-		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), svc)).To(Succeed())
-		g.Expect(metav1.IsControlledBy(svc, app)).To(BeTrue())
-		got := &paasv1.DemoApplication{}
-		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), got)).To(Succeed())
-		g.Expect(got.Status.Conditions).To(ContainElement(And(HaveField("Type", "Available"), HaveField("Status", metav1.ConditionTrue))))
-	}, olmTimeout, time.Second).Should(Succeed())
+	return steps.CreateDemoApp(t, namespace, name, builder.Image(cluster.PauseImage()), builder.Ports(builder.Port("", 80, 0)))
 }

@@ -89,7 +89,7 @@ func runBundle(t *testing.T, mode operatorsv1alpha1.InstallModeType) {
 		watched = steps.NewNamespace(t, "olm-any-")
 	}
 	app := createDemoApp(t, watched, "web")
-	expectServed(t, app)
+	steps.ExpectServed(t, app)
 
 	start = time.Now()
 	if viaMake {
@@ -111,7 +111,7 @@ func runBundle(t *testing.T, mode operatorsv1alpha1.InstallModeType) {
 	sub := &operatorsv1alpha1.Subscription{}
 	g.Expect(k8s.Get(ctx, client.ObjectKey{Namespace: ns, Name: "demo-operator"}, sub)).To(Succeed())
 	steps.ExpectInstalled(t, sub, second.csv)
-	expectServed(t, app)
+	steps.ExpectServed(t, app)
 
 	// cleanup: the operator and all run bundle made go; the CRD and DemoApplications stay.
 	deploy := operatorDeployment(g, upgraded)

@@ -52,7 +52,7 @@ func TestUpgradeAndUninstall(t *testing.T) {
 	old := steps.WaitSucceeded(t, ns, first.csv)
 	expectOperatorPods(t, old, first.managerImage)
 	app := createDemoApp(t, ns, "survivor")
-	expectServed(t, app)
+	steps.ExpectServed(t, app)
 	g := NewWithT(t)
 	g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), app)).To(Succeed())
 	crd := &apiextensionsv1.CustomResourceDefinition{}
@@ -68,19 +68,8 @@ func TestUpgradeAndUninstall(t *testing.T) {
 		expectUnpacked(t, second.bundle)
 		expectOperatorPods(t, csv, second.managerImage)
 		t.Logf("upgrade approved → %s pods Ready from %s in %s", second.csv, second.managerImage, time.Since(start).Round(100*time.Millisecond))
-		g.Eventually(func() bool {
-			return apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKeyFromObject(old), &operatorsv1alpha1.ClusterServiceVersion{}))
-		}, olmTimeout, time.Second).Should(BeTrue(), "OLM keeps the replaced CSV %s", old.Name)
-		steps.ExpectInstalled(t, sub, second.csv)
-
-		upgraded := &apiextensionsv1.CustomResourceDefinition{}
-		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(crd), upgraded)).To(Succeed())
-		g.Expect(upgraded.UID).To(Equal(crd.UID))
-		after := &paasv1.DemoApplication{}
-		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), after)).To(Succeed())
-		g.Expect(after.UID).To(Equal(app.UID))
-		g.Expect(after.Spec).To(Equal(app.Spec))
-		expectServed(t, after)
+		steps.ExpectReplaced(t, sub, old, second.csv)
+		steps.ExpectServed(t, steps.ExpectKept(t, crd, app))
 	})
 
 	t.Run("uninstall", func(t *testing.T) {

@@ -1,0 +1,279 @@
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controllers
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	appsv1ac "k8s.io/client-go/applyconfigurations/apps/v1"
+	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
+	metav1ac "k8s.io/client-go/applyconfigurations/meta/v1"
+	"k8s.io/utils/ptr"
+
+	paasv1 "github.com/cmft/demo-operator/api/v1"
+)
+
+// The objects a DemoApplication declares, built by pure functions of the app and explicit
+// inputs: the fields the operator owns, to be server-side applied. Tests use the same
+// builders as the expected values.
+
+// Labels the operator puts on what it creates for a DemoApplication.
+const (
+	// LabelManagedBy marks the objects the operator manages; its caches hold only those.
+	LabelManagedBy = "app.kubernetes.io/managed-by"
+	// LabelName is the recommended application-name label.
+	LabelName = "app.kubernetes.io/name"
+	// LabelApplication names the DemoApplication a pod belongs to, so that selectors
+	// never match another workload's pods.
+	LabelApplication = "paas.cmft.com/demoapplication"
+	// LabelPodService marks a per-pod Service; its value is the name of the pod it selects.
+	LabelPodService = "paas.cmft.com/pod-service"
+	// ManagedByValue is LabelManagedBy's value.
+	ManagedByValue = "demo-operator"
+)
+
+// labelsFor returns the labels of every object created for app.
+func labelsFor(app *paasv1.DemoApplication) map[string]string {
+	return map[string]string{
+		LabelName:        app.Name,
+		LabelApplication: app.Name,
+		LabelManagedBy:   ManagedByValue,
+	}
+}
+
+// selectorFor returns the labels that select app's pods. They are immutable in a
+// Deployment, so they hold nothing that could change over the app's life.
+func selectorFor(app *paasv1.DemoApplication) map[string]string {
+	return map[string]string{
+		LabelName:        app.Name,
+		LabelApplication: app.Name,
+	}
+}
+
+// ContainerName is the name of the application's container in its pods.
+const ContainerName = "app"
+
+// newDeployment returns the Deployment that runs app: the fields the operator owns, to
+// be server-side applied. extraEnv (OLM's proxy settings) follows the app's own env. With
+// per-pod Services on, the pods carry the labeler's annotation (of keys), which opts them
+// in to the pod-name label that those Services select.
+func newDeployment(app *paasv1.DemoApplication, extraEnv []corev1.EnvVar, keys PodLabelKeys) *appsv1ac.DeploymentApplyConfiguration {
+	container := corev1ac.Container().
+		WithName(ContainerName).
+		WithImage(app.Spec.Image).
+		WithPorts(containerPorts(app.Spec.Ports)...)
+	for _, env := range mergeEnv(app.Spec.Env, extraEnv) {
+		ac := &corev1ac.EnvVarApplyConfiguration{}
+		convert(env, ac)
+		container.WithEnv(ac)
+	}
+	if r := app.Spec.Resources; r != nil && (len(r.Limits) > 0 || len(r.Requests) > 0 || len(r.Claims) > 0) {
+		ac := &corev1ac.ResourceRequirementsApplyConfiguration{}
+		convert(r, ac)
+		container.WithResources(ac)
+	}
+
+	template := corev1ac.PodTemplateSpec().
+		WithLabels(labelsFor(app)).
+		WithSpec(corev1ac.PodSpec().WithContainers(container))
+	if podServicesEnabled(app) {
+		template.WithAnnotations(map[string]string{keys.Annotation: "true"})
+	}
+	return appsv1ac.Deployment(app.Name, app.Namespace).
+		WithLabels(labelsFor(app)).
+		WithOwnerReferences(ownerReference(app)).
+		WithSpec(appsv1ac.DeploymentSpec().
+			WithReplicas(ptr.Deref(app.Spec.Replica, 1)).
+			WithSelector(metav1ac.LabelSelector().WithMatchLabels(selectorFor(app))).
+			WithTemplate(template))
+}
+
+// containerPorts returns one container port per distinct target of the Service's ports.
+// A named targetPort becomes the container port of that name, numbered like the port.
+func containerPorts(ports []paasv1.DemoApplicationPort) []*corev1ac.ContainerPortApplyConfiguration {
+	type key struct {
+		number   int32
+		protocol corev1.Protocol
+	}
+	seenKeys := map[key]bool{}
+	seenNames := map[string]bool{}
+	var out []*corev1ac.ContainerPortApplyConfiguration
+	for _, p := range ports {
+		protocol := protocolOf(p)
+		number, name := p.Port, p.Name
+		if t := p.TargetPort; t != nil {
+			if t.Type == intstr.String {
+				name = t.StrVal
+			} else {
+				number = t.IntVal
+			}
+		}
+		k := key{number, protocol}
+		if seenKeys[k] || (name != "" && seenNames[name]) {
+			continue
+		}
+		seenKeys[k], seenNames[name] = true, name != ""
+		cp := corev1ac.ContainerPort().WithContainerPort(number).WithProtocol(protocol)
+		if name != "" {
+			cp.WithName(name)
+		}
+		out = append(out, cp)
+	}
+	return out
+}
+
+// mergeEnv appends to env the variables of extra whose names env does not set, so that
+// the user's own value always wins.
+func mergeEnv(env, extra []corev1.EnvVar) []corev1.EnvVar {
+	names := make(map[string]bool, len(env))
+	for _, e := range env {
+		names[e.Name] = true
+	}
+	out := append([]corev1.EnvVar(nil), env...)
+	for _, e := range extra {
+		if !names[e.Name] {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// newService returns the Service that exposes app's ports, or nil when app declares none
+// (a Service must have a port). It is a NodePort Service when any port asks for a nodePort.
+func newService(app *paasv1.DemoApplication) *corev1ac.ServiceApplyConfiguration {
+	if len(app.Spec.Ports) == 0 {
+		return nil
+	}
+	serviceType := corev1.ServiceTypeClusterIP
+	spec := corev1ac.ServiceSpec().WithSelector(selectorFor(app))
+	for _, p := range app.Spec.Ports {
+		port := servicePort(p)
+		if p.NodePort != nil {
+			serviceType = corev1.ServiceTypeNodePort
+			port.WithNodePort(*p.NodePort)
+		}
+		spec.WithPorts(port)
+	}
+	return corev1ac.Service(app.Name, app.Namespace).
+		WithLabels(labelsFor(app)).
+		WithOwnerReferences(ownerReference(app)).
+		WithSpec(spec.WithType(serviceType))
+}
+
+// servicePort returns p as a Service port without its nodePort.
+func servicePort(p paasv1.DemoApplicationPort) *corev1ac.ServicePortApplyConfiguration {
+	port := corev1ac.ServicePort().WithPort(p.Port).WithProtocol(protocolOf(p))
+	if p.Name != "" {
+		port.WithName(p.Name)
+	}
+	if p.TargetPort != nil {
+		port.WithTargetPort(*p.TargetPort)
+	}
+	return port
+}
+
+// podServicesEnabled reports whether app asks for per-pod Services.
+func podServicesEnabled(app *paasv1.DemoApplication) bool {
+	return app.Spec.PodServices != nil && app.Spec.PodServices.Enabled
+}
+
+// newPodService returns the Service that routes to pod alone: it selects the app's pods
+// and, among them, the one whose pod-name label (keys.Label) holds pod's name. The pod
+// is its controller, so the garbage collector deletes it with the pod.
+func newPodService(app *paasv1.DemoApplication, pod metav1.Object, keys PodLabelKeys) *corev1ac.ServiceApplyConfiguration {
+	labels := labelsFor(app)
+	labels[LabelPodService] = pod.GetName()
+	selector := selectorFor(app)
+	selector[keys.Label] = pod.GetName()
+
+	serviceType := corev1.ServiceTypeClusterIP
+	var names []string
+	if ps := app.Spec.PodServices; ps != nil {
+		if ps.Type != "" {
+			serviceType = ps.Type
+		}
+		names = ps.Ports
+	}
+	spec := corev1ac.ServiceSpec().WithType(serviceType).WithSelector(selector)
+	for _, p := range app.Spec.Ports {
+		// nodePorts are not copied: each is unique in the cluster, already the app's Service's.
+		if len(names) == 0 || slices.Contains(names, p.Name) {
+			spec.WithPorts(servicePort(p))
+		}
+	}
+	return corev1ac.Service(pod.GetName(), app.Namespace).
+		WithLabels(labels).
+		WithOwnerReferences(metav1ac.OwnerReference().
+			WithAPIVersion("v1").
+			WithKind("Pod").
+			WithName(pod.GetName()).
+			WithUID(pod.GetUID()).
+			WithController(true).
+			// Not blocking: a pod's foreground deletion need not wait for its Service, and
+			// blocking it would take update on pods/finalizers in every namespace, which
+			// OwnerReferencesPermissionEnforcement requires for it.
+			WithBlockOwnerDeletion(false)).
+		WithSpec(spec)
+}
+
+// isPodService reports whether svc is a per-pod Service the operator created: one that
+// the pod of its name controls.
+func isPodService(svc *corev1.Service) bool {
+	owner := metav1.GetControllerOf(svc)
+	return owner != nil && owner.APIVersion == "v1" && owner.Kind == "Pod" && owner.Name == svc.Name &&
+		svc.Labels[LabelPodService] == svc.Name
+}
+
+// convert copies in into out through their shared JSON form: a typed API value and its
+// apply configuration are generated from the same definition. Only values without
+// non-pointer struct fields go into an apply configuration this way: those would serialise
+// as empty objects and claim fields the user never set.
+func convert(in, out any) {
+	data, err := json.Marshal(in)
+	if err == nil {
+		err = json.Unmarshal(data, out)
+	}
+	if err != nil {
+		panic(fmt.Sprintf("converting %T to %T: %v", in, out, err))
+	}
+}
+
+// ownerReference makes app the controller of an object, so that the garbage collector
+// deletes the object with app.
+func ownerReference(app *paasv1.DemoApplication) *metav1ac.OwnerReferenceApplyConfiguration {
+	return metav1ac.OwnerReference().
+		WithAPIVersion(paasv1.GroupVersion.String()).
+		WithKind("DemoApplication").
+		WithName(app.Name).
+		WithUID(app.UID).
+		WithController(true).
+		WithBlockOwnerDeletion(true)
+}
+
+// protocolOf returns p's protocol, TCP when unset (the API server defaults it, but a
+// builder may see an object that never went through it).
+func protocolOf(p paasv1.DemoApplicationPort) corev1.Protocol {
+	if p.Protocol == "" {
+		return corev1.ProtocolTCP
+	}
+	return p.Protocol
+}

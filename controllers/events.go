@@ -1,0 +1,57 @@
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controllers
+
+import (
+	corev1 "k8s.io/api/core/v1"
+
+	paasv1 "github.com/cmft/demo-operator/api/v1"
+)
+
+// Event reasons of the operator's reconcilers.
+const (
+	// EventCreated: an owned object was created.
+	EventCreated = "Created"
+	// EventUpdated: an owned object was brought back to the spec.
+	EventUpdated = "Updated"
+	// EventDeleted: an owned object the spec no longer asks for was deleted.
+	EventDeleted = "Deleted"
+	// EventResourceConflict: an object of the wanted name exists and is not ours.
+	EventResourceConflict = paasv1.ReasonResourceConflict
+	// EventApplyFailed: the API server refused an owned object.
+	EventApplyFailed = "ApplyFailed"
+	// EventPodServiceNameInvalid: a pod's name is not a valid Service name, so it gets no
+	// per-pod Service.
+	EventPodServiceNameInvalid = "PodServiceNameInvalid"
+	// EventPodNameTooLong: the pod's name does not fit in a label value.
+	EventPodNameTooLong = "PodNameTooLong"
+	// Any other failure that lasts until someone acts (a delete refused by an admission
+	// policy, a read forbidden by RBAC) is a Warning Event whose reason names the step, as
+	// the Degraded condition does: paasv1.ReasonDeploymentFailed, ReasonServiceFailed,
+	// ReasonPodServicesFailed.
+)
+
+// recordFailures makes each persistent failure of the pass a Warning Event of its app, so
+// that kubectl describe shows it beside the Degraded condition, unless apply recorded it
+// already. A transient failure is retried and raises none.
+func (r *DemoApplicationReconciler) recordFailures(s *scope) {
+	for _, f := range s.failures {
+		if f.persistent && !f.recorded() {
+			r.Recorder.Eventf(s.app, nil, corev1.EventTypeWarning, f.step, "Reconcile", "%v", f.err)
+		}
+	}
+}

@@ -1,0 +1,104 @@
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controllers
+
+import (
+	"errors"
+
+	appsv1 "k8s.io/api/apps/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+
+	paasv1 "github.com/cmft/demo-operator/api/v1"
+)
+
+// scope is what one reconcile pass of a DemoApplication met: what its steps observed of the
+// app's children and what they could not do. Each step writes to it; status, Events and the
+// requeue decision read it.
+type scope struct {
+	app *paasv1.DemoApplication
+	// deployment is app's Deployment, nil when it has none. deploymentKnown is false when the
+	// pass could not tell (reading it failed): status then keeps what it said before.
+	deployment      *appsv1.Deployment
+	deploymentKnown bool
+	// podServices counts the per-pod Services in place; nil when they could not be listed.
+	podServices *int32
+	// failures are what the steps could not do, in the order they met them.
+	failures []failure
+}
+
+// failure is one thing a step could not do.
+type failure struct {
+	// step names the step, as the Degraded condition and the Warning Event give it:
+	// paasv1.ReasonDeploymentFailed, ReasonServiceFailed or ReasonPodServicesFailed.
+	step string
+	err  error
+	// conflict is set when the object's name is someone else's.
+	conflict *conflictError
+	// refused is set when the API server refused to apply the object.
+	refused bool
+	// persistent is set when the failure comes back on its own until someone acts.
+	persistent bool
+}
+
+// recorded reports whether apply already made f an Event (ResourceConflict, ApplyFailed).
+func (f *failure) recorded() bool { return f.conflict != nil || f.refused }
+
+// fail records err, if any, as a failure of step and returns it. This is the one place an
+// error is examined: what it says goes into the failure's fields.
+func (s *scope) fail(step string, err error) *failure {
+	if err == nil {
+		return nil
+	}
+	f := failure{step: step, err: err, persistent: persistent(err)}
+	switch e := err.(type) {
+	case *conflictError:
+		f.conflict, f.persistent = e, true
+	case *applyError:
+		f.refused = true
+	}
+	s.failures = append(s.failures, f)
+	return &s.failures[len(s.failures)-1]
+}
+
+// conflictOf returns the conflict that kept step from its object, if any.
+func (s *scope) conflictOf(step string) *conflictError {
+	for _, f := range s.failures {
+		if f.step == step && f.conflict != nil {
+			return f.conflict
+		}
+	}
+	return nil
+}
+
+// err joins the failures' errors; nil when there are none.
+func (s *scope) err() error {
+	errs := make([]error, 0, len(s.failures))
+	for _, f := range s.failures {
+		errs = append(errs, f.err)
+	}
+	return errors.Join(errs...)
+}
+
+// persistent reports whether err will come back on its own until someone acts: a request
+// the API server refused (forbidden by RBAC, a quota or an admission webhook or policy;
+// invalid). Anything else (a timeout, throttling, an API server unavailable, a stale read)
+// is transient and retried.
+func persistent(err error) bool {
+	return apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err) ||
+		apierrors.IsInvalid(err) || apierrors.IsBadRequest(err) ||
+		apierrors.IsRequestEntityTooLargeError(err) || apierrors.IsMethodNotSupported(err)
+}
