@@ -351,3 +351,11 @@ func RequireAvailable(t testing.TB) {
 		t.Skipf("not building images: %v", err)
 	}
 }
+
+// HumanSize writes n bytes in kB or MB (SI), as registries and container tools report sizes.
+func HumanSize(n int64) string {
+	if n < 1e6 {
+		return fmt.Sprintf("%.1f kB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+}

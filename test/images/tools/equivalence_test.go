@@ -88,7 +88,7 @@ func TestToolsMakeEquivalentImages(t *testing.T) {
 				g.Expect(err).NotTo(HaveOccurred())
 				files, _, err := got.files()
 				g.Expect(err).NotTo(HaveOccurred())
-				t.Logf("%s: %s compressed, %s unpacked, %d paths", tool, humanBytes(got.compressedSize()), humanBytes(unpackedSize(files)), len(files))
+				t.Logf("%s: %s compressed, %s unpacked, %d paths", tool, imagebuild.HumanSize(got.compressedSize()), imagebuild.HumanSize(unpackedSize(files)), len(files))
 				if tool == tools[0] {
 					continue
 				}

@@ -85,7 +85,7 @@ func TestBuildxMakesManifestLists(t *testing.T) {
 					g.Expect(img.config.OS+"/"+img.config.Architecture).To(Equal(platform), "the configuration of %s's %s image", vars[v], platform)
 					files, contents, err := img.files(programs...)
 					g.Expect(err).NotTo(HaveOccurred())
-					t.Logf("%s %s: %s compressed, %s unpacked", imageNames[v], platform, humanBytes(img.compressedSize()), humanBytes(unpackedSize(files)))
+					t.Logf("%s %s: %s compressed, %s unpacked", imageNames[v], platform, imagebuild.HumanSize(img.compressedSize()), imagebuild.HumanSize(unpackedSize(files)))
 					for _, program := range programs {
 						g.Expect(contents).To(HaveKey(program), "%s's %s image has %s", vars[v], platform, program)
 						g.Expect(checkELF(contents[program], m.Platform.Architecture)).To(Succeed(), "%s in %s's %s image", program, vars[v], platform)

@@ -26,7 +26,6 @@ package tools
 
 import (
 	"context"
-	"fmt"
 	"maps"
 	"os"
 	"os/exec"
@@ -131,9 +130,4 @@ func removeLocal(t *testing.T, images ...string) {
 		}
 	}
 	NewWithT(t).Expect(b.Remove(context.Background(), images...)).To(Succeed())
-}
-
-// humanBytes writes n in MB (SI), as registries and container tools report sizes.
-func humanBytes(n int64) string {
-	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
 }
