@@ -10,7 +10,10 @@ CONTAINER_TOOL ?= docker
 # --platform=$BUILDPLATFORM): BuildKit sets it itself, but docker's classic builder (docker 20.10
 # without buildx) and buildah 1.28 (podman 4.3) do not, so every build passes it.
 BUILDPLATFORM ?= $(shell go env GOHOSTOS)/$(shell go env GOHOSTARCH)
-CONTAINER_BUILD = $(CONTAINER_TOOL) $(if $(filter buildah,$(notdir $(CONTAINER_TOOL))),bud,build) --build-arg BUILDPLATFORM=$(BUILDPLATFORM) $(BUILD_FLAGS)
+# A build for each platform of --platform (make docker-buildx), where the tool sets TARGETPLATFORM,
+# and a build for the machine's platform, where docker's classic builder does not.
+CONTAINER_BUILD_PLATFORMS = $(CONTAINER_TOOL) $(if $(filter buildah,$(notdir $(CONTAINER_TOOL))),bud,build) --build-arg BUILDPLATFORM=$(BUILDPLATFORM) $(BUILD_FLAGS)
+CONTAINER_BUILD = $(CONTAINER_BUILD_PLATFORMS) --build-arg TARGETPLATFORM=$(BUILDPLATFORM)
 # BUILD_FLAGS adds flags to every image build, e.g. --network host.
 BUILD_FLAGS ?=
 # The platforms make docker-buildx and catalog-buildx build for, those of operator-sdk's
@@ -26,12 +29,14 @@ CONTAINER_PUSH = $(CONTAINER_TOOL) push $(TLS_VERIFY)
 # $(call BUILDX,image,Dockerfile) builds image for every platform of PLATFORMS and pushes them as
 # one manifest list: with docker through buildx (BuildKit), with podman and buildah as a local
 # manifest list (--manifest), made anew so that a rebuild does not add a second image per
-# platform. The builder stages cross-compile, so no emulation (qemu, binfmt) is needed.
+# platform. The builder stages cross-compile, so no emulation (qemu, binfmt) is needed. No layer
+# cache (podman's default): podman 4.3 finds a cached step by its parent and instruction, not
+# its platform, and gave the list's amd64 image another platform's configuration.
 ifeq ($(notdir $(CONTAINER_TOOL)),docker)
 BUILDX = $(CONTAINER_TOOL) buildx build --push --platform=$(PLATFORMS) $(BUILD_FLAGS) -f $(2) -t $(1) .
 else
 BUILDX = { $(CONTAINER_TOOL) manifest rm $(1) >/dev/null 2>&1 || true; } && \
-	$(CONTAINER_BUILD) --platform=$(PLATFORMS) --manifest $(1) -f $(2) . && \
+	$(CONTAINER_BUILD_PLATFORMS) --layers=false --platform=$(PLATFORMS) --manifest $(1) -f $(2) . && \
 	$(CONTAINER_TOOL) manifest push --all $(TLS_VERIFY) $(1) docker://$(1)
 endif
 

@@ -106,8 +106,8 @@ func TestBuildxMakesManifestLists(t *testing.T) {
 }
 
 // validateMultiArch runs operator-framework/api's multiarch validator, what `operator-sdk bundle
-// validate --select-optional name=multiarch` runs, on bundle/ with its manager image replaced
-// by the manifest list manager: it pulls the list with podman and compares its platforms with
+// validate --select-optional name=multiarch` runs, on bundle/ with the manager's image, wherever
+// the CSV names it, replaced by the manifest list manager: it pulls the list with podman and compares its platforms with
 // the CSV's operatorframework.io/arch and os labels and with the manager's node affinity.
 func validateMultiArch(t *testing.T, registryHost, manager string) {
 	g := NewWithT(t)
@@ -124,6 +124,11 @@ func validateMultiArch(t *testing.T, registryHost, manager string) {
 	containers := deployments[0].Spec.Template.Spec.Containers
 	g.Expect(containers).To(HaveLen(1))
 	containers[0].Image = manager
+	// The validator inspects every image the CSV names: its containerImage annotation and
+	// relatedImages name the manager too.
+	bundle.CSV.Annotations["containerImage"] = manager
+	g.Expect(bundle.CSV.Spec.RelatedImages).To(HaveLen(1))
+	bundle.CSV.Spec.RelatedImages[0].Image = manager
 
 	for _, result := range validation.MultipleArchitecturesValidator.Validate(bundle, map[string]string{"container-tools": "podman"}) {
 		g.Expect(result.Errors).To(BeEmpty())
