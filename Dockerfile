@@ -1,5 +1,11 @@
-# Build the manager binary
-FROM golang:1.26 AS builder
+# The platform the build runs on. BuildKit sets it; docker's classic builder (docker 20.10
+# without buildx, DOCKER_BUILDKIT=0) and buildah 1.28 (podman 4.3) leave it empty in FROM lines,
+# so `make docker-build` passes it: the builder stage then runs natively and cross-compiles.
+ARG BUILDPLATFORM
+
+# Build the manager binary on the build machine's platform, for the image's (TARGETOS and
+# TARGETARCH, which --platform sets): no emulation is needed to build for another architecture.
+FROM --platform=$BUILDPLATFORM golang:1.26 AS builder
 ARG TARGETOS
 ARG TARGETARCH
 

@@ -11,6 +11,9 @@
 #   hack/olm.sh         OLM's binaries, CRDs and manifests, opm and grpc_health_probe
 #   hack/olm.sh --opm   only opm and grpc_health_probe, which the local stand-in of opm's image
 #                       carries (internal/test/imagebuild)
+#
+# GOARCH cross-compiles them all (static, no cgo) into a directory of that architecture:
+# GOARCH=arm64 hack/olm.sh --opm makes the opm stand-in's arm64 image.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -130,16 +130,8 @@ func build(t *testing.T, name string) error {
 		return err
 	}
 	t.Logf("built %s from %s in %s: %s unpacked (%d bytes), %s compressed", name, dockerfiles[name],
-		took.Round(100*time.Millisecond), humanBytes(size), size, humanBytes(info.Size()))
+		took.Round(100*time.Millisecond), imagebuild.HumanSize(size), size, imagebuild.HumanSize(info.Size()))
 	return nil
-}
-
-// humanBytes writes n in kB or MB (SI), as registries and container tools report sizes.
-func humanBytes(n int64) string {
-	if n < 1e6 {
-		return fmt.Sprintf("%.1f kB", float64(n)/1e3)
-	}
-	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
 }
 
 // statContext lists and stats every file of the build context. go test caches a passing

@@ -47,6 +47,9 @@ type ImageSpec struct {
 	Env []string
 	// Labels are the image's labels.
 	Labels map[string]string
+	// Arch is the image's architecture, in GOARCH's names; empty keeps the base's (from scratch,
+	// this machine's). Files are copied as they are: a binary among them must be built for it.
+	Arch string
 }
 
 // File is one entry of an assembled image: exactly one of Source, Content, Link or Dir.
@@ -116,6 +119,9 @@ func (b *Builder) Assemble(ctx context.Context, spec ImageSpec) (id string, err 
 	}
 	for _, k := range slices.Sorted(maps.Keys(spec.Labels)) {
 		config = append(config, "--label", k+"="+spec.Labels[k])
+	}
+	if spec.Arch != "" {
+		config = append(config, "--os", "linux", "--arch", spec.Arch)
 	}
 	if len(config) > 1 {
 		if _, err := b.buildah(ctx, append(config, container)...); err != nil {

@@ -173,6 +173,8 @@ func (b *Builder) Push(ctx context.Context, image, dest string, o PushOptions) e
 type Image struct {
 	// ID is the image's ID (the digest of its config, without "sha256:").
 	ID string
+	// Digest is the digest of its manifest, by which a manifest list names it.
+	Digest string
 	// Names are the names storage knows it by.
 	Names []string
 	// OCI is the image's configuration: entrypoint, user, environment, labels, layers.
@@ -192,18 +194,40 @@ func (b *Builder) Inspect(ctx context.Context, image string) (*Image, error) {
 		return nil, err
 	}
 	var info struct {
-		FromImageID string
-		OCIv1       ocispec.Image
+		FromImageID     string
+		FromImageDigest string
+		OCIv1           ocispec.Image
 	}
 	if err := json.Unmarshal(out, &info); err != nil {
 		return nil, fmt.Errorf("buildah inspect %s: %w", image, err)
 	}
-	img := &Image{ID: info.FromImageID, OCI: info.OCIv1}
+	img := &Image{ID: info.FromImageID, Digest: info.FromImageDigest, OCI: info.OCIv1}
 	names, err := b.buildah(ctx, "images", "--format", "{{.Name}}:{{.Tag}}", "--filter", "id="+info.FromImageID)
 	if err == nil {
 		img.Names = strings.Fields(string(names))
 	}
 	return img, nil
+}
+
+// IsManifestList reports whether storage holds a manifest list of that name. Inspect, Mount
+// and Push take a list's name for its image of this machine's platform.
+func (b *Builder) IsManifestList(ctx context.Context, name string) bool {
+	_, err := b.buildah(ctx, "manifest", "exists", name)
+	return err == nil
+}
+
+// ManifestList returns the manifest list of that name in storage: its images' digests and
+// platforms.
+func (b *Builder) ManifestList(ctx context.Context, name string) (*ocispec.Index, error) {
+	out, err := b.buildah(ctx, "manifest", "inspect", name)
+	if err != nil {
+		return nil, err
+	}
+	var index ocispec.Index
+	if err := json.Unmarshal(out, &index); err != nil {
+		return nil, fmt.Errorf("buildah manifest inspect %s: %w", name, err)
+	}
+	return &index, nil
 }
 
 // Remove deletes images from storage; names that are absent are ignored.
@@ -326,4 +350,12 @@ func RequireAvailable(t testing.TB) {
 	default:
 		t.Skipf("not building images: %v", err)
 	}
+}
+
+// HumanSize writes n bytes in kB or MB (SI), as registries and container tools report sizes.
+func HumanSize(n int64) string {
+	if n < 1e6 {
+		return fmt.Sprintf("%.1f kB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
 }

@@ -127,3 +127,48 @@ func TestAssembleRunPush(t *testing.T) {
 	g.Expect(b.Push(ctx, name, "oci-archive:"+archive+":test", PushOptions{})).To(Succeed())
 	g.Expect(archive).To(BeAnExistingFile())
 }
+
+// TestDockerdLeavesNothing starts a Docker daemon of the test's own, loads an image into it,
+// and stops it: no process, mount (its network namespace's nsfs, overlays) or file is left.
+func TestDockerdLeavesNothing(t *testing.T) {
+	RequireAvailable(t)
+	if _, err := exec.LookPath("dockerd"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("CI must run dockerd (.ci/run installs docker.io)")
+		}
+		t.Skip("dockerd is not installed")
+	}
+	g := NewWithT(t)
+	ctx := context.Background()
+	b := &Builder{}
+	name := fmt.Sprintf("localhost/imagebuild-dockerd-test:%d", os.Getpid())
+	t.Cleanup(func() { _ = b.Remove(context.Background(), name) })
+	busybox, err := exec.LookPath("busybox")
+	g.Expect(err).NotTo(HaveOccurred())
+	_, err = b.Assemble(ctx, ImageSpec{Name: name, Files: []File{{Path: "/bin/busybox", Source: busybox}}, Entrypoint: []string{"/bin/busybox"}})
+	g.Expect(err).NotTo(HaveOccurred())
+
+	parent := t.TempDir()
+	d, err := StartDockerd(ctx, parent)
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(d.Load(ctx, b, name)).To(Succeed())
+	out, err := d.Docker(ctx, "image", "inspect", "--format", "{{json .Config.Entrypoint}}", name).CombinedOutput()
+	g.Expect(err).NotTo(HaveOccurred(), string(out))
+	g.Expect(string(out)).To(Equal("[\"/bin/busybox\"]\n"))
+	// A container in the host's network, as the RUN steps of docker build --network host: the
+	// daemon then mounts the host's network namespace under its exec root, and leaves it.
+	out, err = d.Docker(ctx, "run", "--rm", "--network", "host", name, "true").CombinedOutput()
+	g.Expect(err).NotTo(HaveOccurred(), string(out))
+	mounts, err := mountsUnder(parent)
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(mounts).To(ContainElement(HaveSuffix("/netns/default")))
+
+	g.Expect(d.Stop()).To(Succeed())
+	g.Expect(d.cmd.ProcessState.Exited()).To(BeTrue())
+	mounts, err = mountsUnder(parent)
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(mounts).To(BeEmpty())
+	entries, err := os.ReadDir(parent)
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(entries).To(BeEmpty())
+}

@@ -24,7 +24,9 @@ import (
 	"maps"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"syscall"
@@ -42,20 +44,36 @@ const (
 // without it came from a registry and is never replaced.
 const StandInLabel = "io.github.cmft.demo-operator.stand-in"
 
+// Platforms are the platforms the shipped images are built for (make docker-buildx), and so the
+// platforms of the stand-ins the final stages start from: a manifest list of one image per
+// platform, as the public images are.
+var Platforms = []string{"linux/amd64", "linux/arm64", "linux/s390x", "linux/ppc64le"}
+
 // standIn is the recipe of one stand-in: its inputs' identity and how to assemble it.
 type standIn struct {
 	// needs are stand-ins this one starts from.
 	needs []string
-	// make returns the stand-in's spec and the identity of its inputs.
-	make func(ctx context.Context, root string) (ImageSpec, string, func(), error)
+	// multiArch stand-ins are a manifest list with an image for each of Platforms; the others
+	// (the builder stage's golang) exist for the build machine's platform only.
+	multiArch bool
+	// make returns the stand-in's spec for an architecture (GOARCH's names) and the identity of
+	// its inputs.
+	make func(ctx context.Context, root, arch string) (ImageSpec, string, func(), error)
 }
 
 // standIns are the recipes, by image name. Each is a faithful local copy of the public image,
 // from parts this machine has: the same paths, user, environment and entrypoint.
 var standIns = map[string]standIn{
 	GolangImage:           {make: golangStandIn},
-	DistrolessStaticImage: {make: distrolessStaticStandIn},
-	OPMImage:              {needs: []string{DistrolessStaticImage}, make: opmStandIn},
+	DistrolessStaticImage: {multiArch: true, make: distrolessStaticStandIn},
+	OPMImage:              {needs: []string{DistrolessStaticImage}, multiArch: true, make: opmStandIn},
+}
+
+// PlatformImage names the image of one architecture in a multi-arch stand-in, as distroless
+// and opm publish theirs: the list's tag, a dash and the architecture
+// ("gcr.io/distroless/static:nonroot-arm64").
+func PlatformImage(image, arch string) string {
+	return Normalize(image) + "-" + arch
 }
 
 // BaseImages returns the images the FROM lines of Dockerfiles name, normalized as
@@ -147,29 +165,22 @@ func (b *Builder) EnsureBaseImages(ctx context.Context, root string, images ...s
 				return err
 			}
 		}
-		spec, identity, cleanup, err := recipe.make(ctx, root)
-		if cleanup != nil {
-			defer cleanup()
+		if !recipe.multiArch {
+			return b.ensureStandIn(ctx, root, image, recipe, runtime.GOARCH)
 		}
-		if err != nil {
-			return fmt.Errorf("stand-in for %s: %w", image, err)
+		if fromRegistry, err := b.pulled(ctx, image); fromRegistry || err != nil {
+			return err
 		}
-		if b.Exists(ctx, image) {
-			img, err := b.Inspect(ctx, image)
-			if err != nil {
+		var images []string
+		for _, platform := range Platforms {
+			arch := path.Base(platform)
+			name := PlatformImage(image, arch)
+			if err := b.ensureStandIn(ctx, root, name, recipe, arch); err != nil {
 				return err
 			}
-			label, isStandIn := img.OCI.Config.Labels[StandInLabel]
-			if !isStandIn || label == identity {
-				return nil
-			}
+			images = append(images, name)
 		}
-		spec.Name = image
-		spec.Labels = map[string]string{StandInLabel: identity}
-		if _, err := b.Assemble(ctx, spec); err != nil {
-			return fmt.Errorf("stand-in for %s: %w", image, err)
-		}
-		return nil
+		return b.ensureManifestList(ctx, image, images)
 	}
 	for _, image := range images {
 		if err := ensure(image); err != nil {
@@ -179,10 +190,92 @@ func (b *Builder) EnsureBaseImages(ctx context.Context, root string, images ...s
 	return nil
 }
 
+// ensureStandIn makes name from recipe for arch, unless storage holds it already: as a stand-in
+// of the same identity and architecture, or as an image from a registry.
+func (b *Builder) ensureStandIn(ctx context.Context, root, name string, recipe standIn, arch string) error {
+	spec, identity, cleanup, err := recipe.make(ctx, root, arch)
+	if cleanup != nil {
+		defer cleanup()
+	}
+	if err != nil {
+		return fmt.Errorf("stand-in for %s: %w", name, err)
+	}
+	if b.Exists(ctx, name) {
+		img, err := b.Inspect(ctx, name)
+		if err != nil {
+			return err
+		}
+		label, isStandIn := img.OCI.Config.Labels[StandInLabel]
+		if !isStandIn || (label == identity && img.OCI.Architecture == arch) {
+			return nil
+		}
+	}
+	spec.Name, spec.Arch = name, arch
+	spec.Labels = map[string]string{StandInLabel: identity}
+	if _, err := b.Assemble(ctx, spec); err != nil {
+		return fmt.Errorf("stand-in for %s: %w", name, err)
+	}
+	return nil
+}
+
+// pulled reports whether storage holds image as a single image that is no stand-in: one a user
+// pulled from a registry, which is never replaced.
+func (b *Builder) pulled(ctx context.Context, image string) (bool, error) {
+	if !b.Exists(ctx, image) || b.IsManifestList(ctx, image) {
+		return false, nil
+	}
+	img, err := b.Inspect(ctx, image)
+	if err != nil {
+		return false, err
+	}
+	_, isStandIn := img.OCI.Config.Labels[StandInLabel]
+	return !isStandIn, nil
+}
+
+// ensureManifestList makes list the manifest list of images, unless it is already; a single
+// stand-in image of that name (made before the stand-ins were multi-arch) is replaced.
+func (b *Builder) ensureManifestList(ctx context.Context, list string, images []string) error {
+	var want []string
+	for _, image := range images {
+		img, err := b.Inspect(ctx, image)
+		if err != nil {
+			return err
+		}
+		want = append(want, img.Digest)
+	}
+	if b.IsManifestList(ctx, list) {
+		index, err := b.ManifestList(ctx, list)
+		if err != nil {
+			return err
+		}
+		var have []string
+		for _, m := range index.Manifests {
+			have = append(have, m.Digest.String())
+		}
+		if slices.Equal(slices.Sorted(slices.Values(have)), slices.Sorted(slices.Values(want))) {
+			return nil
+		}
+		if _, err := b.buildah(ctx, "manifest", "rm", list); err != nil {
+			return err
+		}
+	} else if err := b.Remove(ctx, list); err != nil {
+		return err
+	}
+	if _, err := b.buildah(ctx, "manifest", "create", list); err != nil {
+		return err
+	}
+	for _, image := range images {
+		if _, err := b.buildah(ctx, "manifest", "add", list, image); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // golangStandIn is the Go toolchain image: the installed Go (its minor must be the tag's), a
 // shell and the usual commands from Debian's static busybox, CA certificates for the module
 // proxy, and the official image's GOPATH, PATH and GOTOOLCHAIN.
-func golangStandIn(ctx context.Context, _ string) (ImageSpec, string, func(), error) {
+func golangStandIn(ctx context.Context, _, _ string) (ImageSpec, string, func(), error) {
 	out, err := exec.CommandContext(ctx, "go", "env", "GOROOT", "GOVERSION").Output()
 	if err != nil {
 		return ImageSpec{}, "", nil, fmt.Errorf("go env: %w", err)
@@ -221,7 +314,7 @@ func golangStandIn(ctx context.Context, _ string) (ImageSpec, string, func(), er
 
 // distrolessStaticStandIn is gcr.io/distroless/static:nonroot: no shell, no libc; users root,
 // nobody and nonroot (65532), CA certificates, time zones, a sticky /tmp.
-func distrolessStaticStandIn(context.Context, string) (ImageSpec, string, func(), error) {
+func distrolessStaticStandIn(context.Context, string, string) (ImageSpec, string, func(), error) {
 	spec := ImageSpec{
 		Files: append([]File{
 			{Path: "/etc/passwd", Content: []byte("root:x:0:0:root:/root:/sbin/nologin\n" +
@@ -244,14 +337,16 @@ func distrolessStaticStandIn(context.Context, string) (ImageSpec, string, func()
 
 // opmStandIn is operator-registry's opm image (release/goreleaser.opm.Dockerfile): distroless
 // static:debug with opm, grpc_health_probe for OLM's catalog pod probes, and busybox in
-// /busybox; user 1001, entrypoint /bin/opm. opm and grpc_health_probe are built at the versions
-// hack/tools/opm pins.
-func opmStandIn(ctx context.Context, root string) (ImageSpec, string, func(), error) {
+// /busybox; user 1001, entrypoint /bin/opm. opm and grpc_health_probe are cross-compiled for
+// arch at the versions hack/tools/opm pins. Debian's static busybox is the build machine's, so
+// the images of other architectures go without it: nothing but a debugging user runs it.
+func opmStandIn(ctx context.Context, root, arch string) (ImageSpec, string, func(), error) {
 	cmd := exec.CommandContext(ctx, filepath.Join(root, "hack", "olm.sh"), "--opm")
+	cmd.Env = append(os.Environ(), "GOARCH="+arch)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return ImageSpec{}, "", nil, fmt.Errorf("hack/olm.sh --opm: %w", err)
+		return ImageSpec{}, "", nil, fmt.Errorf("GOARCH=%s hack/olm.sh --opm: %w", arch, err)
 	}
 	dir := strings.TrimSpace(string(out))
 	version, err := os.ReadFile(filepath.Join(dir, "opm.version"))
@@ -262,16 +357,11 @@ func opmStandIn(ctx context.Context, root string) (ImageSpec, string, func(), er
 	if v := strings.TrimSpace(string(version)); v != tag {
 		return ImageSpec{}, "", nil, fmt.Errorf("hack/tools/opm pins opm %s, the image is %s", v, tag)
 	}
-	bin, cleanup, err := busyboxDir()
-	if err != nil {
-		return ImageSpec{}, "", cleanup, err
-	}
 	spec := ImageSpec{
-		Base: DistrolessStaticImage,
+		Base: PlatformImage(DistrolessStaticImage, arch),
 		Files: []File{
 			{Path: "/bin/opm", Source: filepath.Join(dir, "opm")},
 			{Path: "/bin/grpc_health_probe", Source: filepath.Join(dir, "grpc_health_probe")},
-			{Path: "/busybox", Source: bin},
 			{Path: "/etc/nsswitch.conf", Content: []byte("hosts: files dns\n")},
 		},
 		User:       "1001",
@@ -281,6 +371,15 @@ func opmStandIn(ctx context.Context, root string) (ImageSpec, string, func(), er
 			"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/busybox",
 			"SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt",
 		},
+	}
+	var cleanup func()
+	if arch == runtime.GOARCH {
+		var bin string
+		bin, cleanup, err = busyboxDir()
+		if err != nil {
+			return ImageSpec{}, "", cleanup, err
+		}
+		spec.Files = append(spec.Files, File{Path: "/busybox", Source: bin})
 	}
 	return spec, "opm " + tag + " recipe 2", cleanup, nil
 }

@@ -554,7 +554,10 @@ func (c *Cluster) createNodes(ctx context.Context, cs *kubernetes.Clientset) err
 			ObjectMeta: metav1.ObjectMeta{
 				Name:        fmt.Sprintf("kwok-node-%d", i),
 				Annotations: map[string]string{"kwok.x-k8s.io/node": "fake"},
-				Labels:      map[string]string{"type": "kwok", corev1.LabelHostname: fmt.Sprintf("kwok-node-%d", i)},
+				// The labels a kubelet sets, as kwok's own node template has them: node
+				// affinity on the platform (config/manager's) selects them.
+				Labels: map[string]string{"type": "kwok", corev1.LabelHostname: fmt.Sprintf("kwok-node-%d", i),
+					corev1.LabelArchStable: runtime.GOARCH, corev1.LabelOSStable: "linux"},
 			},
 			Spec:   corev1.NodeSpec{Taints: taints},
 			Status: corev1.NodeStatus{Capacity: capacity, Allocatable: capacity},
