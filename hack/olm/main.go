@@ -57,8 +57,7 @@ func up(ctx context.Context, c *localcluster.Cluster, assets string) error {
 	if err != nil {
 		return err
 	}
-	// A real node runs after make cluster-up-node, whatever -real-node says.
-	if c.RealNode || c.PID(localcluster.Containerd) > 0 {
+	if c.RealNode || c.HasRealNode() {
 		return upAsPods(ctx, c, cfg, assets, start)
 	}
 	if err := localolm.Install(ctx, cfg, assets); err != nil {
