@@ -295,11 +295,11 @@ catalog-buildx: ## Build and push the catalog image for PLATFORMS as one manifes
 OLM_ASSETS = $$(hack/olm.sh)
 
 .PHONY: olm-up
-olm-up: ## Run OLM on the local cluster (started if need be): its CRDs and namespaces, its olm and catalog operators as processes; with a real node (make cluster-up-node), OLM as pods from images built here.
+olm-up: ## Run OLM on the local cluster (started if need be): its CRDs and namespaces, its olm and catalog operators as processes.
 	go run ./hack/olm -bin "$(CLUSTER_ASSETS)" -olm "$(OLM_ASSETS)" up
 
 .PHONY: olm-down
-olm-down: ## Stop OLM's operators run as processes; make cluster-down stops them, or OLM's pods, with the cluster.
+olm-down: ## Stop OLM's operators; make cluster-down stops them with the cluster.
 	go run ./hack/olm down
 
 # run-bundle, run-bundle-upgrade and cleanup-bundle run cmd/olmrun (internal/olmrun), not

@@ -105,10 +105,6 @@ func (c *Cluster) SecureRegistryHost() string { return NodeIP + ":" + strconv.It
 // with --cert-dir, Go programs (operator-sdk, opm) with SSL_CERT_DIR=/etc/ssl/certs:<dir>.
 func (c *Cluster) RegistryCertDir() string { return filepath.Join(c.Dir, "registry-ca") }
 
-// HasRealNode says whether the cluster's real node runs, as after make cluster-up-node, whatever
-// RealNode says: commands that find a cluster running ask it.
-func (c *Cluster) HasRealNode() bool { return c.pid(Containerd) > 0 }
-
 func (c *Cluster) nodeDir(parts ...string) string {
 	return filepath.Join(append([]string{c.Dir, "node"}, parts...)...)
 }
