@@ -29,7 +29,7 @@ import (
 )
 
 // tags are every build tag the module's tiers use, so that their files are checked too.
-const tags = "e2e node olm olmnode reliability"
+const tags = "e2e node olm olmnode reliability imagetools"
 
 // harness are the folders, below the module root, that the shipped binary must never reach:
 // test harness, the test suites, dev commands and tool modules, benchmarks.

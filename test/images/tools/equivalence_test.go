@@ -1,3 +1,5 @@
+//go:build imagetools
+
 /*
 Copyright 2026 The demo-operator Authors.
 
