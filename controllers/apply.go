@@ -117,7 +117,7 @@ func (r *DemoApplicationReconciler) applyOwnedBy(ctx context.Context, app *paasv
 	if !exists {
 		reason = EventCreated
 	}
-	r.Recorder.Eventf(regarding(app), current, corev1.EventTypeNormal, reason, "Apply", "%s %s %s", reason, kind, key.Name)
+	r.Recorder.Eventf(regarding(app), r.related(current), corev1.EventTypeNormal, reason, "Apply", "%s %s %s", reason, kind, key.Name)
 	ctrl.LoggerFrom(ctx).V(1).Info("applied", "kind", kind, "name", key.Name, "created", !exists)
 	// Apply filled desired with the API server's answer: the object as it now stands.
 	convert(desired, current)
@@ -173,7 +173,7 @@ func (r *DemoApplicationReconciler) delete(ctx context.Context, app *paasv1.Demo
 	if err := r.Delete(ctx, obj, client.Preconditions{UID: &uid}); err != nil {
 		return client.IgnoreNotFound(err)
 	}
-	r.Recorder.Eventf(regarding(app), obj, corev1.EventTypeNormal, EventDeleted, "Delete", "Deleted %s %s", r.kindOf(obj), obj.GetName())
+	r.Recorder.Eventf(regarding(app), r.related(obj), corev1.EventTypeNormal, EventDeleted, "Delete", "Deleted %s %s", r.kindOf(obj), obj.GetName())
 	return nil
 }
 
@@ -182,7 +182,7 @@ func (r *DemoApplicationReconciler) delete(ctx context.Context, app *paasv1.Demo
 // stay two Events.
 func (r *DemoApplicationReconciler) conflict(app *paasv1.DemoApplication, kind string, obj client.Object) error {
 	err := &conflictError{kind: kind, name: obj.GetName(), holder: holderOf(obj)}
-	r.Recorder.Eventf(regarding(app), obj, corev1.EventTypeWarning, EventResourceConflict, "Apply", "%s; it is left untouched", err)
+	r.Recorder.Eventf(regarding(app), r.related(obj), corev1.EventTypeWarning, EventResourceConflict, "Apply", "%s; it is left untouched", err)
 	return err
 }
 

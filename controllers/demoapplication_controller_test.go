@@ -291,6 +291,28 @@ func TestDemoApplicationConflict(t *testing.T) {
 		g.Expect(conflicts).To(Equal(1), "a lasting conflict made an Event per pass")
 	}, 3*time.Second).Should(Succeed())
 
+	// Still one when their object changes between passes (its controllers write its status).
+	theirsPatch := client.MergeFrom(theirs.DeepCopy())
+	theirs.Annotations = map[string]string{"edited": "by them"}
+	g.Expect(k8sClient.Patch(ctx, theirs, theirsPatch)).To(Succeed())
+	current := get(g, ns, "taken", &paasv1.DemoApplication{})
+	appPatch := client.MergeFrom(current.DeepCopy())
+	current.Spec.Replica = ptr.To[int32](2)
+	g.Expect(k8sClient.Patch(ctx, current, appPatch)).To(Succeed())
+	g.Eventually(func(g Gomega) {
+		got := get(g, ns, "taken", &paasv1.DemoApplication{})
+		g.Expect(condition(got, paasv1.ConditionDegraded).ObservedGeneration).To(Equal(got.Generation))
+	}).Should(Succeed())
+	g.Consistently(func(g Gomega) {
+		conflicts := 0
+		for _, reason := range eventsFor(g, ns, "taken") {
+			if reason == controllers.EventResourceConflict {
+				conflicts++
+			}
+		}
+		g.Expect(conflicts).To(Equal(1), "a conflict over an object that changed made a second Event")
+	}, 2*time.Second).Should(Succeed())
+
 	// The same when their object carries the operator's label and so sits in its cache.
 	svc := &corev1.Service{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "labelled",

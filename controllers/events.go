@@ -18,6 +18,10 @@ package controllers
 
 import (
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 )
@@ -56,16 +60,33 @@ func (r *DemoApplicationReconciler) recordFailures(s *scope) {
 	}
 }
 
-// regarding refers to app in its Events by name and UID, without its resourceVersion. The
-// events library counts a repeated Event on one series only when the whole reference is
-// the same; each status write changes app's resourceVersion, so a failure that lasts would
-// otherwise make a new Event on every pass instead of counting on the first.
+// regarding refers to app in its Events as reference does.
 func regarding(app *paasv1.DemoApplication) *corev1.ObjectReference {
+	return reference(paasv1.GroupVersion.WithKind("DemoApplication"), app)
+}
+
+// related refers to obj, the object an Event of an app is about, as reference does; nil
+// when obj's kind is unknown.
+func (r *DemoApplicationReconciler) related(obj client.Object) runtime.Object {
+	gvk, err := r.GroupVersionKindFor(obj)
+	if err != nil {
+		return nil
+	}
+	return reference(gvk, obj)
+}
+
+// reference refers to obj by kind, name and UID, without its resourceVersion. The events
+// library counts a repeated Event on one series only when its references are the same,
+// resourceVersions included; every status write changes the app's, and the controllers of
+// someone else's object change its, so a failure that lasts would otherwise make a new Event
+// on every pass instead of counting on the first.
+func reference(gvk schema.GroupVersionKind, obj metav1.Object) *corev1.ObjectReference {
+	apiVersion, kind := gvk.ToAPIVersionAndKind()
 	return &corev1.ObjectReference{
-		APIVersion: paasv1.GroupVersion.String(),
-		Kind:       "DemoApplication",
-		Namespace:  app.Namespace,
-		Name:       app.Name,
-		UID:        app.UID,
+		APIVersion: apiVersion,
+		Kind:       kind,
+		Namespace:  obj.GetNamespace(),
+		Name:       obj.GetName(),
+		UID:        obj.GetUID(),
 	}
 }
