@@ -282,13 +282,7 @@ func TestDemoApplicationConflict(t *testing.T) {
 		g.Expect(got.ResourceVersion).To(Equal(theirs.ResourceVersion))
 		// One Event however many passes meet the conflict (the Service's creation and the
 		// status write bring more): repeats count on it as a series.
-		conflicts := 0
-		for _, reason := range eventsFor(g, ns, "taken") {
-			if reason == controllers.EventResourceConflict {
-				conflicts++
-			}
-		}
-		g.Expect(conflicts).To(Equal(1), "a lasting conflict made an Event per pass")
+		g.Expect(eventCount(g, ns, "taken", controllers.EventResourceConflict)).To(Equal(1), "a lasting conflict made an Event per pass")
 	}, 3*time.Second).Should(Succeed())
 
 	// Still one when their object changes between passes (its controllers write its status).
@@ -304,13 +298,7 @@ func TestDemoApplicationConflict(t *testing.T) {
 		g.Expect(condition(got, paasv1.ConditionDegraded).ObservedGeneration).To(Equal(got.Generation))
 	}).Should(Succeed())
 	g.Consistently(func(g Gomega) {
-		conflicts := 0
-		for _, reason := range eventsFor(g, ns, "taken") {
-			if reason == controllers.EventResourceConflict {
-				conflicts++
-			}
-		}
-		g.Expect(conflicts).To(Equal(1), "a conflict over an object that changed made a second Event")
+		g.Expect(eventCount(g, ns, "taken", controllers.EventResourceConflict)).To(Equal(1), "a conflict over an object that changed made a second Event")
 	}, 2*time.Second).Should(Succeed())
 
 	// The same when their object carries the operator's label and so sits in its cache.

@@ -182,3 +182,14 @@ func eventsFor(g Gomega, namespace, name string) []string {
 	}
 	return reasons
 }
+
+// eventCount counts the events of reason recorded about the named object.
+func eventCount(g Gomega, namespace, name, reason string) int {
+	count := 0
+	for _, r := range eventsFor(g, namespace, name) {
+		if r == reason {
+			count++
+		}
+	}
+	return count
+}
