@@ -56,6 +56,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
 )
@@ -202,11 +203,19 @@ func (b *Builder) Inspect(ctx context.Context, image string) (*Image, error) {
 		return nil, fmt.Errorf("buildah inspect %s: %w", image, err)
 	}
 	img := &Image{ID: info.FromImageID, Digest: info.FromImageDigest, OCI: info.OCIv1}
-	names, err := b.buildah(ctx, "images", "--format", "{{.Name}}:{{.Tag}}", "--filter", "id="+info.FromImageID)
-	if err == nil {
-		img.Names = strings.Fields(string(names))
+	// Listing reads every image in storage, so it fails while another process removes one
+	// (the tiers share the machine's storage): try again rather than report no names.
+	for attempt := 1; ; attempt++ {
+		names, err := b.buildah(ctx, "images", "--format", "{{.Name}}:{{.Tag}}", "--filter", "id="+info.FromImageID)
+		if err == nil {
+			img.Names = strings.Fields(string(names))
+			return img, nil
+		}
+		if attempt == 3 {
+			return nil, fmt.Errorf("listing the names of %s: %w", image, err)
+		}
+		time.Sleep(time.Second)
 	}
-	return img, nil
 }
 
 // IsManifestList reports whether storage holds a manifest list of that name. Inspect, Mount
