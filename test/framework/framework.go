@@ -29,10 +29,27 @@ import (
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/cmft/demo-operator/internal/test/localcluster"
 )
+
+// Clients returns the two clients a suite talks to its cluster with: controller-runtime's, of
+// scheme, and a clientset for what it has no typed objects for (tokens, logs, leases).
+func Clients(cfg *rest.Config, scheme *runtime.Scheme) (client.Client, kubernetes.Interface, error) {
+	k8s, err := client.New(cfg, client.Options{Scheme: scheme})
+	if err != nil {
+		return nil, nil, err
+	}
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	return k8s, cs, nil
+}
 
 // NewNamespace creates a namespace for one test, named prefix and a random suffix, with
 // labels, and deletes it afterwards; the namespace controller finishes the deletion in the

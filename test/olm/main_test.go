@@ -53,7 +53,7 @@ import (
 var (
 	cluster *localcluster.Cluster
 	k8s     client.Client
-	cs      *kubernetes.Clientset
+	cs      kubernetes.Interface
 	// steps are the install steps both OLM tiers take, on k8s.
 	steps olmtest.Steps
 	// olmAssets holds opm; managerBin is main.go built.
@@ -96,13 +96,10 @@ func setUp(dir string) error {
 	if err != nil {
 		return err
 	}
-	if k8s, err = client.New(cfg, client.Options{Scheme: scheme}); err != nil {
+	if k8s, cs, err = framework.Clients(cfg, scheme); err != nil {
 		return err
 	}
 	steps = olmtest.Steps{Client: k8s, Timeout: olmTimeout}
-	if cs, err = kubernetes.NewForConfig(cfg); err != nil {
-		return err
-	}
 	start := time.Now()
 	if err := localolm.Install(ctx, cfg, olmAssets); err != nil {
 		return err

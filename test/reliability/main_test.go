@@ -99,10 +99,7 @@ func setUp(dir string) error {
 		return err
 	}
 	cfg.QPS, cfg.Burst = 200, 400
-	if k8s, err = client.New(cfg, client.Options{Scheme: manager.Scheme}); err != nil {
-		return err
-	}
-	if cs, err = kubernetes.NewForConfig(cfg); err != nil {
+	if k8s, cs, err = framework.Clients(cfg, manager.Scheme); err != nil {
 		return err
 	}
 	start := time.Now()

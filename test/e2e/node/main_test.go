@@ -77,10 +77,7 @@ func setUp(string) error {
 	}
 	// The memory test creates thousands of pods.
 	cfg.QPS, cfg.Burst = 500, 1000
-	if k8s, err = client.New(cfg, client.Options{Scheme: manager.Scheme}); err != nil {
-		return err
-	}
-	if cs, err = kubernetes.NewForConfig(cfg); err != nil {
+	if k8s, cs, err = framework.Clients(cfg, manager.Scheme); err != nil {
 		return err
 	}
 	start := time.Now()

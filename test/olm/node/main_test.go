@@ -115,13 +115,10 @@ func setUp(dir, olmAssets string) error {
 	if err != nil {
 		return err
 	}
-	if k8s, err = client.New(cfg, client.Options{Scheme: scheme}); err != nil {
+	if k8s, cs, err = framework.Clients(cfg, scheme); err != nil {
 		return err
 	}
 	steps = olmtest.Steps{Client: k8s, Timeout: olmTimeout}
-	if cs, err = kubernetes.NewForConfig(cfg); err != nil {
-		return err
-	}
 	b := &imagebuild.Builder{}
 	if olmImages, err = olmdeploy.BuildImages(ctx, b, testenv.Root(), olmAssets, cluster.RegistryHost()); err != nil {
 		return fmt.Errorf("OLM's images: %w", err)
