@@ -299,12 +299,12 @@ catalog-buildx: ## Build and push the catalog image for PLATFORMS as one manifes
 OLM_ASSETS = $$(hack/olm.sh)
 
 .PHONY: olm-up
-olm-up: ## Run OLM on the local cluster (started if need be): its CRDs and namespaces, its olm and catalog operators as processes.
+olm-up: ## Run OLM on the local cluster (a kwok one started if need be): as processes (its CRDs, namespaces, olm and catalog operators), or as pods from its upstream release on a make cluster-up-node cluster.
 	go run ./hack/olm -bin "$(CLUSTER_ASSETS)" -olm "$(OLM_ASSETS)" up
 
 .PHONY: olm-down
-olm-down: ## Stop OLM's operators; make cluster-down stops them with the cluster.
-	go run ./hack/olm down
+olm-down: ## Stop OLM's operators, or delete its release (and what it installed) from a real-node cluster; make cluster-down stops them with the cluster.
+	go run ./hack/olm -olm "$(OLM_ASSETS)" down
 
 # run-bundle, run-bundle-upgrade and cleanup-bundle run cmd/olmrun (internal/olmrun), not
 # operator-sdk: they do what `operator-sdk run bundle`, `run bundle-upgrade` and `cleanup` do,

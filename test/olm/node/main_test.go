@@ -97,8 +97,7 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 	}
-	mirror, _, _ := strings.Cut(sdkDefaultInitImage, "/")
-	cluster = &localcluster.Cluster{BinDir: nodeAssets, Nodes: 1, RealNode: true, Mirrors: []string{mirror, scorecardMirror},
+	cluster = &localcluster.Cluster{BinDir: nodeAssets, Nodes: 1, RealNode: true, Mirrors: olmdeploy.Mirrors,
 		Progress: os.Stdout, DieWithParent: true}
 	os.Exit(framework.Run(m, cluster, func(dir string) error { return setUp(dir, olmAssets) }, dumpOLM))
 }
@@ -212,7 +211,7 @@ func buildOperatorImages(ctx context.Context, b *imagebuild.Builder, dir string)
 		Labels: map[string]string{containertools.ConfigsLocationLabel: "/configs"}}); err != nil {
 		return nil, fmt.Errorf("building the index image of operator-sdk run bundle: %w", err)
 	}
-	_, initPath, _ := strings.Cut(sdkDefaultInitImage, "/")
+	_, initPath, _ := strings.Cut(olmdeploy.SDKInitImage, "/")
 	local[registry+"/"+initPath] = imagebuild.OPMImage
 	if err := buildScorecardImages(ctx, b, registry, local); err != nil {
 		return nil, err

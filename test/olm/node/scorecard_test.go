@@ -33,12 +33,9 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/cmft/demo-operator/internal/test/imagebuild"
+	"github.com/cmft/demo-operator/internal/test/olmdeploy"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
-
-// scorecardMirror is the registry of the scorecard-test image bundle/tests/scorecard/config.yaml
-// names (test/bundle keeps its version the CLI's): the node pulls it from its own registry.
-const scorecardMirror = "quay.io"
 
 // scorecardToolsImage runs scorecard's untar init container (tar) and storage sidecar (sh,
 // sleep): busybox, in opm's image without its entrypoint.
@@ -54,9 +51,9 @@ func buildScorecardImages(ctx context.Context, b *imagebuild.Builder, registry s
 		return err
 	}
 	image := config.Stages[0].Tests[0].Image
-	path, ok := strings.CutPrefix(image, scorecardMirror+"/")
+	path, ok := strings.CutPrefix(image, olmdeploy.ScorecardRegistry+"/")
 	if !ok {
-		return fmt.Errorf("the scorecard config names %s, not an image of %s", image, scorecardMirror)
+		return fmt.Errorf("the scorecard config names %s, not an image of %s", image, olmdeploy.ScorecardRegistry)
 	}
 	out, err := exec.CommandContext(ctx, filepath.Join(testenv.Root(), "hack", "operator-sdk.sh"), "--scorecard-test").Output()
 	if err != nil {

@@ -38,12 +38,6 @@ import (
 	"github.com/cmft/demo-operator/test/framework"
 )
 
-// sdkDefaultInitImage is the decompression image `operator-sdk run bundle-upgrade` puts in the
-// registry pod (fbcutil.DefaultInitImage), which has no flag to change it: the node pulls it
-// from its own registry (Cluster.Mirrors), where setUp pushes opm's image, which has cat and
-// gzip, under its name.
-const sdkDefaultInitImage = "registry.access.redhat.com/ubi9/ubi:9.8"
-
 // sdkRunBundle runs the real operator-sdk, as users do: `run bundle <bundle image>` with an
 // index image built here for a file-based catalog, a local decompression image and
 // --security-context-config restricted, in mode; `run bundle-upgrade` to the next release;
