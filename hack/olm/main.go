@@ -82,13 +82,22 @@ func up(ctx context.Context, c *localcluster.Cluster, assets string) error {
 	return nil
 }
 
-// deployPods builds OLM's images, pushes them to the cluster's registry, applies OLM's
-// upstream release to the cluster and waits until packageserver serves.
+// deployPods builds OLM's images and those operator-sdk runs, pushes them to the cluster's
+// registry, applies OLM's upstream release to the cluster and waits until packageserver
+// serves.
 func deployPods(ctx context.Context, c *localcluster.Cluster, assets string) error {
-	images, err := olmdeploy.BuildImages(ctx, &imagebuild.Builder{}, ".", assets, c.RegistryHost())
+	b := &imagebuild.Builder{}
+	images, err := olmdeploy.BuildImages(ctx, b, ".", assets, c.RegistryHost())
 	if err != nil {
 		return fmt.Errorf("OLM's images: %w", err)
 	}
+	sdk, err := olmdeploy.BuildSDKImages(ctx, b, ".", c.RegistryHost(), images)
+	if err != nil {
+		return fmt.Errorf("operator-sdk's images: %w", err)
+	}
+	fmt.Printf("operator-sdk run bundle: --index-image %s --decompression-image %s\n",
+		c.SecureImage(sdk.Index), c.SecureImage(sdk.Decompression))
+	fmt.Printf("operator-sdk scorecard: --untar-image %[1]s --storage-image %[1]s\n", c.SecureImage(sdk.ScorecardTools))
 	objs, err := olmdeploy.Render(filepath.Join(assets, "deploy"), images)
 	if err != nil {
 		return err

@@ -100,6 +100,11 @@ func (c *Cluster) RegistryHost() string { return NodeIP + ":" + strconv.Itoa(c.P
 // run bundle reads an index image's labels over HTTPS whatever --use-http says).
 func (c *Cluster) SecureRegistryHost() string { return NodeIP + ":" + strconv.Itoa(c.PortBase+12) }
 
+// SecureImage names an image of RegistryHost by SecureRegistryHost.
+func (c *Cluster) SecureImage(image string) string {
+	return c.SecureRegistryHost() + strings.TrimPrefix(image, c.RegistryHost())
+}
+
 // RegistryCertDir holds only the cluster's CA certificate, as ca.crt: the host's tools trust
 // SecureRegistryHost with it and no change to the machine's trust store, buildah and skopeo
 // with --cert-dir, Go programs (operator-sdk, opm) with SSL_CERT_DIR=/etc/ssl/certs:<dir>.

@@ -52,8 +52,8 @@ func sdkRunBundle(t *testing.T, mode operatorsv1alpha1.InstallModeType) {
 	ns := steps.NewNamespace(t, "sdk-run-bundle-")
 
 	start := time.Now()
-	out, err := operatorSDK(t, "run", "bundle", secure(first.bundle), "--index-image", secure(sdkIndexImage),
-		"--decompression-image", secure(olmImages.OPM), "--security-context-config", "restricted",
+	out, err := operatorSDK(t, "run", "bundle", cluster.SecureImage(first.bundle), "--index-image", cluster.SecureImage(sdkImages.Index),
+		"--decompression-image", cluster.SecureImage(sdkImages.Decompression), "--security-context-config", "restricted",
 		"--install-mode", string(mode), "--namespace", ns, "--timeout", olmTimeout.String())
 	g.Expect(err).NotTo(HaveOccurred(), out)
 	t.Logf("operator-sdk run bundle (%s) → CSV Succeeded in %s", mode, time.Since(start).Round(100*time.Millisecond))
@@ -67,7 +67,7 @@ func sdkRunBundle(t *testing.T, mode operatorsv1alpha1.InstallModeType) {
 	steps.ExpectServed(t, app)
 
 	start = time.Now()
-	out, err = operatorSDK(t, "run", "bundle-upgrade", secure(second.bundle), "--security-context-config", "restricted",
+	out, err = operatorSDK(t, "run", "bundle-upgrade", cluster.SecureImage(second.bundle), "--security-context-config", "restricted",
 		"--namespace", ns, "--timeout", olmTimeout.String())
 	g.Expect(err).NotTo(HaveOccurred(), out)
 	t.Logf("operator-sdk run bundle-upgrade → CSV Succeeded in %s", time.Since(start).Round(100*time.Millisecond))
@@ -99,8 +99,8 @@ func sdkRunBundle(t *testing.T, mode operatorsv1alpha1.InstallModeType) {
 func TestOperatorSDKRunBundleRestricted(t *testing.T) {
 	g := NewWithT(t)
 	ns := framework.NewNamespace(t, k8s, "sdk-restricted-", map[string]string{"pod-security.kubernetes.io/enforce": "restricted"})
-	out, err := operatorSDK(t, "run", "bundle", secure(releases[0].bundle), "--index-image", secure(sdkIndexImage),
-		"--decompression-image", secure(olmImages.OPM), "--security-context-config", "restricted",
+	out, err := operatorSDK(t, "run", "bundle", cluster.SecureImage(releases[0].bundle), "--index-image", cluster.SecureImage(sdkImages.Index),
+		"--decompression-image", cluster.SecureImage(sdkImages.Decompression), "--security-context-config", "restricted",
 		"--install-mode", string(operatorsv1alpha1.InstallModeTypeOwnNamespace), "--namespace", ns, "--timeout", "2m")
 	g.Expect(err).To(HaveOccurred(), "operator-sdk#7039 looks fixed: run bundle installed in a restricted namespace; "+
 		"drop this test and say so where README and make run-bundle send restricted namespaces to internal/olmrun")
@@ -126,9 +126,4 @@ func operatorSDKPath(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return sdk
-}
-
-// secure names an image of the cluster's registry by its TLS endpoint.
-func secure(image string) string {
-	return cluster.SecureRegistryHost() + strings.TrimPrefix(image, cluster.RegistryHost())
 }
