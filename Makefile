@@ -314,7 +314,8 @@ olm-down: ## Stop OLM's operators, or delete its release (and what it installed)
 # KUBECONFIG (or ~/.kube/config), which must run OLM. NAMESPACE empty: the kubeconfig
 # context's. INSTALL_MODE empty: AllNamespaces if the CSV supports it (else OwnNamespace,
 # SingleNamespace=<ns>, MultiNamespace=<ns>,<ns>). INDEX_IMG runs the registry pod serving the
-# bundle's catalog. USE_HTTP=true pulls the bundle image over plain HTTP (--use-http).
+# bundle's catalog. USE_HTTP=true pulls the bundle image over plain HTTP (--use-http), for a registry
+# without TLS; SSL_CERT_DIR=/etc/ssl/certs:<dir> trusts a registry's CA in <dir> (the local cluster's).
 NAMESPACE ?=
 INSTALL_MODE ?=
 INDEX_IMG ?= quay.io/operator-framework/opm:v1.60.0

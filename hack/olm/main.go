@@ -87,11 +87,11 @@ func up(ctx context.Context, c *localcluster.Cluster, assets string) error {
 // serves.
 func deployPods(ctx context.Context, c *localcluster.Cluster, assets string) error {
 	b := &imagebuild.Builder{}
-	images, err := olmdeploy.BuildImages(ctx, b, ".", assets, c.RegistryHost())
+	images, err := olmdeploy.BuildImages(ctx, b, ".", assets, c)
 	if err != nil {
 		return fmt.Errorf("OLM's images: %w", err)
 	}
-	sdk, err := olmdeploy.BuildSDKImages(ctx, b, ".", c.RegistryHost(), images)
+	sdk, err := olmdeploy.BuildSDKImages(ctx, b, ".", c, images)
 	if err != nil {
 		return fmt.Errorf("operator-sdk's images: %w", err)
 	}

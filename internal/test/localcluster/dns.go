@@ -64,7 +64,7 @@ func (c *Cluster) deployDNS(ctx context.Context) error {
 		Files: []imagebuild.File{{Path: "/coredns", Source: filepath.Join(c.BinDir, CoreDNS)}}}); err != nil {
 		return err
 	}
-	if err := b.Push(ctx, local, "docker://"+c.dnsImage(), imagebuild.PushOptions{Insecure: true}); err != nil {
+	if err := c.PushImage(ctx, b, local, c.dnsImage()); err != nil {
 		return err
 	}
 	cfg, err := c.RESTConfig()

@@ -50,6 +50,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/cmft/demo-operator/internal/test/imagebuild"
+	"github.com/cmft/demo-operator/internal/test/localcluster"
 )
 
 const (
@@ -150,8 +151,8 @@ func olmImageSpec(name, assets string) (imagebuild.ImageSpec, error) {
 }
 
 // BuildImages makes OLM's and opm's images from the binaries in assets (hack/olm.sh) and
-// pushes them to registry (host:port, plain HTTP). root is the repository.
-func BuildImages(ctx context.Context, b *imagebuild.Builder, root, assets, registry string) (Images, error) {
+// pushes them to the cluster's registry. root is the repository.
+func BuildImages(ctx context.Context, b *imagebuild.Builder, root, assets string, c *localcluster.Cluster) (Images, error) {
 	version, err := olmVersion(root)
 	if err != nil {
 		return Images{}, err
@@ -167,10 +168,10 @@ func BuildImages(ctx context.Context, b *imagebuild.Builder, root, assets, regis
 	if _, err := b.Assemble(ctx, spec); err != nil {
 		return Images{}, fmt.Errorf("OLM's image: %w", err)
 	}
-	images := Images{OLM: registry + "/olm:" + version, OPM: registry + "/opm" + opmTag}
+	images := Images{OLM: c.RegistryHost() + "/olm:" + version, OPM: c.RegistryHost() + "/opm" + opmTag}
 	images.Local = map[string]string{images.OLM: spec.Name, images.OPM: imagebuild.OPMImage}
 	for ref, local := range images.Local {
-		if err := b.Push(ctx, local, "docker://"+ref, imagebuild.PushOptions{Insecure: true}); err != nil {
+		if err := c.PushImage(ctx, b, local, ref); err != nil {
 			return Images{}, err
 		}
 	}

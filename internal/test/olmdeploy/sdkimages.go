@@ -29,6 +29,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/cmft/demo-operator/internal/test/imagebuild"
+	"github.com/cmft/demo-operator/internal/test/localcluster"
 )
 
 // SDKImages are the images operator-sdk's run bundle, run bundle-upgrade and scorecard run on a
@@ -49,10 +50,11 @@ type SDKImages struct {
 }
 
 // BuildSDKImages makes the images operator-sdk needs beside OLM's (images, from BuildImages)
-// and pushes them to registry (host:port, plain HTTP): SDKImages, SDKInitImage's stand-in, and
-// the scorecard-test image under the name bundle/tests/scorecard/config.yaml gives it. root
-// is the repository.
-func BuildSDKImages(ctx context.Context, b *imagebuild.Builder, root, registry string, images Images) (SDKImages, error) {
+// and pushes them to the cluster's registry: SDKImages, SDKInitImage's stand-in, and the
+// scorecard-test image under the name bundle/tests/scorecard/config.yaml gives it. root is the
+// repository.
+func BuildSDKImages(ctx context.Context, b *imagebuild.Builder, root string, c *localcluster.Cluster, images Images) (SDKImages, error) {
+	registry := c.RegistryHost()
 	opmTag := imagebuild.OPMImage[strings.LastIndex(imagebuild.OPMImage, ":"):]
 	sdk := SDKImages{Index: registry + "/opm-index" + opmTag, Decompression: images.OPM,
 		ScorecardTools: registry + "/scorecard-tools:busybox"}
@@ -76,7 +78,7 @@ func BuildSDKImages(ctx context.Context, b *imagebuild.Builder, root, registry s
 		return SDKImages{}, err
 	}
 	for ref, local := range sdk.Local {
-		if err := b.Push(ctx, local, "docker://"+ref, imagebuild.PushOptions{Insecure: true}); err != nil {
+		if err := c.PushImage(ctx, b, local, ref); err != nil {
 			return SDKImages{}, err
 		}
 	}

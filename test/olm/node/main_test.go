@@ -118,10 +118,10 @@ func setUp(dir, olmAssets string) error {
 	}
 	steps = olmtest.Steps{Client: k8s, Timeout: olmTimeout}
 	b := &imagebuild.Builder{}
-	if olmImages, err = olmdeploy.BuildImages(ctx, b, testenv.Root(), olmAssets, cluster.RegistryHost()); err != nil {
+	if olmImages, err = olmdeploy.BuildImages(ctx, b, testenv.Root(), olmAssets, cluster); err != nil {
 		return fmt.Errorf("OLM's images: %w", err)
 	}
-	if sdkImages, err = olmdeploy.BuildSDKImages(ctx, b, testenv.Root(), cluster.RegistryHost(), olmImages); err != nil {
+	if sdkImages, err = olmdeploy.BuildSDKImages(ctx, b, testenv.Root(), cluster, olmImages); err != nil {
 		return fmt.Errorf("operator-sdk's images: %w", err)
 	}
 	objs, err := olmdeploy.Render(filepath.Join(olmAssets, "deploy"), olmImages)
@@ -211,7 +211,7 @@ func buildOperatorImages(ctx context.Context, b *imagebuild.Builder, dir string)
 		return nil, fmt.Errorf("building the catalog image: %w", err)
 	}
 	for _, ref := range slices.Sorted(maps.Keys(local)) {
-		if err := b.Push(ctx, local[ref], "docker://"+ref, imagebuild.PushOptions{Insecure: true}); err != nil {
+		if err := cluster.PushImage(ctx, b, local[ref], ref); err != nil {
 			return nil, err
 		}
 	}
