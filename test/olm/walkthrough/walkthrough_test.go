@@ -36,7 +36,10 @@ import (
 	"github.com/go-logr/logr"
 	. "github.com/onsi/gomega"
 	operatorsv1alpha1 "github.com/operator-framework/api/pkg/operators/v1alpha1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
@@ -113,6 +116,8 @@ func TestREADMEWalkthrough(t *testing.T) {
 			exports = append(exports, command)
 		case strings.Contains(command, "operator-sdk run bundle "):
 			expectCSVSucceeded(t, filepath.Join(state, "kubeconfig"))
+		case command == "make olm-down":
+			expectOLMRemoved(t, filepath.Join(state, "kubeconfig"))
 		case strings.Contains(command, "operator-sdk scorecard "):
 			g.Expect(strings.Count(string(out), "State: pass")).To(Equal(scorecardTests), "every scorecard test passes:\n%s", out)
 		}
@@ -177,6 +182,24 @@ func expectCSVSucceeded(t *testing.T, kubeconfig string) {
 	g.Expect(phases).NotTo(BeEmpty())
 	for _, p := range phases {
 		g.Expect(p).To(HaveSuffix(": "+string(operatorsv1alpha1.CSVPhaseSucceeded)), "CSVs: %v", phases)
+	}
+}
+
+// expectOLMRemoved asserts that make olm-down left no trace of OLM: its namespace, its CRDs
+// and packageserver's APIService, which would otherwise break discovery for every client.
+func expectOLMRemoved(t *testing.T, kubeconfig string) {
+	g := NewWithT(t)
+	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+	g.Expect(err).NotTo(HaveOccurred())
+	cs, err := kubernetes.NewForConfig(cfg)
+	g.Expect(err).NotTo(HaveOccurred())
+	ctx := context.Background()
+	_, err = cs.CoreV1().Namespaces().Get(ctx, olmdeploy.Namespace, metav1.GetOptions{})
+	g.Expect(apierrors.IsNotFound(err)).To(BeTrue(), "namespace %s after make olm-down: %v", olmdeploy.Namespace, err)
+	groups, err := cs.Discovery().ServerGroups()
+	g.Expect(err).NotTo(HaveOccurred())
+	for _, group := range groups.Groups {
+		g.Expect(group.Name).NotTo(HaveSuffix("operators.coreos.com"), "API group served after make olm-down")
 	}
 }
 
