@@ -170,6 +170,18 @@ func (c *Cluster) Up(ctx context.Context) error {
 		return errors.New("no directory with the cluster's binaries (hack/control-plane.sh --cluster prints it)")
 	}
 	start := time.Now()
+	// A running cluster is completed as it was started: the kubeconfig Up writes names
+	// kube-apiserver's address, which depends on whether the cluster has a real node.
+	if c.pid(APIServer) > 0 {
+		running := &Cluster{Dir: c.Dir}
+		if err := running.Attach(ctx); err != nil {
+			return err
+		}
+		if running.RealNode != c.RealNode || running.PortBase != c.PortBase {
+			return fmt.Errorf("the cluster in %s runs on port %d, real node %v, not on port %d, real node %v: stop it first (make cluster-down)",
+				c.Dir, running.PortBase, running.RealNode, c.PortBase, c.RealNode)
+		}
+	}
 	if c.RealNode {
 		if err := c.prepareNode(); err != nil {
 			return err
