@@ -299,12 +299,12 @@ catalog-buildx: ## Build and push the catalog image for PLATFORMS as one manifes
 OLM_ASSETS = $$(hack/olm.sh)
 
 .PHONY: olm-up
-olm-up: ## Run OLM on the local cluster (started if need be): its CRDs and namespaces, its olm and catalog operators as processes.
+olm-up: ## Run OLM on the local cluster (a kwok one started if need be): as processes (its CRDs, namespaces, olm and catalog operators), or as pods from its upstream release on a make cluster-up-node cluster.
 	go run ./hack/olm -bin "$(CLUSTER_ASSETS)" -olm "$(OLM_ASSETS)" up
 
 .PHONY: olm-down
-olm-down: ## Stop OLM's operators; make cluster-down stops them with the cluster.
-	go run ./hack/olm down
+olm-down: ## Stop OLM's operators, or delete its release (and what it installed) from a real-node cluster; make cluster-down stops them with the cluster.
+	go run ./hack/olm -olm "$(OLM_ASSETS)" down
 
 # run-bundle, run-bundle-upgrade and cleanup-bundle run cmd/olmrun (internal/olmrun), not
 # operator-sdk: they do what `operator-sdk run bundle`, `run bundle-upgrade` and `cleanup` do,
@@ -314,7 +314,8 @@ olm-down: ## Stop OLM's operators; make cluster-down stops them with the cluster
 # KUBECONFIG (or ~/.kube/config), which must run OLM. NAMESPACE empty: the kubeconfig
 # context's. INSTALL_MODE empty: AllNamespaces if the CSV supports it (else OwnNamespace,
 # SingleNamespace=<ns>, MultiNamespace=<ns>,<ns>). INDEX_IMG runs the registry pod serving the
-# bundle's catalog. USE_HTTP=true pulls the bundle image over plain HTTP (--use-http).
+# bundle's catalog. USE_HTTP=true pulls the bundle image over plain HTTP (--use-http), for a registry
+# without TLS; SSL_CERT_DIR=/etc/ssl/certs:<dir> trusts a registry's CA in <dir> (the local cluster's).
 NAMESPACE ?=
 INSTALL_MODE ?=
 INDEX_IMG ?= quay.io/operator-framework/opm:v1.60.0
@@ -339,8 +340,8 @@ test-olm: controller-gen kustomize operator-sdk ## Install the operator through 
 	CLUSTER_ASSETS="$(CLUSTER_ASSETS)" OLM_ASSETS="$(OLM_ASSETS)" go test -tags olm -timeout 30m -count 1 -v ./test/olm/...
 
 .PHONY: test-olm-node
-test-olm-node: controller-gen kustomize operator-sdk ## Install the operator through OLM deployed as pods on the real node (root, Linux, see README): catalog and bundle images from the local registry, unpack Jobs, registry pods, packageserver.
-	NODE_ASSETS="$(NODE_ASSETS)" OLM_ASSETS="$(OLM_ASSETS)" go test -tags olmnode -timeout 40m -count 1 $(E2E_FLAGS) ./test/olm/node
+test-olm-node: controller-gen kustomize operator-sdk ## Install the operator through OLM deployed as pods on the real node (root, Linux, see README): catalog and bundle images from the local registry, unpack Jobs, registry pods, packageserver; then README's walk-through as written (one package at a time: one real node).
+	NODE_ASSETS="$(NODE_ASSETS)" OLM_ASSETS="$(OLM_ASSETS)" go test -tags olmnode -p 1 -timeout 40m -count 1 $(E2E_FLAGS) ./test/olm/node ./test/olm/walkthrough
 
 ##@ Benchmarks
 

@@ -29,12 +29,21 @@ import (
 
 	"github.com/cmft/demo-operator/internal/cli"
 	"github.com/cmft/demo-operator/internal/test/localcluster"
+	"github.com/cmft/demo-operator/internal/test/olmdeploy"
 )
+
+// releaseRegistry holds the operator's released images, which bundle/ names.
+const releaseRegistry = "ghcr.io"
 
 func main() {
 	managerBin := flag.String("manager", "bin/manager", "The manager binary the demo runs.")
 	chart := flag.String("chart", "charts/demo-operator", "The Helm chart the demo installs the operator with.")
-	cli.Run("cluster", &localcluster.Cluster{Progress: os.Stdout},
+	// The real node mirrors the registries of the images operator-sdk names without a flag to
+	// change them, as the OLM tests' cluster does, so that run bundle-upgrade and scorecard
+	// work by hand too once those images are pushed (make olm-up pushes them); and the
+	// operator's release registry (IMAGE_TAG_BASE's), so that the committed bundle installs
+	// with a manager image built here (README's walk-through).
+	cli.Run("cluster", &localcluster.Cluster{Progress: os.Stdout, Mirrors: append(slices.Clone(olmdeploy.Mirrors), releaseRegistry)},
 		cli.Verb{Name: "up", Run: func(ctx context.Context, c *localcluster.Cluster) error { return c.Up(ctx) }},
 		cli.Verb{Name: "down", Run: func(_ context.Context, c *localcluster.Cluster) error { return c.Down() }},
 		cli.Verb{Name: "status", Run: status},

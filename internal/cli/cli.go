@@ -28,6 +28,9 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/go-logr/logr"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
+
 	"github.com/cmft/demo-operator/internal/test/localcluster"
 )
 
@@ -41,6 +44,8 @@ type Verb struct {
 // and runs the verb it names on c until done or interrupted. It exits 2 on a wrong command
 // line and 1 when the verb fails.
 func Run(command string, c *localcluster.Cluster, verbs ...Verb) {
+	// The commands say what they do themselves; the clients they use log nothing of interest.
+	ctrllog.SetLogger(logr.Discard())
 	c.BindFlags(flag.CommandLine)
 	names := make([]string, len(verbs))
 	for i, v := range verbs {

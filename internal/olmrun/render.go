@@ -18,6 +18,7 @@ package olmrun
 
 import (
 	"context"
+	"crypto/x509"
 	"fmt"
 	"io"
 	"os"
@@ -37,6 +38,9 @@ type RegistryOptions struct {
 	PlainHTTP bool
 	// SkipTLSVerify accepts any certificate (operator-sdk's --skip-tls-verify).
 	SkipTLSVerify bool
+	// RootCAs verify the registry's certificate; nil means the machine's (which SSL_CERT_DIR
+	// extends, as for operator-sdk).
+	RootCAs *x509.CertPool
 }
 
 // RenderBundle is `opm render <image>` of a bundle image: the image pulled with operator-registry's
@@ -56,9 +60,13 @@ func RenderBundle(ctx context.Context, ref string, opts RegistryOptions) (*declc
 	defer os.RemoveAll(dir)
 	quiet := logrus.New()
 	quiet.SetOutput(io.Discard)
-	reg, err := containerdregistry.NewRegistry(containerdregistry.WithCacheDir(dir+"/cache"),
+	options := []containerdregistry.RegistryOption{containerdregistry.WithCacheDir(dir + "/cache"),
 		containerdregistry.WithPlainHTTP(opts.PlainHTTP), containerdregistry.SkipTLSVerify(opts.SkipTLSVerify),
-		containerdregistry.WithLog(logrus.NewEntry(quiet)))
+		containerdregistry.WithLog(logrus.NewEntry(quiet))}
+	if opts.RootCAs != nil {
+		options = append(options, containerdregistry.WithRootCAs(opts.RootCAs))
+	}
+	reg, err := containerdregistry.NewRegistry(options...)
 	if err != nil {
 		return nil, err
 	}

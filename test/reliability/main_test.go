@@ -124,7 +124,7 @@ func setUp(dir string) error {
 			}
 			built[tree] = local
 		}
-		if err := b.Push(ctx, local, "docker://"+ref, imagebuild.PushOptions{Insecure: true}); err != nil {
+		if err := cluster.PushImage(ctx, b, local, ref); err != nil {
 			return err
 		}
 	}

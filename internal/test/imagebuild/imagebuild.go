@@ -155,8 +155,12 @@ func (o BuildOptions) dockerfilePath() string {
 // PushOptions are the `buildah push` flags Push passes.
 type PushOptions struct {
 	// Insecure talks plain HTTP to the registry and skips TLS verification (--tls-verify=false),
-	// for a local registry.
+	// for a local registry that serves no TLS.
 	Insecure bool
+	// CertDir holds the CA certificates (*.crt) the registry's certificate is verified with
+	// besides the machine's (--cert-dir): a local registry's, without changing the machine's
+	// trust store.
+	CertDir string
 }
 
 // Push copies image to dest, a containers-transports reference: "oci-archive:/path.tar:name:tag"
@@ -165,6 +169,9 @@ func (b *Builder) Push(ctx context.Context, image, dest string, o PushOptions) e
 	args := []string{"push", "--quiet"}
 	if o.Insecure {
 		args = append(args, "--tls-verify=false")
+	}
+	if o.CertDir != "" {
+		args = append(args, "--cert-dir", o.CertDir)
 	}
 	_, err := b.buildah(ctx, append(args, image, dest)...)
 	return err

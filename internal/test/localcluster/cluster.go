@@ -34,6 +34,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -169,6 +170,18 @@ func (c *Cluster) Up(ctx context.Context) error {
 		return errors.New("no directory with the cluster's binaries (hack/control-plane.sh --cluster prints it)")
 	}
 	start := time.Now()
+	// A running cluster is completed as it was started: the kubeconfig Up writes names
+	// kube-apiserver's address, which depends on whether the cluster has a real node.
+	if c.pid(APIServer) > 0 {
+		running := &Cluster{Dir: c.Dir}
+		if err := running.Attach(ctx); err != nil {
+			return err
+		}
+		if running.RealNode != c.RealNode || running.PortBase != c.PortBase {
+			return fmt.Errorf("the cluster in %s runs on port %d, real node %v, not on port %d, real node %v: stop it first (make cluster-down)",
+				c.Dir, running.PortBase, running.RealNode, c.PortBase, c.RealNode)
+		}
+	}
 	if c.RealNode {
 		if err := c.prepareNode(); err != nil {
 			return err
@@ -224,6 +237,29 @@ func (c *Cluster) Up(ctx context.Context) error {
 	}
 	c.logf("cluster ready in %s: %s", time.Since(start).Round(100*time.Millisecond), c.Kubeconfig())
 	return nil
+}
+
+// Attach opens the cluster that runs in the state directory as it was started, starting
+// nothing: its kubeconfig gives kube-apiserver's port, and its address whether the cluster
+// has a real node (its API server then listens on NodeIP), which commands run after make
+// cluster-up or make cluster-up-node must follow rather than their own flags.
+func (c *Cluster) Attach(ctx context.Context) error {
+	if c.pid(APIServer) == 0 {
+		return fmt.Errorf("no local cluster runs in %s (make cluster-up or make cluster-up-node)", c.Dir)
+	}
+	cfg, err := c.RESTConfig()
+	if err != nil {
+		return err
+	}
+	server, err := url.Parse(cfg.Host)
+	if err != nil {
+		return err
+	}
+	if c.PortBase, err = strconv.Atoi(server.Port()); err != nil {
+		return fmt.Errorf("kube-apiserver's port in %s: %w", c.Kubeconfig(), err)
+	}
+	c.RealNode = server.Hostname() == NodeIP
+	return c.WaitAPIServer(ctx)
 }
 
 // Down stops every process recorded in the state directory, the cluster's and any other

@@ -64,7 +64,7 @@ func (c *Cluster) deployDNS(ctx context.Context) error {
 		Files: []imagebuild.File{{Path: "/coredns", Source: filepath.Join(c.BinDir, CoreDNS)}}}); err != nil {
 		return err
 	}
-	if err := b.Push(ctx, local, "docker://"+c.dnsImage(), imagebuild.PushOptions{Insecure: true}); err != nil {
+	if err := c.PushImage(ctx, b, local, c.dnsImage()); err != nil {
 		return err
 	}
 	cfg, err := c.RESTConfig()
@@ -75,8 +75,15 @@ func (c *Cluster) deployDNS(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	// Created only when missing, so that Up on a running cluster changes nothing: a second
+	// create of the kube-dns Service is refused as Invalid (its cluster IP is allocated), not
+	// AlreadyExists.
 	for _, obj := range dnsObjects(c.dnsImage()) {
-		if err := k8s.Create(ctx, obj); err != nil && !apierrors.IsAlreadyExists(err) {
+		err := k8s.Get(ctx, client.ObjectKeyFromObject(obj), obj.DeepCopyObject().(client.Object))
+		if apierrors.IsNotFound(err) {
+			err = k8s.Create(ctx, obj)
+		}
+		if err != nil {
 			return fmt.Errorf("deploying CoreDNS: %w", err)
 		}
 	}

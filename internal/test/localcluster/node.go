@@ -100,6 +100,18 @@ func (c *Cluster) RegistryHost() string { return NodeIP + ":" + strconv.Itoa(c.P
 // run bundle reads an index image's labels over HTTPS whatever --use-http says).
 func (c *Cluster) SecureRegistryHost() string { return NodeIP + ":" + strconv.Itoa(c.PortBase+12) }
 
+// SecureImage names an image of RegistryHost by SecureRegistryHost.
+func (c *Cluster) SecureImage(image string) string {
+	return c.SecureRegistryHost() + strings.TrimPrefix(image, c.RegistryHost())
+}
+
+// PushImage pushes local, an image of b's storage, to ref, an image of RegistryHost, through
+// SecureRegistryHost, trusting the cluster's CA (RegistryCertDir): both endpoints serve one
+// storage, so the node pulls it by ref.
+func (c *Cluster) PushImage(ctx context.Context, b *imagebuild.Builder, local, ref string) error {
+	return b.Push(ctx, local, "docker://"+c.SecureImage(ref), imagebuild.PushOptions{CertDir: c.RegistryCertDir()})
+}
+
 // RegistryCertDir holds only the cluster's CA certificate, as ca.crt: the host's tools trust
 // SecureRegistryHost with it and no change to the machine's trust store, buildah and skopeo
 // with --cert-dir, Go programs (operator-sdk, opm) with SSL_CERT_DIR=/etc/ssl/certs:<dir>.
@@ -436,7 +448,7 @@ func (c *Cluster) nodeUp(ctx context.Context) error {
 			return err
 		}
 		switch name {
-		case Registry:
+		case RegistryTLS:
 			if err := c.pushPauseImage(ctx); err != nil {
 				return fmt.Errorf("building the pause image: %w", err)
 			}
@@ -701,9 +713,9 @@ func (c *Cluster) pushPauseImage(ctx context.Context) error {
 	}
 	// The registry has just started: retry until it listens.
 	return wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
-		if c.pid(Registry) == 0 {
-			return false, c.exited(Registry)
+		if c.pid(RegistryTLS) == 0 {
+			return false, c.exited(RegistryTLS)
 		}
-		return b.Push(ctx, local, "docker://"+c.PauseImage(), imagebuild.PushOptions{Insecure: true}) == nil, nil
+		return c.PushImage(ctx, b, local, c.PauseImage()) == nil, nil
 	})
 }

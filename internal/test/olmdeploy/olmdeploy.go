@@ -36,6 +36,9 @@ import (
 	"helm.sh/helm/v3/pkg/releaseutil"
 	appsv1 "k8s.io/api/apps/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -47,6 +50,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/cmft/demo-operator/internal/test/imagebuild"
+	"github.com/cmft/demo-operator/internal/test/localcluster"
 )
 
 const (
@@ -71,6 +75,23 @@ const (
 	// operatorsGroup is the API group of OLM's own kinds.
 	operatorsGroup = "operators.coreos.com"
 )
+
+// The images operator-sdk names with no flag to change them, which a node here cannot pull from
+// their registries: a cluster whose node mirrors Mirrors to its own registry
+// (localcluster.Cluster.Mirrors) pulls them from there, where they are pushed under the same
+// repository and tag.
+const (
+	// SDKInitImage is the decompression image `operator-sdk run bundle-upgrade` puts in its
+	// registry pod (fbcutil.DefaultInitImage).
+	SDKInitImage = "registry.access.redhat.com/ubi9/ubi:9.8"
+	// ScorecardRegistry is the registry of the scorecard-test image that
+	// bundle/tests/scorecard/config.yaml names.
+	ScorecardRegistry = "quay.io"
+)
+
+// Mirrors are the registries of SDKInitImage and of the scorecard-test image, for
+// localcluster.Cluster.Mirrors: the OLM tests' cluster and make cluster-up-node's set them.
+var Mirrors = []string{SDKInitImage[:strings.Index(SDKInitImage, "/")], ScorecardRegistry}
 
 // scheme knows CRDs next to the built-in types.
 var scheme = runtime.NewScheme()
@@ -130,8 +151,8 @@ func olmImageSpec(name, assets string) (imagebuild.ImageSpec, error) {
 }
 
 // BuildImages makes OLM's and opm's images from the binaries in assets (hack/olm.sh) and
-// pushes them to registry (host:port, plain HTTP). root is the repository.
-func BuildImages(ctx context.Context, b *imagebuild.Builder, root, assets, registry string) (Images, error) {
+// pushes them to the cluster's registry. root is the repository.
+func BuildImages(ctx context.Context, b *imagebuild.Builder, root, assets string, c *localcluster.Cluster) (Images, error) {
 	version, err := olmVersion(root)
 	if err != nil {
 		return Images{}, err
@@ -147,10 +168,10 @@ func BuildImages(ctx context.Context, b *imagebuild.Builder, root, assets, regis
 	if _, err := b.Assemble(ctx, spec); err != nil {
 		return Images{}, fmt.Errorf("OLM's image: %w", err)
 	}
-	images := Images{OLM: registry + "/olm:" + version, OPM: registry + "/opm" + opmTag}
+	images := Images{OLM: c.RegistryHost() + "/olm:" + version, OPM: c.RegistryHost() + "/opm" + opmTag}
 	images.Local = map[string]string{images.OLM: spec.Name, images.OPM: imagebuild.OPMImage}
 	for ref, local := range images.Local {
-		if err := b.Push(ctx, local, "docker://"+ref, imagebuild.PushOptions{Insecure: true}); err != nil {
+		if err := c.PushImage(ctx, b, local, ref); err != nil {
 			return Images{}, err
 		}
 	}
@@ -243,6 +264,40 @@ func Deploy(ctx context.Context, cfg *rest.Config, objs []*unstructured.Unstruct
 		}
 		if obj.GetKind() == "CustomResourceDefinition" {
 			crds = append(crds, obj.GetName())
+		}
+	}
+	return nil
+}
+
+// Remove deletes what Deploy applied, in reverse order, and the packages APIService that OLM
+// made for packageserver, waiting until each is gone: deleting OLM's CRDs deletes every
+// Subscription, CatalogSource and ClusterServiceVersion, and with them the operators OLM
+// installed, whose Deployments the CSVs own.
+func Remove(ctx context.Context, cfg *rest.Config, objs []*unstructured.Unstructured) error {
+	k8s, err := client.New(cfg, client.Options{})
+	if err != nil {
+		return err
+	}
+	api := &unstructured.Unstructured{}
+	api.SetGroupVersionKind(schema.GroupVersionKind{Group: "apiregistration.k8s.io", Version: "v1", Kind: "APIService"})
+	api.SetName(PackagesAPIService)
+	// The olm operator would make the APIService again while packageserver's CSV exists; the
+	// release's own kinds come first in the reversed order, so it is deleted after them.
+	objs = slices.Clone(objs)
+	slices.Reverse(objs)
+	i := slices.IndexFunc(objs, func(o *unstructured.Unstructured) bool { return applyOrder(o) < 3 })
+	objs = slices.Insert(objs, max(i, 0), api)
+	for _, obj := range objs {
+		err := k8s.Delete(ctx, obj, client.PropagationPolicy(metav1.DeletePropagationForeground))
+		if client.IgnoreNotFound(err) != nil && !meta.IsNoMatchError(err) {
+			return fmt.Errorf("deleting %s %s: %w", obj.GetKind(), obj.GetName(), err)
+		}
+		err = wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, 2*time.Minute, true, func(ctx context.Context) (bool, error) {
+			err := k8s.Get(ctx, client.ObjectKeyFromObject(obj), obj.DeepCopy())
+			return apierrors.IsNotFound(err) || meta.IsNoMatchError(err), nil
+		})
+		if err != nil {
+			return fmt.Errorf("%s %s is not gone: %w", obj.GetKind(), obj.GetName(), err)
 		}
 	}
 	return nil

@@ -125,7 +125,7 @@ func buildImages(ctx context.Context) error {
 		if _, err := b.Assemble(ctx, spec); err != nil {
 			return err
 		}
-		if err := b.Push(ctx, spec.Name, "docker://"+ref, imagebuild.PushOptions{Insecure: true}); err != nil {
+		if err := cluster.PushImage(ctx, b, spec.Name, ref); err != nil {
 			return err
 		}
 	}
@@ -139,7 +139,7 @@ func buildManager(ctx context.Context, b *imagebuild.Builder, root string) error
 	if _, err := b.BuildLocally(ctx, root, imagebuild.BuildOptions{ContextDir: root, Tag: local}); err != nil {
 		return fmt.Errorf("building the manager image: %w", err)
 	}
-	return b.Push(ctx, local, "docker://"+managerImage, imagebuild.PushOptions{Insecure: true})
+	return cluster.PushImage(ctx, b, local, managerImage)
 }
 
 // expectManagerPods waits until the manager Deployment's pods, n of them, run on the real

@@ -36,7 +36,6 @@ import (
 
 	operatorsv1 "github.com/operator-framework/api/pkg/operators/v1"
 	operatorsv1alpha1 "github.com/operator-framework/api/pkg/operators/v1alpha1"
-	"github.com/operator-framework/operator-registry/pkg/containertools"
 	"github.com/operator-framework/operator-registry/pkg/registry"
 	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -70,9 +69,9 @@ var (
 	releases []release
 	// catalogImage serves both releases on the stable and candidate channels.
 	catalogImage string
-	// sdkIndexImage is the index image operator-sdk run bundle takes for a file-based catalog.
-	sdkIndexImage string
-	olmImages     olmdeploy.Images
+	olmImages    olmdeploy.Images
+	// sdkImages are those operator-sdk runs: its index, decompression and scorecard images.
+	sdkImages olmdeploy.SDKImages
 )
 
 // release is one version of the operator as images in the cluster's registry.
@@ -97,8 +96,7 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 	}
-	mirror, _, _ := strings.Cut(sdkDefaultInitImage, "/")
-	cluster = &localcluster.Cluster{BinDir: nodeAssets, Nodes: 1, RealNode: true, Mirrors: []string{mirror, scorecardMirror},
+	cluster = &localcluster.Cluster{BinDir: nodeAssets, Nodes: 1, RealNode: true, Mirrors: olmdeploy.Mirrors,
 		Progress: os.Stdout, DieWithParent: true}
 	os.Exit(framework.Run(m, cluster, func(dir string) error { return setUp(dir, olmAssets) }, dumpOLM))
 }
@@ -120,8 +118,11 @@ func setUp(dir, olmAssets string) error {
 	}
 	steps = olmtest.Steps{Client: k8s, Timeout: olmTimeout}
 	b := &imagebuild.Builder{}
-	if olmImages, err = olmdeploy.BuildImages(ctx, b, testenv.Root(), olmAssets, cluster.RegistryHost()); err != nil {
+	if olmImages, err = olmdeploy.BuildImages(ctx, b, testenv.Root(), olmAssets, cluster); err != nil {
 		return fmt.Errorf("OLM's images: %w", err)
+	}
+	if sdkImages, err = olmdeploy.BuildSDKImages(ctx, b, testenv.Root(), cluster, olmImages); err != nil {
+		return fmt.Errorf("operator-sdk's images: %w", err)
 	}
 	objs, err := olmdeploy.Render(filepath.Join(olmAssets, "deploy"), olmImages)
 	if err != nil {
@@ -142,6 +143,7 @@ func setUp(dir, olmAssets string) error {
 	}
 	fmt.Printf("OLM running as pods, packageserver serving, %s after the start\n", time.Since(start).Round(100*time.Millisecond))
 	maps.Copy(local, olmImages.Local)
+	maps.Copy(local, sdkImages.Local)
 	for _, ref := range slices.Sorted(maps.Keys(local)) {
 		size, err := b.Size(ctx, local[ref])
 		if err != nil {
@@ -202,21 +204,6 @@ func buildOperatorImages(ctx context.Context, b *imagebuild.Builder, dir string)
 		local[r.managerImage], local[r.bundle] = releaseManager, bundleLocal
 		releases = append(releases, r)
 	}
-	// operator-sdk run bundle serves the bundle from a pod of its --index-image, which it
-	// treats as a file-based catalog only when the image's configs label names a directory of
-	// it; it renders the catalog itself. opm's image with an empty /configs is that.
-	sdkIndexImage = registry + "/demo-operator-sdk-index:" + next.String()
-	local[sdkIndexImage] = "localhost/demo-operator-olm-node/sdk-index:" + next.String()
-	if _, err := b.Assemble(ctx, imagebuild.ImageSpec{Name: local[sdkIndexImage], Base: imagebuild.OPMImage,
-		Files:  []imagebuild.File{{Path: "/configs", Dir: true}},
-		Labels: map[string]string{containertools.ConfigsLocationLabel: "/configs"}}); err != nil {
-		return nil, fmt.Errorf("building the index image of operator-sdk run bundle: %w", err)
-	}
-	_, initPath, _ := strings.Cut(sdkDefaultInitImage, "/")
-	local[registry+"/"+initPath] = imagebuild.OPMImage
-	if err := buildScorecardImages(ctx, b, registry, local); err != nil {
-		return nil, err
-	}
 	catalogImage = registry + "/demo-operator-catalog:v" + next.String()
 	local[catalogImage] = "localhost/demo-operator-olm-node/catalog:v" + next.String()
 	if _, err := b.BuildLocally(ctx, root, imagebuild.BuildOptions{ContextDir: catalogContext, Dockerfile: filepath.Join(root, "catalog.Dockerfile"),
@@ -224,7 +211,7 @@ func buildOperatorImages(ctx context.Context, b *imagebuild.Builder, dir string)
 		return nil, fmt.Errorf("building the catalog image: %w", err)
 	}
 	for _, ref := range slices.Sorted(maps.Keys(local)) {
-		if err := b.Push(ctx, local[ref], "docker://"+ref, imagebuild.PushOptions{Insecure: true}); err != nil {
+		if err := cluster.PushImage(ctx, b, local[ref], ref); err != nil {
 			return nil, err
 		}
 	}

@@ -20,6 +20,7 @@ package node
 
 import (
 	"context"
+	"crypto/x509"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -78,24 +79,32 @@ func expectRunBundleInstalled(t *testing.T, namespace, csvName string, mode oper
 func runBundle(t *testing.T, mode operatorsv1alpha1.InstallModeType) {
 	g := NewWithT(t)
 	ctx := context.Background()
+	// The images by the registry's TLS endpoint, as a user's registry serves them; the
+	// cluster's CA is trusted through SSL_CERT_DIR by make, through RootCAs in process.
 	first, second := releases[0], releases[1]
+	firstBundle, secondBundle := cluster.SecureImage(first.bundle), cluster.SecureImage(second.bundle)
 	ns := steps.NewNamespace(t, "olm-run-bundle-")
-	runner := &olmrun.Runner{Client: k8s, Options: olmrun.Options{Namespace: ns, IndexImage: olmImages.OPM, Timeout: olmTimeout,
-		Registry: olmrun.RegistryOptions{PlainHTTP: true}, Logf: t.Logf}}
+	roots, err := x509.SystemCertPool()
+	g.Expect(err).NotTo(HaveOccurred())
+	ca, err := os.ReadFile(cluster.CAFile())
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(roots.AppendCertsFromPEM(ca)).To(BeTrue())
+	runner := &olmrun.Runner{Client: k8s, Options: olmrun.Options{Namespace: ns, IndexImage: cluster.SecureImage(olmImages.OPM), Timeout: olmTimeout,
+		Registry: olmrun.RegistryOptions{RootCAs: roots}, Logf: t.Logf}}
 	viaMake := mode == operatorsv1alpha1.InstallModeTypeOwnNamespace
 
 	start := time.Now()
 	if viaMake {
-		runMake(t, "run-bundle", "BUNDLE_IMG="+first.bundle, "NAMESPACE="+ns, "INSTALL_MODE="+string(mode),
-			"INDEX_IMG="+olmImages.OPM, "USE_HTTP=true")
+		runMake(t, "run-bundle", "BUNDLE_IMG="+firstBundle, "NAMESPACE="+ns, "INSTALL_MODE="+string(mode),
+			"INDEX_IMG="+cluster.SecureImage(olmImages.OPM))
 	} else {
-		_, err := runner.RunBundle(ctx, first.bundle, olmrun.InstallMode{Type: mode})
+		_, err := runner.RunBundle(ctx, firstBundle, olmrun.InstallMode{Type: mode})
 		g.Expect(err).NotTo(HaveOccurred())
 	}
-	t.Logf("run bundle %s (%s) → CSV Succeeded in %s", first.bundle, mode, time.Since(start).Round(100*time.Millisecond))
+	t.Logf("run bundle %s (%s) → CSV Succeeded in %s", firstBundle, mode, time.Since(start).Round(100*time.Millisecond))
 	csv, og := expectRunBundleInstalled(t, ns, first.csv, mode)
-	firstPod := expectRunBundleCatalog(t, ns, first.bundle)
-	expectUnpacked(t, first.bundle)
+	firstPod := expectRunBundleCatalog(t, ns, firstBundle)
+	expectUnpacked(t, firstBundle)
 	expectOperatorPods(t, csv, first.managerImage)
 	watched := ns
 	if mode == operatorsv1alpha1.InstallModeTypeAllNamespaces {
@@ -106,20 +115,20 @@ func runBundle(t *testing.T, mode operatorsv1alpha1.InstallModeType) {
 
 	start = time.Now()
 	if viaMake {
-		runMake(t, "run-bundle-upgrade", "BUNDLE_IMG="+second.bundle, "NAMESPACE="+ns, "USE_HTTP=true")
+		runMake(t, "run-bundle-upgrade", "BUNDLE_IMG="+secondBundle, "NAMESPACE="+ns)
 	} else {
-		_, err := runner.UpgradeBundle(ctx, second.bundle)
+		_, err := runner.UpgradeBundle(ctx, secondBundle)
 		g.Expect(err).NotTo(HaveOccurred())
 	}
-	t.Logf("run bundle-upgrade %s → CSV Succeeded in %s", second.bundle, time.Since(start).Round(100*time.Millisecond))
+	t.Logf("run bundle-upgrade %s → CSV Succeeded in %s", secondBundle, time.Since(start).Round(100*time.Millisecond))
 	upgraded := &operatorsv1alpha1.ClusterServiceVersion{}
 	g.Expect(k8s.Get(ctx, client.ObjectKey{Namespace: ns, Name: second.csv}, upgraded)).To(Succeed())
 	g.Expect(upgraded.Status.Phase).To(Equal(operatorsv1alpha1.CSVPhaseSucceeded))
 	g.Expect(upgraded.Spec.Replaces).To(Equal(first.csv))
-	g.Expect(expectRunBundleCatalog(t, ns, first.bundle, second.bundle)).NotTo(Equal(firstPod))
+	g.Expect(expectRunBundleCatalog(t, ns, firstBundle, secondBundle)).NotTo(Equal(firstPod))
 	g.Expect(apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKey{Namespace: ns, Name: firstPod}, &corev1.Pod{}))).To(BeTrue(),
 		"the first registry pod %s is still there", firstPod)
-	expectUnpacked(t, second.bundle)
+	expectUnpacked(t, secondBundle)
 	expectOperatorPods(t, upgraded, second.managerImage)
 	sub := &operatorsv1alpha1.Subscription{}
 	g.Expect(k8s.Get(ctx, client.ObjectKey{Namespace: ns, Name: "demo-operator"}, sub)).To(Succeed())
@@ -166,10 +175,10 @@ func expectRunBundleCatalog(t *testing.T, namespace string, bundles ...string) s
 		images = append(images, b.ImageTag)
 	}
 	g.Expect(images).To(Equal(bundles))
-	g.Expect(source.Annotations).To(HaveKeyWithValue(olmrun.AnnotationIndexImage, olmImages.OPM))
+	g.Expect(source.Annotations).To(HaveKeyWithValue(olmrun.AnnotationIndexImage, cluster.SecureImage(olmImages.OPM)))
 	pod := &corev1.Pod{}
 	g.Expect(k8s.Get(ctx, client.ObjectKey{Namespace: namespace, Name: source.Annotations[olmrun.AnnotationRegistryPod]}, pod)).To(Succeed())
-	g.Expect(pod.Spec.Containers[0].Image).To(Equal(olmImages.OPM))
+	g.Expect(pod.Spec.Containers[0].Image).To(Equal(cluster.SecureImage(olmImages.OPM)))
 	g.Expect(podReady(pod)).To(BeTrue())
 	g.Expect(source.Spec.Address).To(Equal(pod.Status.PodIP + ":50051"))
 	g.Expect(source.Status.GRPCConnectionState).NotTo(BeNil())
@@ -181,7 +190,7 @@ func expectRunBundleCatalog(t *testing.T, namespace string, bundles ...string) s
 func runMake(t *testing.T, args ...string) {
 	t.Helper()
 	cmd := exec.Command("make", append([]string{"-C", testenv.Root()}, args...)...)
-	cmd.Env = append(os.Environ(), "KUBECONFIG="+cluster.Kubeconfig())
+	cmd.Env = append(os.Environ(), "KUBECONFIG="+cluster.Kubeconfig(), "SSL_CERT_DIR=/etc/ssl/certs:"+cluster.RegistryCertDir())
 	out, err := cmd.CombinedOutput()
 	t.Logf("make %s:\n%s", args[0], out)
 	if err != nil {

@@ -19,10 +19,8 @@ limitations under the License.
 package node
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -30,64 +28,10 @@ import (
 
 	. "github.com/onsi/gomega"
 	scorecardv1alpha3 "github.com/operator-framework/api/pkg/apis/scorecard/v1alpha3"
-	"sigs.k8s.io/yaml"
 
-	"github.com/cmft/demo-operator/internal/test/imagebuild"
+	"github.com/cmft/demo-operator/internal/test/olmdeploy"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
-
-// scorecardMirror is the registry of the scorecard-test image bundle/tests/scorecard/config.yaml
-// names (test/bundle keeps its version the CLI's): the node pulls it from its own registry.
-const scorecardMirror = "quay.io"
-
-// scorecardToolsImage runs scorecard's untar init container (tar) and storage sidecar (sh,
-// sleep): busybox, in opm's image without its entrypoint.
-var scorecardToolsImage string
-
-// buildScorecardImages builds the scorecard-test image of bin/operator-sdk's module version, as
-// operator-sdk's images/scorecard-test/Dockerfile does but on a local stand-in base (its base,
-// ubi-minimal, cannot be pulled here), under the name config.yaml gives it, and the image of
-// scorecard's untar and storage containers. It adds their references to local.
-func buildScorecardImages(ctx context.Context, b *imagebuild.Builder, registry string, local map[string]string) error {
-	config, err := scorecardConfig()
-	if err != nil {
-		return err
-	}
-	image := config.Stages[0].Tests[0].Image
-	path, ok := strings.CutPrefix(image, scorecardMirror+"/")
-	if !ok {
-		return fmt.Errorf("the scorecard config names %s, not an image of %s", image, scorecardMirror)
-	}
-	out, err := exec.CommandContext(ctx, filepath.Join(testenv.Root(), "hack", "operator-sdk.sh"), "--scorecard-test").Output()
-	if err != nil {
-		return fmt.Errorf("hack/operator-sdk.sh --scorecard-test: %w", err)
-	}
-	local[registry+"/"+path] = "localhost/demo-operator-olm-node/scorecard-test:" + path[strings.LastIndex(path, ":")+1:]
-	if _, err := b.Assemble(ctx, imagebuild.ImageSpec{Name: local[registry+"/"+path], Base: imagebuild.DistrolessStaticImage,
-		Files:      []imagebuild.File{{Path: "/usr/local/bin/scorecard-test", Source: strings.TrimSpace(string(out))}},
-		Env:        []string{"HOME=/opt/scorecard-test", "USER_NAME=scorecard-test", "USER_UID=1001"},
-		WorkingDir: "/opt/scorecard-test", User: "1001", Entrypoint: []string{"/usr/local/bin/scorecard-test"},
-		Labels: map[string]string{"description": "stand-in for " + image + ": its base image cannot be pulled here"}}); err != nil {
-		return fmt.Errorf("building the scorecard-test image: %w", err)
-	}
-	scorecardToolsImage = registry + "/scorecard-tools:busybox"
-	local[scorecardToolsImage] = "localhost/demo-operator-olm-node/scorecard-tools:busybox"
-	if _, err := b.Assemble(ctx, imagebuild.ImageSpec{Name: local[scorecardToolsImage], Base: imagebuild.OPMImage,
-		Files: []imagebuild.File{{Path: "/bin/sh", Link: "/busybox/sh"}}, Entrypoint: []string{}}); err != nil {
-		return fmt.Errorf("building scorecard's untar and storage image: %w", err)
-	}
-	return nil
-}
-
-// scorecardConfig is the bundle's scorecard configuration.
-func scorecardConfig() (*scorecardv1alpha3.Configuration, error) {
-	data, err := os.ReadFile(filepath.Join(testenv.Root(), "bundle", "tests", "scorecard", "config.yaml"))
-	if err != nil {
-		return nil, err
-	}
-	config := &scorecardv1alpha3.Configuration{}
-	return config, yaml.Unmarshal(data, config)
-}
 
 // TestScorecard runs `operator-sdk scorecard bundle/` as users do, in a namespace enforcing the
 // restricted Pod Security Standard: every test of bundle/tests/scorecard/config.yaml passes.
@@ -95,8 +39,8 @@ func TestScorecard(t *testing.T) {
 	g := NewWithT(t)
 	ns := steps.NewNamespace(t, "scorecard-")
 	sdk := exec.Command(operatorSDKPath(t), "scorecard", filepath.Join(testenv.Root(), "bundle"), "--namespace", ns,
-		"--kubeconfig", cluster.Kubeconfig(), "--pod-security", "restricted", "--untar-image", scorecardToolsImage,
-		"--storage-image", scorecardToolsImage, "--wait-time", "3m", "--output", "json")
+		"--kubeconfig", cluster.Kubeconfig(), "--pod-security", "restricted", "--untar-image", sdkImages.ScorecardTools,
+		"--storage-image", sdkImages.ScorecardTools, "--wait-time", "3m", "--output", "json")
 	sdk.Dir = t.TempDir() // its test-output directory
 	out, err := sdk.Output()
 	var results scorecardv1alpha3.TestList
@@ -113,7 +57,7 @@ func TestScorecard(t *testing.T) {
 	}
 	t.Logf("operator-sdk scorecard:\n| test | state |\n|---|---|\n%s", table.String())
 	g.Expect(failed).To(BeEmpty())
-	config, err2 := scorecardConfig()
+	config, err2 := olmdeploy.ScorecardConfig(testenv.Root())
 	g.Expect(err2).NotTo(HaveOccurred())
 	tests := 0
 	for _, stage := range config.Stages {

@@ -38,12 +38,6 @@ import (
 	"github.com/cmft/demo-operator/test/framework"
 )
 
-// sdkDefaultInitImage is the decompression image `operator-sdk run bundle-upgrade` puts in the
-// registry pod (fbcutil.DefaultInitImage), which has no flag to change it: the node pulls it
-// from its own registry (Cluster.Mirrors), where setUp pushes opm's image, which has cat and
-// gzip, under its name.
-const sdkDefaultInitImage = "registry.access.redhat.com/ubi9/ubi:9.8"
-
 // sdkRunBundle runs the real operator-sdk, as users do: `run bundle <bundle image>` with an
 // index image built here for a file-based catalog, a local decompression image and
 // --security-context-config restricted, in mode; `run bundle-upgrade` to the next release;
@@ -58,8 +52,8 @@ func sdkRunBundle(t *testing.T, mode operatorsv1alpha1.InstallModeType) {
 	ns := steps.NewNamespace(t, "sdk-run-bundle-")
 
 	start := time.Now()
-	out, err := operatorSDK(t, "run", "bundle", secure(first.bundle), "--index-image", secure(sdkIndexImage),
-		"--decompression-image", secure(olmImages.OPM), "--security-context-config", "restricted",
+	out, err := operatorSDK(t, "run", "bundle", cluster.SecureImage(first.bundle), "--index-image", cluster.SecureImage(sdkImages.Index),
+		"--decompression-image", cluster.SecureImage(sdkImages.Decompression), "--security-context-config", "restricted",
 		"--install-mode", string(mode), "--namespace", ns, "--timeout", olmTimeout.String())
 	g.Expect(err).NotTo(HaveOccurred(), out)
 	t.Logf("operator-sdk run bundle (%s) → CSV Succeeded in %s", mode, time.Since(start).Round(100*time.Millisecond))
@@ -73,7 +67,7 @@ func sdkRunBundle(t *testing.T, mode operatorsv1alpha1.InstallModeType) {
 	steps.ExpectServed(t, app)
 
 	start = time.Now()
-	out, err = operatorSDK(t, "run", "bundle-upgrade", secure(second.bundle), "--security-context-config", "restricted",
+	out, err = operatorSDK(t, "run", "bundle-upgrade", cluster.SecureImage(second.bundle), "--security-context-config", "restricted",
 		"--namespace", ns, "--timeout", olmTimeout.String())
 	g.Expect(err).NotTo(HaveOccurred(), out)
 	t.Logf("operator-sdk run bundle-upgrade → CSV Succeeded in %s", time.Since(start).Round(100*time.Millisecond))
@@ -105,8 +99,8 @@ func sdkRunBundle(t *testing.T, mode operatorsv1alpha1.InstallModeType) {
 func TestOperatorSDKRunBundleRestricted(t *testing.T) {
 	g := NewWithT(t)
 	ns := framework.NewNamespace(t, k8s, "sdk-restricted-", map[string]string{"pod-security.kubernetes.io/enforce": "restricted"})
-	out, err := operatorSDK(t, "run", "bundle", secure(releases[0].bundle), "--index-image", secure(sdkIndexImage),
-		"--decompression-image", secure(olmImages.OPM), "--security-context-config", "restricted",
+	out, err := operatorSDK(t, "run", "bundle", cluster.SecureImage(releases[0].bundle), "--index-image", cluster.SecureImage(sdkImages.Index),
+		"--decompression-image", cluster.SecureImage(sdkImages.Decompression), "--security-context-config", "restricted",
 		"--install-mode", string(operatorsv1alpha1.InstallModeTypeOwnNamespace), "--namespace", ns, "--timeout", "2m")
 	g.Expect(err).To(HaveOccurred(), "operator-sdk#7039 looks fixed: run bundle installed in a restricted namespace; "+
 		"drop this test and say so where README and make run-bundle send restricted namespaces to internal/olmrun")
@@ -132,9 +126,4 @@ func operatorSDKPath(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return sdk
-}
-
-// secure names an image of the cluster's registry by its TLS endpoint.
-func secure(image string) string {
-	return cluster.SecureRegistryHost() + strings.TrimPrefix(image, cluster.RegistryHost())
 }
