@@ -108,52 +108,100 @@ func (r *DemoApplicationReconciler) applyOwnedBy(ctx context.Context, app *paasv
 		}
 	}
 
-	if err := r.Client.Apply(ctx, desired, client.FieldOwner(FieldManager), client.ForceOwnership); err != nil {
+	// The cache only holds objects labelled as managed by the operator, so a name it does
+	// not hold may still be taken. Rather than read it first (a GET per new object), apply it
+	// only if it is free: an apply carrying a resourceVersion creates the object when none
+	// exists and, when one does, is refused (409) unless that is its resourceVersion, which
+	// no object's is. Only a refusal asks whose the object is.
+	created := !exists
+	if created {
+		setResourceVersion(desired, unmatchedResourceVersion)
+	}
+	err = r.Client.Apply(ctx, desired, client.FieldOwner(FieldManager), client.ForceOwnership)
+	if created && apierrors.IsConflict(err) {
+		created = false
+		if err := r.ownUncached(ctx, app, owner, current, err); err != nil {
+			return false, err
+		}
+		// Ours, but not yet (or no longer) labelled for the cache: applying relabels it.
+		setResourceVersion(desired, "")
+		err = r.Client.Apply(ctx, desired, client.FieldOwner(FieldManager), client.ForceOwnership)
+	}
+	if err != nil {
 		r.Recorder.Eventf(regarding(app), nil, corev1.EventTypeWarning, EventApplyFailed, "Apply",
 			"Applying %s %s failed: %v", kind, key.Name, err)
 		return exists, &applyError{kind: kind, err: err}
 	}
 	reason := EventUpdated
-	if !exists {
+	if created {
 		reason = EventCreated
 	}
 	r.Recorder.Eventf(regarding(app), r.related(current), corev1.EventTypeNormal, reason, "Apply", "%s %s %s", reason, kind, key.Name)
-	ctrl.LoggerFrom(ctx).V(1).Info("applied", "kind", kind, "name", key.Name, "created", !exists)
+	ctrl.LoggerFrom(ctx).V(1).Info("applied", "kind", kind, "name", key.Name, "created", created)
 	// Apply filled desired with the API server's answer: the object as it now stands.
 	convert(desired, current)
 	return true, nil
 }
 
-// getOwned reads the object of key into obj. It reports false when there is none, and a
-// conflictError, recorded as app's Event, when one exists that owner does not control.
-// The cache only holds objects labelled as managed by the operator, so a miss there is
-// confirmed with a metadata-only read from the API server.
+// unmatchedResourceVersion is a resourceVersion no object has: resourceVersions are
+// revisions of the store, which never count this far.
+const unmatchedResourceVersion = "18446744073709551615"
+
+// setResourceVersion sets, or with "" clears, the resourceVersion an apply of desired is
+// conditional on.
+func setResourceVersion(desired runtime.ApplyConfiguration, rv string) {
+	var version *string
+	if rv != "" {
+		version = &rv
+	}
+	switch d := desired.(type) {
+	case *appsv1ac.DeploymentApplyConfiguration:
+		d.ResourceVersion = version
+	case *corev1ac.ServiceApplyConfiguration:
+		d.ResourceVersion = version
+	}
+}
+
+// getOwned reads the object of key from the cache into obj. It reports false when the
+// cache has none, and a conflictError, recorded as app's Event, when it has one that owner
+// does not control.
 func (r *DemoApplicationReconciler) getOwned(ctx context.Context, app *paasv1.DemoApplication, owner metav1.Object, key client.ObjectKey, obj client.Object) (bool, error) {
 	kind := r.kindOf(obj)
-	err := r.Get(ctx, key, obj)
-	if apierrors.IsNotFound(err) {
-		gvk, err := r.GroupVersionKindFor(obj)
-		if err != nil {
-			return false, err
+	if err := r.Get(ctx, key, obj); err != nil {
+		if apierrors.IsNotFound(err) {
+			return false, nil
 		}
-		meta := &metav1.PartialObjectMetadata{}
-		meta.SetGroupVersionKind(gvk)
-		if err := r.APIReader.Get(ctx, key, meta); err != nil {
-			return false, client.IgnoreNotFound(err)
-		}
-		if !metav1.IsControlledBy(meta, owner) {
-			return false, r.conflict(app, kind, meta)
-		}
-		// Ours, but not yet (or no longer) labelled for the cache: applying relabels it.
-		return false, nil
-	}
-	if err != nil {
 		return false, fmt.Errorf("getting %s %s: %w", kind, key, err)
 	}
 	if !metav1.IsControlledBy(obj, owner) {
 		return false, r.conflict(app, kind, obj)
 	}
 	return true, nil
+}
+
+// ownUncached reads, as metadata, the object named like obj whose existence refused a
+// create-only apply (refused). It returns nil when owner controls it, and a conflictError,
+// recorded as app's Event, when it does not. The object is outside the cache: only the API
+// server knows it.
+func (r *DemoApplicationReconciler) ownUncached(ctx context.Context, app *paasv1.DemoApplication, owner metav1.Object, obj client.Object, refused error) error {
+	kind, key := r.kindOf(obj), client.ObjectKeyFromObject(obj)
+	gvk, err := r.GroupVersionKindFor(obj)
+	if err != nil {
+		return err
+	}
+	meta := &metav1.PartialObjectMetadata{}
+	meta.SetGroupVersionKind(gvk)
+	if err := r.APIReader.Get(ctx, key, meta); err != nil {
+		if apierrors.IsNotFound(err) {
+			// Gone since: the next pass creates it.
+			return fmt.Errorf("creating %s %s: %w", kind, key, refused)
+		}
+		return fmt.Errorf("getting %s %s: %w", kind, key, err)
+	}
+	if !metav1.IsControlledBy(meta, owner) {
+		return r.conflict(app, kind, meta)
+	}
+	return nil
 }
 
 // deleteOwned deletes the object named like obj if app controls it.

@@ -180,7 +180,10 @@ func TestFailuresReachStatus(t *testing.T) {
 	t.Run("RBAC removed: a forbidden read", func(t *testing.T) {
 		g := NewWithT(t)
 		ns := newNamespace(t)
-		// A Deployment missing from the cache is looked up on the API server: forbidden now.
+		// A name taken by a Deployment outside the cache is looked up on the API server, to
+		// tell whose it is: forbidden now.
+		theirs := theirDeployment(ns, "rbac")
+		g.Expect(k8sClient.Create(ctx, theirs)).To(Succeed())
 		restore := withoutVerb(t, "deployments", "get")
 		app := builder.DemoApplication(ns, "rbac")
 		g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
@@ -193,6 +196,7 @@ func TestFailuresReachStatus(t *testing.T) {
 		}).Should(Succeed())
 
 		restore()
+		g.Expect(k8sClient.Delete(ctx, theirs)).To(Succeed())
 		g.Eventually(func(g Gomega) { g.Expect(get(g, ns, "rbac", &paasv1.DemoApplication{})).To(inPlace()) }).Should(Succeed())
 	})
 

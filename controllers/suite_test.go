@@ -48,7 +48,7 @@ var (
 	cfg       *rest.Config
 	k8sClient client.Client
 	mgr       ctrl.Manager
-	writes    = &writeCounter{counts: map[string]int{}}
+	writes    = &writeCounter{counts: map[string]int{}, reads: map[string]int{}}
 )
 
 func TestMain(m *testing.M) {
@@ -104,21 +104,38 @@ func runSuite(m *testing.M) int {
 }
 
 // writeCounter counts the manager's write requests by method and path, so that tests can
-// show a reconcile that changes nothing writes nothing.
+// show a reconcile that changes nothing writes nothing, and apart its reads by path.
 type writeCounter struct {
 	mu     sync.Mutex
 	counts map[string]int
+	reads  map[string]int
 }
 
 func (w *writeCounter) wrap(rt http.RoundTripper) http.RoundTripper {
 	return roundTripperFunc(func(req *http.Request) (*http.Response, error) {
+		w.mu.Lock()
 		if req.Method != http.MethodGet {
-			w.mu.Lock()
 			w.counts[req.Method+" "+req.URL.Path]++
-			w.mu.Unlock()
+		} else {
+			w.reads[req.URL.Path]++
 		}
+		w.mu.Unlock()
 		return rt.RoundTrip(req)
 	})
+}
+
+// readsUnder returns how many reads went to paths under prefix: those the cache does not
+// answer (its lists and watches are cluster-wide, under no namespace).
+func (w *writeCounter) readsUnder(prefix string) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n := 0
+	for path, count := range w.reads {
+		if strings.HasPrefix(path, prefix) {
+			n += count
+		}
+	}
+	return n
 }
 
 // to returns how many writes went to paths under prefix (events excluded: they are
