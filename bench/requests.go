@@ -19,6 +19,9 @@ package bench
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
@@ -63,4 +66,25 @@ func requestsPerApp(before, after map[string]float64, apps int) map[string]float
 		}
 	}
 	return out
+}
+
+// profileAPIServer writes, with -profile, a CPU profile of kube-apiserver over the first
+// seconds of a convergence run, named after the role measured, beside the children's: the
+// same window of every role, to set side by side (go tool pprof -diff_base).
+func (b *Bench) profileAPIServer(ctx context.Context, role string, seconds int) {
+	if !b.cfg.Profile {
+		return
+	}
+	b.seq++
+	path := filepath.Join(b.dir, fmt.Sprintf("%03d-kube-apiserver-%s.cpu.pprof", b.seq, role))
+	go func() {
+		raw, err := b.clientset.CoreV1().RESTClient().Get().AbsPath("/debug/pprof/profile").
+			Param("seconds", fmt.Sprint(seconds)).DoRaw(ctx)
+		if err == nil {
+			err = os.WriteFile(path, raw, 0o644)
+		}
+		if err != nil {
+			b.logf("profiling kube-apiserver: %v", err)
+		}
+	}()
 }
