@@ -81,17 +81,19 @@ func (e *applyError) Unwrap() error { return e.err }
 // FieldManager is the name under which the operator owns the fields it applies.
 const FieldManager = "demo-operator"
 
-// apply makes app's object named like current match desired, as applyOwnedBy does with app
-// as the owner.
-func (r *DemoApplicationReconciler) apply(ctx context.Context, app *paasv1.DemoApplication, current client.Object, desired runtime.ApplyConfiguration) (bool, error) {
-	return r.applyOwnedBy(ctx, app, app, current, desired)
+// apply makes the app's object named like current match desired, as applyOwnedBy does with
+// the app as the owner.
+func (r *DemoApplicationReconciler) apply(ctx context.Context, s *scope, current client.Object, desired runtime.ApplyConfiguration) (bool, error) {
+	return r.applyOwnedBy(ctx, s, s.app, current, desired)
 }
 
-// applyOwnedBy makes the object named like current (app's, or one of its pods', by owner)
-// match desired and reads it into current, reporting whether current holds it. It writes
-// nothing when the fields the operator owns already hold the desired values, and never
-// touches an object that owner does not control. Its Events go to app.
-func (r *DemoApplicationReconciler) applyOwnedBy(ctx context.Context, app *paasv1.DemoApplication, owner metav1.Object, current client.Object, desired runtime.ApplyConfiguration) (bool, error) {
+// applyOwnedBy makes the object named like current (the app's, or one of its pods', by
+// owner) match desired and reads it into current, reporting whether current holds it. It
+// writes nothing when the fields the operator owns already hold the desired values, and
+// never touches an object that owner does not control. Its Events go to the app; what it
+// creates is noted in s, for the pass's one Created Event.
+func (r *DemoApplicationReconciler) applyOwnedBy(ctx context.Context, s *scope, owner metav1.Object, current client.Object, desired runtime.ApplyConfiguration) (bool, error) {
+	app := s.app
 	kind := r.kindOf(current)
 	key := client.ObjectKeyFromObject(current)
 	exists, err := r.getOwned(ctx, app, owner, key, current)
@@ -132,11 +134,11 @@ func (r *DemoApplicationReconciler) applyOwnedBy(ctx context.Context, app *paasv
 			"Applying %s %s failed: %v", kind, key.Name, err)
 		return exists, &applyError{kind: kind, err: err}
 	}
-	reason := EventUpdated
 	if created {
-		reason = EventCreated
+		s.created = append(s.created, kind+" "+key.Name)
+	} else {
+		r.Recorder.Eventf(regarding(app), r.related(current), corev1.EventTypeNormal, EventUpdated, "Apply", "Updated %s %s", kind, key.Name)
 	}
-	r.Recorder.Eventf(regarding(app), r.related(current), corev1.EventTypeNormal, reason, "Apply", "%s %s %s", reason, kind, key.Name)
 	ctrl.LoggerFrom(ctx).V(1).Info("applied", "kind", kind, "name", key.Name, "created", created)
 	// Apply filled desired with the API server's answer: the object as it now stands.
 	convert(desired, current)

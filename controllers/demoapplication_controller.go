@@ -96,6 +96,7 @@ func (r *DemoApplicationReconciler) Reconcile(ctx context.Context, req ctrl.Requ
 	}
 
 	// 3. Report what was observed, and why the spec is not (yet) in place when it is not.
+	r.recordCreated(s)
 	r.recordFailures(s)
 	setStatus(s)
 	if err := r.patchStatus(ctx, original, app); err != nil {

@@ -112,8 +112,9 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 			g.Expect(s.Spec.Ports[0].Port).To(Equal(int32(80)))
 			g.Expect(s.Spec.Ports[0].TargetPort).To(Equal(intstr.FromInt32(8080)))
 		}).Should(Succeed())
+		// One Event says what the pass created: one write, not one per object.
 		g.Eventually(func(g Gomega) {
-			g.Expect(eventsFor(g, ns, "shop")).To(ContainElement(controllers.EventCreated))
+			g.Expect(eventNotes(g, ns, "shop", controllers.EventCreated)).To(ConsistOf("Created Deployment shop, Service shop"))
 		}).Should(Succeed())
 		// A free name is created outright: nothing asked the API server whether it was free.
 		g.Expect(writes.readsUnder("/apis/apps/v1/namespaces/"+ns)+writes.readsUnder("/api/v1/namespaces/"+ns)).To(BeZero(),

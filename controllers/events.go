@@ -17,6 +17,8 @@ limitations under the License.
 package controllers
 
 import (
+	"strings"
+
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -28,7 +30,7 @@ import (
 
 // Event reasons of the operator's reconcilers.
 const (
-	// EventCreated: an owned object was created.
+	// EventCreated: owned objects were created; one Event names all a pass created.
 	EventCreated = "Created"
 	// EventUpdated: an owned object was brought back to the spec.
 	EventUpdated = "Updated"
@@ -48,6 +50,19 @@ const (
 	// the Degraded condition does: paasv1.ReasonDeploymentFailed, ReasonServiceFailed,
 	// ReasonPodServicesFailed.
 )
+
+// recordCreated records what the pass created as one Event of its app. Like
+// kube-controller-manager's controllers (a ReplicaSet's SuccessfulCreate, a Deployment's
+// ScalingReplicaSet), the operator says what it created, for kubectl describe; unlike them it
+// says it once for a pass: a new app's Deployment and Service, or a burst of per-pod Services,
+// cost the API server one Event write rather than one each, as the events library of
+// kube-controller-manager aggregates similar Events of one object.
+func (r *DemoApplicationReconciler) recordCreated(s *scope) {
+	if len(s.created) == 0 {
+		return
+	}
+	r.Recorder.Eventf(regarding(s.app), nil, corev1.EventTypeNormal, EventCreated, "Apply", "Created %s", strings.Join(s.created, ", "))
+}
 
 // recordFailures makes each persistent failure of the pass a Warning Event of its app, so
 // that kubectl describe shows it beside the Degraded condition, unless apply recorded it

@@ -200,13 +200,20 @@ func eventsFor(g Gomega, namespace, name string) []string {
 	return reasons
 }
 
-// eventCount counts the events of reason recorded about the named object.
-func eventCount(g Gomega, namespace, name, reason string) int {
-	count := 0
-	for _, r := range eventsFor(g, namespace, name) {
-		if r == reason {
-			count++
+// eventNotes returns the notes of the events of reason recorded about the named object.
+func eventNotes(g Gomega, namespace, name, reason string) []string {
+	list := &eventsv1.EventList{}
+	g.Expect(k8sClient.List(context.Background(), list, client.InNamespace(namespace))).To(Succeed())
+	var notes []string
+	for _, e := range list.Items {
+		if e.Regarding.Name == name && e.Reason == reason {
+			notes = append(notes, e.Note)
 		}
 	}
-	return count
+	return notes
+}
+
+// eventCount counts the events of reason recorded about the named object.
+func eventCount(g Gomega, namespace, name, reason string) int {
+	return len(eventNotes(g, namespace, name, reason))
 }
