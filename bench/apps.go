@@ -208,7 +208,7 @@ func (b *Bench) convergeRun(ctx context.Context, role string, s setting, m int) 
 	if err != nil {
 		return ConvergeRun{}, ns, err
 	}
-	b.profileAPIServer(ctx, role, 5)
+	defer b.profileAPIServer(ctx, role, 30)()
 	begin := time.Now()
 	if err := parallel(workers, m, func(i int) error {
 		name := fmt.Sprintf("app-%05d", i)

@@ -68,16 +68,19 @@ func requestsPerApp(before, after map[string]float64, apps int) map[string]float
 	return out
 }
 
-// profileAPIServer writes, with -profile, a CPU profile of kube-apiserver over the first
-// seconds of a convergence run, named after the role measured, beside the children's: the
-// same window of every role, to set side by side (go tool pprof -diff_base).
-func (b *Bench) profileAPIServer(ctx context.Context, role string, seconds int) {
+// profileAPIServer starts, with -profile, a CPU profile of kube-apiserver over the next
+// seconds, named after the role measured, beside the children's profiles, and returns what
+// waits for it: the window must hold the whole run and end before the next begins, so that
+// the roles' profiles compare (go tool pprof -diff_base); an idle tail adds no samples.
+func (b *Bench) profileAPIServer(ctx context.Context, role string, seconds int) (wait func()) {
 	if !b.cfg.Profile {
-		return
+		return func() {}
 	}
 	b.seq++
 	path := filepath.Join(b.dir, fmt.Sprintf("%03d-kube-apiserver-%s.cpu.pprof", b.seq, role))
+	done := make(chan struct{})
 	go func() {
+		defer close(done)
 		raw, err := b.clientset.CoreV1().RESTClient().Get().AbsPath("/debug/pprof/profile").
 			Param("seconds", fmt.Sprint(seconds)).DoRaw(ctx)
 		if err == nil {
@@ -87,4 +90,5 @@ func (b *Bench) profileAPIServer(ctx context.Context, role string, seconds int) 
 			b.logf("profiling kube-apiserver: %v", err)
 		}
 	}()
+	return func() { <-done }
 }
