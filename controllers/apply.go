@@ -18,6 +18,7 @@ package controllers
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -29,6 +30,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	appsv1ac "k8s.io/client-go/applyconfigurations/apps/v1"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
 	"k8s.io/klog/v2"
@@ -115,18 +117,27 @@ func (r *DemoApplicationReconciler) applyOwnedBy(ctx context.Context, s *scope, 
 	// only if it is free: an apply carrying a resourceVersion creates the object when none
 	// exists and, when one does, is refused (409) unless that is its resourceVersion, which
 	// no object's is. Only a refusal asks whose the object is.
+	// So too a name the cache holds as ours may since have been freed and taken by someone
+	// else's object, before the cache saw it: the apply names the uid read, which the API
+	// server refuses to change (422) if the object of that name is now another.
 	created := !exists
 	if created {
-		setResourceVersion(desired, unmatchedResourceVersion)
+		precondition(desired, "", unmatchedResourceVersion)
+	} else {
+		precondition(desired, current.GetUID(), "")
 	}
 	err = r.Client.Apply(ctx, desired, client.FieldOwner(FieldManager), client.ForceOwnership)
+	if !created && replaced(err) {
+		// Not a refusal of the spec: the next pass reads the cache again.
+		return false, fmt.Errorf("%s %s was replaced since the cache read it: %s", kind, key, err.Error())
+	}
 	if created && apierrors.IsConflict(err) {
 		created = false
 		if err := r.ownUncached(ctx, app, owner, current, err); err != nil {
 			return false, err
 		}
 		// Ours, but not yet (or no longer) labelled for the cache: applying relabels it.
-		setResourceVersion(desired, "")
+		precondition(desired, "", "")
 		err = r.Client.Apply(ctx, desired, client.FieldOwner(FieldManager), client.ForceOwnership)
 	}
 	if err != nil {
@@ -149,19 +160,38 @@ func (r *DemoApplicationReconciler) applyOwnedBy(ctx context.Context, s *scope, 
 // revisions of the store, which never count this far.
 const unmatchedResourceVersion = "18446744073709551615"
 
-// setResourceVersion sets, or with "" clears, the resourceVersion an apply of desired is
-// conditional on.
-func setResourceVersion(desired runtime.ApplyConfiguration, rv string) {
+// precondition makes an apply of desired conditional on the object's uid and
+// resourceVersion, each when not empty.
+func precondition(desired runtime.ApplyConfiguration, uid types.UID, rv string) {
+	var u *types.UID
 	var version *string
+	if uid != "" {
+		u = &uid
+	}
 	if rv != "" {
 		version = &rv
 	}
 	switch d := desired.(type) {
 	case *appsv1ac.DeploymentApplyConfiguration:
-		d.ResourceVersion = version
+		d.UID, d.ResourceVersion = u, version
 	case *corev1ac.ServiceApplyConfiguration:
-		d.ResourceVersion = version
+		d.UID, d.ResourceVersion = u, version
 	}
+}
+
+// replaced reports whether err is the API server's refusal of an apply whose uid is not the
+// object's: the object was deleted and another made under its name.
+func replaced(err error) bool {
+	var status apierrors.APIStatus
+	if !apierrors.IsInvalid(err) || !errors.As(err, &status) || status.Status().Details == nil {
+		return false
+	}
+	for _, cause := range status.Status().Details.Causes {
+		if cause.Field == "metadata.uid" {
+			return true
+		}
+	}
+	return false
 }
 
 // getOwned reads the object of key from the cache into obj. It reports false when the
