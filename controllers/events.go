@@ -17,7 +17,7 @@ limitations under the License.
 package controllers
 
 import (
-	"strings"
+	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -61,7 +61,29 @@ func (r *DemoApplicationReconciler) recordCreated(s *scope) {
 	if len(s.created) == 0 {
 		return
 	}
-	r.Recorder.Eventf(regarding(s.app), nil, corev1.EventTypeNormal, EventCreated, "Apply", "Created %s", strings.Join(s.created, ", "))
+	r.Recorder.Eventf(regarding(s.app), nil, corev1.EventTypeNormal, EventCreated, "Apply", "%s", createdNote(s.created))
+}
+
+// noteLimit is the longest note the API server accepts in an Event.
+const noteLimit = 1024
+
+// createdNote says what was created, naming as many of created as fit in an Event's note
+// and counting the rest.
+func createdNote(created []string) string {
+	note := "Created " + created[0]
+	for i := 1; i < len(created); i++ {
+		next := ", " + created[i]
+		// Keep room for counting what would be left after this one.
+		room := 0
+		if left := len(created) - i - 1; left > 0 {
+			room = len(fmt.Sprintf(" and %d more", left))
+		}
+		if len(note)+len(next)+room > noteLimit {
+			return note + fmt.Sprintf(" and %d more", len(created)-i)
+		}
+		note += next
+	}
+	return note
 }
 
 // recordFailures makes each persistent failure of the pass a Warning Event of its app, so
