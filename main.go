@@ -56,7 +56,8 @@ func run(opts manager.Options) error {
 	// Go does not see the container's memory limit: without GOMEMLIMIT under it, a cache
 	// growing toward the limit is OOM-killed before the GC works to stay below it.
 	// GOMEMLIMIT, when set, wins; AUTOMEMLIMIT=off turns this off, a number sets the ratio.
-	if limit, err := memlimit.Set(memlimit.WithProvider(manager.GoMemoryLimit(memlimit.FromCgroup))); err != nil {
+	if limit, err := memlimit.Set(memlimit.WithProvider(manager.GoMemoryLimit(memlimit.FromCgroup)),
+		memlimit.WithRatio(manager.MemoryLimitRatio)); err != nil {
 		setupLog.Info("GOMEMLIMIT left unset", "reason", err.Error())
 	} else if limit != math.MaxInt64 {
 		setupLog.Info("GOMEMLIMIT set", "bytes", limit)

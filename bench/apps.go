@@ -166,6 +166,10 @@ type ConvergeRun struct {
 	// ServerCPUSeconds is what kube-apiserver and etcd used from the first create to the
 	// last app converged: the cost of the run to the control plane.
 	ServerCPUSeconds float64 `json:"serverCPUSeconds"`
+	// RequestsPerApp are the requests the API server served during the run, reads included,
+	// per app, by verb and resource (apiserver_request_total): the bench's own (its creates,
+	// its watches) as well as the manager's, which a least-writes run shows alone.
+	RequestsPerApp map[string]float64 `json:"requestsPerApp"`
 }
 
 // convergeRun creates m apps in a namespace of its own; with role RoleManager a manager
@@ -200,6 +204,11 @@ func (b *Bench) convergeRun(ctx context.Context, role string, s setting, m int) 
 	if err != nil {
 		return ConvergeRun{}, ns, err
 	}
+	requests, err := b.apiRequests(ctx)
+	if err != nil {
+		return ConvergeRun{}, ns, err
+	}
+	defer b.profileAPIServer(ctx, role, 30)()
 	begin := time.Now()
 	if err := parallel(workers, m, func(i int) error {
 		name := fmt.Sprintf("app-%05d", i)
@@ -236,6 +245,11 @@ func (b *Bench) convergeRun(ctx context.Context, role string, s setting, m int) 
 		}
 		run.Writes = stats.Writes
 	}
+	after, err := b.apiRequests(ctx)
+	if err != nil {
+		return run, ns, err
+	}
+	run.RequestsPerApp = requestsPerApp(requests, after, m)
 	for key, n := range run.Writes {
 		switch {
 		case strings.HasPrefix(key, "refused "):

@@ -92,8 +92,10 @@ type ConvergenceResult struct {
 	WritesPerApp float64 `json:"writesPerApp"`
 	EventsPerApp float64 `json:"eventsPerApp"`
 	// ServerCPUMillisPerApp is kube-apiserver's and etcd's CPU time per app.
-	ServerCPUMillisPerApp float64       `json:"serverCPUMillisPerApp"`
-	Runs                  []ConvergeRun `json:"runs"`
+	ServerCPUMillisPerApp float64 `json:"serverCPUMillisPerApp"`
+	// RequestsPerApp are the API server's requests per app, by verb and resource.
+	RequestsPerApp map[string]float64 `json:"requestsPerApp"`
+	Runs           []ConvergeRun      `json:"runs"`
 }
 
 // Target is one of the issue's targets and whether the run met it.
@@ -188,7 +190,14 @@ func (r *Results) addConvergence(role string, s setting, m int, runs []ConvergeR
 		P99Seconds:            pick(func(c ConvergeRun) float64 { return c.P99Seconds }),
 		WritesPerApp:          pick(func(c ConvergeRun) float64 { return c.WritesPerApp }),
 		EventsPerApp:          pick(func(c ConvergeRun) float64 { return c.EventsPerApp }),
-		ServerCPUMillisPerApp: pick(func(c ConvergeRun) float64 { return c.ServerCPUSeconds * 1000 / float64(m) })})
+		ServerCPUMillisPerApp: pick(func(c ConvergeRun) float64 { return c.ServerCPUSeconds * 1000 / float64(m) }),
+		RequestsPerApp:        map[string]float64{}})
+	res := &r.Convergence[len(r.Convergence)-1]
+	for _, run := range runs {
+		for key := range run.RequestsPerApp {
+			res.RequestsPerApp[key] = pick(func(c ConvergeRun) float64 { return c.RequestsPerApp[key] })
+		}
+	}
 }
 
 func (r *Results) labeling(role, settingName string, n int) *LabelingResult {
@@ -265,8 +274,13 @@ func (r *Results) evaluate(b *Bench) {
 					if role == RoleBinaryContained {
 						name = fmt.Sprintf("bin/manager in a %d MiB memory cgroup", r.Config.ContainerMemory/mib)
 					}
-					add(fmt.Sprintf("RSS, %d pods, %s", size, name), "≤ 250 MB",
-						fmt.Sprintf("%.0f MB (%.0f MiB)", m.RSSBytes/1e6, m.RSSBytes/mib), m.RSSBytes <= 250e6)
+					// No limit: GOMEMLIMIT from the default limit; in the chart's: from that one.
+					want := 200e6
+					if role == RoleBinaryContained {
+						want = 160e6
+					}
+					add(fmt.Sprintf("RSS, %d pods, %s", size, name), fmt.Sprintf("≤ %.0f MB", want/1e6),
+						fmt.Sprintf("%.0f MB (%.0f MiB)", m.RSSBytes/1e6, m.RSSBytes/mib), m.RSSBytes <= want)
 				}
 			}
 		}
@@ -281,8 +295,17 @@ func (r *Results) evaluate(b *Bench) {
 		}
 		add(fmt.Sprintf("writes per DemoApplication, %s", s), "≤ 3 (Deployments never change status here)",
 			fmt.Sprintf("%.2f (+ %.2f events)", op.WritesPerApp, op.EventsPerApp), op.WritesPerApp <= 3)
+		// Against the least writes where the run has them: a direct client makes no status
+		// write and sets no owner, so no operator can come close to it.
+		baseName := "direct client"
+		if least := r.convergence(RoleLeastWrites, s); least != nil {
+			base, baseName = least, "least writes"
+			cpu := op.ServerCPUMillisPerApp / base.ServerCPUMillisPerApp
+			add(fmt.Sprintf("API server + etcd CPU per new DemoApplication, %s", s), "≤ 1.20 × least writes",
+				fmt.Sprintf("%.1f ms vs %.1f ms = %.2f ×", op.ServerCPUMillisPerApp, base.ServerCPUMillisPerApp, cpu), cpu <= 1.20)
+		}
 		ratio := op.Seconds / base.Seconds
-		add(fmt.Sprintf("convergence time, %d apps, %s", op.Apps, s), "≤ 1.25 × direct client",
+		add(fmt.Sprintf("convergence time, %d apps, %s", op.Apps, s), "≤ 1.25 × "+baseName,
 			fmt.Sprintf("%.1f s vs %.1f s = %.2f ×", op.Seconds, base.Seconds, ratio), ratio <= 1.25)
 	}
 	if st := r.Steady; st != nil {
@@ -377,6 +400,7 @@ func (r *Results) writeFigures(sb *strings.Builder) {
 				c.ServerCPUMillisPerApp, len(c.Runs))
 		}
 		sb.WriteString("\n")
+		r.requestsTable(sb)
 	}
 	if st := r.Steady; st != nil {
 		fmt.Fprintf(sb, "Steady state: %d pods, %d DemoApplications, %.0f s watched with a %.0f-s resync\n\n",
@@ -458,4 +482,41 @@ func durations(d map[string]float64) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// requestsTable sets the API server's requests per app of each way of converging side by
+// side, by verb and resource, so that what the manager asks beyond the least writes shows.
+func (r *Results) requestsTable(sb *strings.Builder) {
+	var keys []string
+	for _, c := range r.Convergence {
+		for key, n := range c.RequestsPerApp {
+			// Discovery and lease renewals, a few per run, are not the apps' cost.
+			if n >= 0.005 && !slices.Contains(keys, key) {
+				keys = append(keys, key)
+			}
+		}
+	}
+	if len(keys) == 0 {
+		return
+	}
+	slices.Sort(keys)
+	sb.WriteString("API server requests per app during convergence, by verb and resource (apiserver_request_total; the bench's own creates and watches included, which the least-writes row makes alone)\n\n| request |")
+	for _, c := range r.Convergence {
+		fmt.Fprintf(sb, " %s, %s |", roleName(c.Role), c.Setting.Name)
+	}
+	sb.WriteString("\n|---|" + strings.Repeat("---|", len(r.Convergence)) + "\n")
+	totals := make([]float64, len(r.Convergence))
+	for _, key := range keys {
+		fmt.Fprintf(sb, "| %s |", key)
+		for i, c := range r.Convergence {
+			fmt.Fprintf(sb, " %.2f |", c.RequestsPerApp[key])
+			totals[i] += c.RequestsPerApp[key]
+		}
+		sb.WriteString("\n")
+	}
+	sb.WriteString("| **all** |")
+	for _, t := range totals {
+		fmt.Fprintf(sb, " **%.2f** |", t)
+	}
+	sb.WriteString("\n\n")
 }

@@ -18,6 +18,7 @@ package controllers
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -29,6 +30,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	appsv1ac "k8s.io/client-go/applyconfigurations/apps/v1"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
 	"k8s.io/klog/v2"
@@ -81,17 +83,19 @@ func (e *applyError) Unwrap() error { return e.err }
 // FieldManager is the name under which the operator owns the fields it applies.
 const FieldManager = "demo-operator"
 
-// apply makes app's object named like current match desired, as applyOwnedBy does with app
-// as the owner.
-func (r *DemoApplicationReconciler) apply(ctx context.Context, app *paasv1.DemoApplication, current client.Object, desired runtime.ApplyConfiguration) (bool, error) {
-	return r.applyOwnedBy(ctx, app, app, current, desired)
+// apply makes the app's object named like current match desired, as applyOwnedBy does with
+// the app as the owner.
+func (r *DemoApplicationReconciler) apply(ctx context.Context, s *scope, current client.Object, desired runtime.ApplyConfiguration) (bool, error) {
+	return r.applyOwnedBy(ctx, s, s.app, current, desired)
 }
 
-// applyOwnedBy makes the object named like current (app's, or one of its pods', by owner)
-// match desired and reads it into current, reporting whether current holds it. It writes
-// nothing when the fields the operator owns already hold the desired values, and never
-// touches an object that owner does not control. Its Events go to app.
-func (r *DemoApplicationReconciler) applyOwnedBy(ctx context.Context, app *paasv1.DemoApplication, owner metav1.Object, current client.Object, desired runtime.ApplyConfiguration) (bool, error) {
+// applyOwnedBy makes the object named like current (the app's, or one of its pods', by
+// owner) match desired and reads it into current, reporting whether current holds it. It
+// writes nothing when the fields the operator owns already hold the desired values, and
+// never touches an object that owner does not control. Its Events go to the app; what it
+// creates is noted in s, for the pass's one Created Event.
+func (r *DemoApplicationReconciler) applyOwnedBy(ctx context.Context, s *scope, owner metav1.Object, current client.Object, desired runtime.ApplyConfiguration) (bool, error) {
+	app := s.app
 	kind := r.kindOf(current)
 	key := client.ObjectKeyFromObject(current)
 	exists, err := r.getOwned(ctx, app, owner, key, current)
@@ -108,52 +112,128 @@ func (r *DemoApplicationReconciler) applyOwnedBy(ctx context.Context, app *paasv
 		}
 	}
 
-	if err := r.Client.Apply(ctx, desired, client.FieldOwner(FieldManager), client.ForceOwnership); err != nil {
+	// The cache only holds objects labelled as managed by the operator, so a name it does
+	// not hold may still be taken. Rather than read it first (a GET per new object), apply it
+	// only if it is free: an apply carrying a resourceVersion creates the object when none
+	// exists and, when one does, is refused (409) unless that is its resourceVersion, which
+	// no object's is. Only a refusal asks whose the object is.
+	// So too a name the cache holds as ours may since have been freed and taken by someone
+	// else's object, before the cache saw it: the apply names the uid read, which the API
+	// server refuses to change (422) if the object of that name is now another.
+	created := !exists
+	if created {
+		precondition(desired, "", unmatchedResourceVersion)
+	} else {
+		precondition(desired, current.GetUID(), "")
+	}
+	err = r.Client.Apply(ctx, desired, client.FieldOwner(FieldManager), client.ForceOwnership)
+	if !created && replaced(err) {
+		// Not a refusal of the spec: the next pass reads the cache again.
+		return false, fmt.Errorf("%s %s was replaced since the cache read it: %s", kind, key, err.Error())
+	}
+	if created && apierrors.IsConflict(err) {
+		created = false
+		if err := r.ownUncached(ctx, app, owner, current, err); err != nil {
+			return false, err
+		}
+		// Ours, but not yet (or no longer) labelled for the cache: applying relabels it.
+		precondition(desired, "", "")
+		err = r.Client.Apply(ctx, desired, client.FieldOwner(FieldManager), client.ForceOwnership)
+	}
+	if err != nil {
 		r.Recorder.Eventf(regarding(app), nil, corev1.EventTypeWarning, EventApplyFailed, "Apply",
 			"Applying %s %s failed: %v", kind, key.Name, err)
 		return exists, &applyError{kind: kind, err: err}
 	}
-	reason := EventUpdated
-	if !exists {
-		reason = EventCreated
+	if created {
+		s.created = append(s.created, kind+" "+key.Name)
+	} else {
+		r.Recorder.Eventf(regarding(app), r.related(current), corev1.EventTypeNormal, EventUpdated, "Apply", "Updated %s %s", kind, key.Name)
 	}
-	r.Recorder.Eventf(regarding(app), r.related(current), corev1.EventTypeNormal, reason, "Apply", "%s %s %s", reason, kind, key.Name)
-	ctrl.LoggerFrom(ctx).V(1).Info("applied", "kind", kind, "name", key.Name, "created", !exists)
+	ctrl.LoggerFrom(ctx).V(1).Info("applied", "kind", kind, "name", key.Name, "created", created)
 	// Apply filled desired with the API server's answer: the object as it now stands.
 	convert(desired, current)
 	return true, nil
 }
 
-// getOwned reads the object of key into obj. It reports false when there is none, and a
-// conflictError, recorded as app's Event, when one exists that owner does not control.
-// The cache only holds objects labelled as managed by the operator, so a miss there is
-// confirmed with a metadata-only read from the API server.
+// unmatchedResourceVersion is a resourceVersion no object has: resourceVersions are
+// revisions of the store, which never count this far.
+const unmatchedResourceVersion = "18446744073709551615"
+
+// precondition makes an apply of desired conditional on the object's uid and
+// resourceVersion, each when not empty.
+func precondition(desired runtime.ApplyConfiguration, uid types.UID, rv string) {
+	var u *types.UID
+	var version *string
+	if uid != "" {
+		u = &uid
+	}
+	if rv != "" {
+		version = &rv
+	}
+	switch d := desired.(type) {
+	case *appsv1ac.DeploymentApplyConfiguration:
+		d.UID, d.ResourceVersion = u, version
+	case *corev1ac.ServiceApplyConfiguration:
+		d.UID, d.ResourceVersion = u, version
+	}
+}
+
+// replaced reports whether err is the API server's refusal of an apply whose uid is not the
+// object's: the object was deleted and another made under its name.
+func replaced(err error) bool {
+	var status apierrors.APIStatus
+	if !apierrors.IsInvalid(err) || !errors.As(err, &status) || status.Status().Details == nil {
+		return false
+	}
+	for _, cause := range status.Status().Details.Causes {
+		if cause.Field == "metadata.uid" {
+			return true
+		}
+	}
+	return false
+}
+
+// getOwned reads the object of key from the cache into obj. It reports false when the
+// cache has none, and a conflictError, recorded as app's Event, when it has one that owner
+// does not control.
 func (r *DemoApplicationReconciler) getOwned(ctx context.Context, app *paasv1.DemoApplication, owner metav1.Object, key client.ObjectKey, obj client.Object) (bool, error) {
 	kind := r.kindOf(obj)
-	err := r.Get(ctx, key, obj)
-	if apierrors.IsNotFound(err) {
-		gvk, err := r.GroupVersionKindFor(obj)
-		if err != nil {
-			return false, err
+	if err := r.Get(ctx, key, obj); err != nil {
+		if apierrors.IsNotFound(err) {
+			return false, nil
 		}
-		meta := &metav1.PartialObjectMetadata{}
-		meta.SetGroupVersionKind(gvk)
-		if err := r.APIReader.Get(ctx, key, meta); err != nil {
-			return false, client.IgnoreNotFound(err)
-		}
-		if !metav1.IsControlledBy(meta, owner) {
-			return false, r.conflict(app, kind, meta)
-		}
-		// Ours, but not yet (or no longer) labelled for the cache: applying relabels it.
-		return false, nil
-	}
-	if err != nil {
 		return false, fmt.Errorf("getting %s %s: %w", kind, key, err)
 	}
 	if !metav1.IsControlledBy(obj, owner) {
 		return false, r.conflict(app, kind, obj)
 	}
 	return true, nil
+}
+
+// ownUncached reads, as metadata, the object named like obj whose existence refused a
+// create-only apply (refused). It returns nil when owner controls it, and a conflictError,
+// recorded as app's Event, when it does not. The object is outside the cache: only the API
+// server knows it.
+func (r *DemoApplicationReconciler) ownUncached(ctx context.Context, app *paasv1.DemoApplication, owner metav1.Object, obj client.Object, refused error) error {
+	kind, key := r.kindOf(obj), client.ObjectKeyFromObject(obj)
+	gvk, err := r.GroupVersionKindFor(obj)
+	if err != nil {
+		return err
+	}
+	meta := &metav1.PartialObjectMetadata{}
+	meta.SetGroupVersionKind(gvk)
+	if err := r.APIReader.Get(ctx, key, meta); err != nil {
+		if apierrors.IsNotFound(err) {
+			// Gone since: the next pass creates it.
+			return fmt.Errorf("creating %s %s: %w", kind, key, refused)
+		}
+		return fmt.Errorf("getting %s %s: %w", kind, key, err)
+	}
+	if !metav1.IsControlledBy(meta, owner) {
+		return r.conflict(app, kind, meta)
+	}
+	return nil
 }
 
 // deleteOwned deletes the object named like obj if app controls it.

@@ -49,7 +49,8 @@ const DefaultConflictRetryInterval = 30 * time.Second
 // their state in the DemoApplication's status.
 type DemoApplicationReconciler struct {
 	client.Client
-	// APIReader reads objects the cache does not hold, to tell a free name from a taken one.
+	// APIReader reads an object the cache does not hold, once its name proved taken, to tell
+	// whose it is.
 	APIReader client.Reader
 	Recorder  events.EventRecorder
 	// ExtraEnv is added to every application container (OLM's proxy settings).
@@ -95,6 +96,7 @@ func (r *DemoApplicationReconciler) Reconcile(ctx context.Context, req ctrl.Requ
 	}
 
 	// 3. Report what was observed, and why the spec is not (yet) in place when it is not.
+	r.recordCreated(s)
 	r.recordFailures(s)
 	setStatus(s)
 	if err := r.patchStatus(ctx, original, app); err != nil {

@@ -112,9 +112,13 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 			g.Expect(s.Spec.Ports[0].Port).To(Equal(int32(80)))
 			g.Expect(s.Spec.Ports[0].TargetPort).To(Equal(intstr.FromInt32(8080)))
 		}).Should(Succeed())
+		// One Event says what the pass created: one write, not one per object.
 		g.Eventually(func(g Gomega) {
-			g.Expect(eventsFor(g, ns, "shop")).To(ContainElement(controllers.EventCreated))
+			g.Expect(eventNotes(g, ns, "shop", controllers.EventCreated)).To(ConsistOf("Created Deployment shop, Service shop"))
 		}).Should(Succeed())
+		// A free name is created outright: nothing asked the API server whether it was free.
+		g.Expect(writes.readsUnder("/apis/apps/v1/namespaces/"+ns)+writes.readsUnder("/api/v1/namespaces/"+ns)).To(BeZero(),
+			"the manager read its objects from the API server rather than its cache")
 	})
 
 	t.Run("status mirrors the Deployment", func(t *testing.T) {
@@ -248,13 +252,10 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 	})
 }
 
-func TestDemoApplicationConflict(t *testing.T) {
-	ctx := context.Background()
-	ns := newNamespace(t)
-	g := NewWithT(t)
-
-	theirs := &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "taken", Labels: map[string]string{"owner": "someone"}},
+// theirDeployment is a Deployment of someone else's, outside the operator's cache.
+func theirDeployment(namespace, name string) *appsv1.Deployment {
+	return &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, Labels: map[string]string{"owner": "someone"}},
 		Spec: appsv1.DeploymentSpec{
 			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "theirs"}},
 			Template: corev1.PodTemplateSpec{
@@ -263,6 +264,14 @@ func TestDemoApplicationConflict(t *testing.T) {
 			},
 		},
 	}
+}
+
+func TestDemoApplicationConflict(t *testing.T) {
+	ctx := context.Background()
+	ns := newNamespace(t)
+	g := NewWithT(t)
+
+	theirs := theirDeployment(ns, "taken")
 	g.Expect(k8sClient.Create(ctx, theirs)).To(Succeed())
 	app := builder.DemoApplication(ns, "taken")
 	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())

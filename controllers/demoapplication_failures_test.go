@@ -19,6 +19,7 @@ package controllers_test
 import (
 	"context"
 	"maps"
+	"reflect"
 	"slices"
 	"sync"
 	"testing"
@@ -28,9 +29,12 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
@@ -180,7 +184,10 @@ func TestFailuresReachStatus(t *testing.T) {
 	t.Run("RBAC removed: a forbidden read", func(t *testing.T) {
 		g := NewWithT(t)
 		ns := newNamespace(t)
-		// A Deployment missing from the cache is looked up on the API server: forbidden now.
+		// A name taken by a Deployment outside the cache is looked up on the API server, to
+		// tell whose it is: forbidden now.
+		theirs := theirDeployment(ns, "rbac")
+		g.Expect(k8sClient.Create(ctx, theirs)).To(Succeed())
 		restore := withoutVerb(t, "deployments", "get")
 		app := builder.DemoApplication(ns, "rbac")
 		g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
@@ -193,6 +200,7 @@ func TestFailuresReachStatus(t *testing.T) {
 		}).Should(Succeed())
 
 		restore()
+		g.Expect(k8sClient.Delete(ctx, theirs)).To(Succeed())
 		g.Eventually(func(g Gomega) { g.Expect(get(g, ns, "rbac", &paasv1.DemoApplication{})).To(inPlace()) }).Should(Succeed())
 	})
 
@@ -281,4 +289,47 @@ func denyServiceDeletes(t *testing.T, namespace string) {
 		Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Port: 1}}}}
 	g.Expect(k8sClient.Create(ctx, probe)).To(Succeed())
 	g.Eventually(func() error { return k8sClient.Delete(ctx, probe, client.DryRunAll) }).Should(MatchError(ContainSubstring("Services here are kept")))
+}
+
+// staleCache answers reads from the objects it was given, as a cache that has not yet seen
+// the latest changes does, and sends writes to the API server.
+type staleCache struct {
+	client.Client
+	objects []client.Object
+}
+
+func (c staleCache) Get(_ context.Context, key client.ObjectKey, obj client.Object, _ ...client.GetOption) error {
+	for _, o := range c.objects {
+		if client.ObjectKeyFromObject(o) == key && reflect.TypeOf(o) == reflect.TypeOf(obj) {
+			reflect.ValueOf(obj).Elem().Set(reflect.ValueOf(o.DeepCopyObject()).Elem())
+			return nil
+		}
+	}
+	return apierrors.NewNotFound(schema.GroupResource{}, key.Name)
+}
+
+func TestReplacedSinceCached(t *testing.T) {
+	ctx := context.Background()
+	ns := newNamespace(t)
+	g := NewWithT(t)
+	// The cache still holds the app's Deployment, since deleted, and cannot see the one of
+	// someone else that took its name (it holds only labelled objects). The app exists only
+	// in that cache, so that the suite's manager leaves the name alone.
+	app := builder.DemoApplication(ns, "replaced", builder.UID("3f0b7c52-9d1e-4a57-8c1e-6b2f4e0a0001"))
+	app.ResourceVersion = "1"
+	ours := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "replaced", UID: "3f0b7c52-9d1e-4a57-8c1e-6b2f4e0a0002",
+		OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(app, paasv1.GroupVersion.WithKind("DemoApplication"))}}}
+	// Theirs selects the app's pods, so that nothing but the precondition refuses the apply.
+	theirs := theirDeployment(ns, "replaced")
+	selector := map[string]string{controllers.LabelName: "replaced", controllers.LabelApplication: "replaced"}
+	theirs.Spec.Selector.MatchLabels, theirs.Spec.Template.Labels = selector, selector
+	g.Expect(k8sClient.Create(ctx, theirs)).To(Succeed())
+
+	r := &controllers.DemoApplicationReconciler{Client: staleCache{Client: k8sClient, objects: []client.Object{app, ours}},
+		APIReader: k8sClient, Recorder: mgr.GetEventRecorder("stale-cache-test")}
+	_, err := r.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(app)})
+	g.Expect(get(g, ns, "replaced", &appsv1.Deployment{}).ResourceVersion).To(Equal(theirs.ResourceVersion),
+		"someone else's Deployment was written through a stale cache")
+	// A transient failure, retried once the cache caught up: not a refusal of the spec.
+	g.Expect(err).To(MatchError(ContainSubstring("was replaced since the cache read it")))
 }

@@ -38,7 +38,7 @@ import (
 // reconcileDeployment applies the desired Deployment and records the one it observed.
 func (r *DemoApplicationReconciler) reconcileDeployment(ctx context.Context, s *scope) {
 	current := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: s.app.Name, Namespace: s.app.Namespace}}
-	found, err := r.apply(ctx, s.app, current, newDeployment(s.app, r.ExtraEnv, r.PodLabels))
+	found, err := r.apply(ctx, s, current, newDeployment(s.app, r.ExtraEnv, r.PodLabels))
 	f := s.fail(paasv1.ReasonDeploymentFailed, err)
 	if found {
 		s.deployment = current
@@ -60,7 +60,7 @@ func (r *DemoApplicationReconciler) reconcileService(ctx context.Context, s *sco
 		s.fail(paasv1.ReasonServiceFailed, err)
 		return
 	}
-	_, err := r.apply(ctx, s.app, current, desired)
+	_, err := r.apply(ctx, s, current, desired)
 	s.fail(paasv1.ReasonServiceFailed, err)
 }
 
@@ -102,7 +102,7 @@ func (r *DemoApplicationReconciler) reconcilePodServices(ctx context.Context, s 
 			continue
 		}
 		current := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: app.Namespace}}
-		if _, err := r.applyOwnedBy(ctx, app, pod, current, newPodService(app, pod, r.PodLabels)); err != nil {
+		if _, err := r.applyOwnedBy(ctx, s, pod, current, newPodService(app, pod, r.PodLabels)); err != nil {
 			s.fail(step, err)
 			continue
 		}

@@ -17,6 +17,8 @@ limitations under the License.
 package controllers
 
 import (
+	"fmt"
+
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -28,7 +30,7 @@ import (
 
 // Event reasons of the operator's reconcilers.
 const (
-	// EventCreated: an owned object was created.
+	// EventCreated: owned objects were created; one Event names all a pass created.
 	EventCreated = "Created"
 	// EventUpdated: an owned object was brought back to the spec.
 	EventUpdated = "Updated"
@@ -48,6 +50,41 @@ const (
 	// the Degraded condition does: paasv1.ReasonDeploymentFailed, ReasonServiceFailed,
 	// ReasonPodServicesFailed.
 )
+
+// recordCreated records what the pass created as one Event of its app. Like
+// kube-controller-manager's controllers (a ReplicaSet's SuccessfulCreate, a Deployment's
+// ScalingReplicaSet), the operator says what it created, for kubectl describe; unlike them it
+// says it once for a pass: a new app's Deployment and Service, or a burst of per-pod Services,
+// cost the API server one Event write rather than one each, as the events library of
+// kube-controller-manager aggregates similar Events of one object.
+func (r *DemoApplicationReconciler) recordCreated(s *scope) {
+	if len(s.created) == 0 {
+		return
+	}
+	r.Recorder.Eventf(regarding(s.app), nil, corev1.EventTypeNormal, EventCreated, "Apply", "%s", createdNote(s.created))
+}
+
+// noteLimit is the longest note the API server accepts in an Event.
+const noteLimit = 1024
+
+// createdNote says what was created, naming as many of created as fit in an Event's note
+// and counting the rest.
+func createdNote(created []string) string {
+	note := "Created " + created[0]
+	for i := 1; i < len(created); i++ {
+		next := ", " + created[i]
+		// Keep room for counting what would be left after this one.
+		room := 0
+		if left := len(created) - i - 1; left > 0 {
+			room = len(fmt.Sprintf(" and %d more", left))
+		}
+		if len(note)+len(next)+room > noteLimit {
+			return note + fmt.Sprintf(" and %d more", len(created)-i)
+		}
+		note += next
+	}
+	return note
+}
 
 // recordFailures makes each persistent failure of the pass a Warning Event of its app, so
 // that kubectl describe shows it beside the Degraded condition, unless apply recorded it

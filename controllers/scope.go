@@ -38,6 +38,8 @@ type scope struct {
 	podServices *int32
 	// failures are what the steps could not do, in the order they met them.
 	failures []failure
+	// created names, as "Kind name", the objects the pass created.
+	created []string
 }
 
 // failure is one thing a step could not do.

@@ -48,7 +48,7 @@ var (
 	cfg       *rest.Config
 	k8sClient client.Client
 	mgr       ctrl.Manager
-	writes    = &writeCounter{counts: map[string]int{}}
+	writes    = &writeCounter{counts: map[string]int{}, reads: map[string]int{}}
 )
 
 func TestMain(m *testing.M) {
@@ -104,21 +104,38 @@ func runSuite(m *testing.M) int {
 }
 
 // writeCounter counts the manager's write requests by method and path, so that tests can
-// show a reconcile that changes nothing writes nothing.
+// show a reconcile that changes nothing writes nothing, and apart its reads by path.
 type writeCounter struct {
 	mu     sync.Mutex
 	counts map[string]int
+	reads  map[string]int
 }
 
 func (w *writeCounter) wrap(rt http.RoundTripper) http.RoundTripper {
 	return roundTripperFunc(func(req *http.Request) (*http.Response, error) {
+		w.mu.Lock()
 		if req.Method != http.MethodGet {
-			w.mu.Lock()
 			w.counts[req.Method+" "+req.URL.Path]++
-			w.mu.Unlock()
+		} else {
+			w.reads[req.URL.Path]++
 		}
+		w.mu.Unlock()
 		return rt.RoundTrip(req)
 	})
+}
+
+// readsUnder returns how many reads went to paths under prefix: those the cache does not
+// answer (its lists and watches are cluster-wide, under no namespace).
+func (w *writeCounter) readsUnder(prefix string) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n := 0
+	for path, count := range w.reads {
+		if strings.HasPrefix(path, prefix) {
+			n += count
+		}
+	}
+	return n
 }
 
 // to returns how many writes went to paths under prefix (events excluded: they are
@@ -183,13 +200,20 @@ func eventsFor(g Gomega, namespace, name string) []string {
 	return reasons
 }
 
-// eventCount counts the events of reason recorded about the named object.
-func eventCount(g Gomega, namespace, name, reason string) int {
-	count := 0
-	for _, r := range eventsFor(g, namespace, name) {
-		if r == reason {
-			count++
+// eventNotes returns the notes of the events of reason recorded about the named object.
+func eventNotes(g Gomega, namespace, name, reason string) []string {
+	list := &eventsv1.EventList{}
+	g.Expect(k8sClient.List(context.Background(), list, client.InNamespace(namespace))).To(Succeed())
+	var notes []string
+	for _, e := range list.Items {
+		if e.Regarding.Name == name && e.Reason == reason {
+			notes = append(notes, e.Note)
 		}
 	}
-	return count
+	return notes
+}
+
+// eventCount counts the events of reason recorded about the named object.
+func eventCount(g Gomega, namespace, name, reason string) int {
+	return len(eventNotes(g, namespace, name, reason))
 }

@@ -16,20 +16,40 @@ limitations under the License.
 
 package manager
 
-import "github.com/KimMachineGun/automemlimit/memlimit"
+import (
+	"errors"
+
+	"github.com/KimMachineGun/automemlimit/memlimit"
+)
 
 // executablePages is the part of the container's memory that the Go runtime does not
 // account for: the manager's own code and read-only data, paged in from its file: 36 MiB of
 // bin/manager's 45 MiB resident set when idle, rounded up for what later work pages in.
 const executablePages = 48 << 20
 
-// GoMemoryLimit is the memory the Go runtime may use in a container whose limit container
-// reports: the limit less the executable's pages, which the container's limit counts and
-// GOMEMLIMIT does not. A plain fraction of a 256Mi limit leaves the executable less than it
-// takes, so that, under pressure, the kernel would evict the manager's own code.
+// DefaultMemoryLimit is the memory limit config/, the chart and the bundle give the manager's
+// container. Without a limit (a manager run outside a container, or a pod given none) the
+// manager keeps to this one: the garbage collector would otherwise let the heap double
+// before it runs, so that memory grows with no cap a user chose.
+const DefaultMemoryLimit = 256 << 20
+
+// MemoryLimitRatio is the share of its memory, less the executable's pages, that the Go
+// runtime aims to stay under (AUTOMEMLIMIT replaces it). The rest is room above the target:
+// GOMEMLIMIT is soft, and a relist holds the old cache beside the new list until it replaces
+// it; the container's limit is hard. 0.6 of 256Mi (125 MiB) holds 150,000 pods' cache (a
+// 106 MiB live heap) in about 150 MiB resident (bench/RESULTS-150k-memory.md).
+const MemoryLimitRatio = 0.6
+
+// GoMemoryLimit is the memory the Go runtime may use, before the ratio, in a container whose
+// limit container reports, or of DefaultMemoryLimit when there is none (or no cgroup): the
+// limit less the executable's pages, which the container's limit counts and GOMEMLIMIT does
+// not. A limit that cannot be read is an error, which leaves GOMEMLIMIT unset.
 func GoMemoryLimit(container memlimit.Provider) memlimit.Provider {
 	return func() (uint64, error) {
 		limit, err := container()
+		if errors.Is(err, memlimit.ErrNoLimit) || errors.Is(err, memlimit.ErrNoCgroup) || errors.Is(err, memlimit.ErrCgroupsNotSupported) {
+			limit, err = DefaultMemoryLimit, nil
+		}
 		if err != nil {
 			return 0, err
 		}

@@ -17,6 +17,7 @@ limitations under the License.
 package manager
 
 import (
+	"os"
 	"testing"
 
 	"github.com/KimMachineGun/automemlimit/memlimit"
@@ -34,7 +35,12 @@ func TestGoMemoryLimit(t *testing.T) {
 			t.Errorf("container limit %d MiB: got %d MiB, %v; want %d MiB", tc.container/mi, got/mi, err, tc.want/mi)
 		}
 	}
-	if _, err := GoMemoryLimit(func() (uint64, error) { return 0, memlimit.ErrNoLimit })(); err != memlimit.ErrNoLimit {
-		t.Errorf("no container limit: got %v, want memlimit.ErrNoLimit, which leaves GOMEMLIMIT unset", err)
+	for _, none := range []error{memlimit.ErrNoLimit, memlimit.ErrNoCgroup, memlimit.ErrCgroupsNotSupported} {
+		if got, err := GoMemoryLimit(func() (uint64, error) { return 0, none })(); err != nil || got != 208*mi {
+			t.Errorf("no container limit (%v): got %d MiB, %v; want the default limit's 208 MiB", none, got/mi, err)
+		}
+	}
+	if _, err := GoMemoryLimit(func() (uint64, error) { return 0, os.ErrPermission })(); err != os.ErrPermission {
+		t.Errorf("limit unreadable: got %v, want os.ErrPermission, which leaves GOMEMLIMIT unset", err)
 	}
 }
