@@ -84,6 +84,15 @@ func TestControlPlaneRestartsUnderBurst(t *testing.T) {
 	installRelease(t, currentImage)
 	pods := managerPods(t, currentImage, time.Minute)
 	before := restartCounts(pods)
+	t.Cleanup(func() {
+		if !t.Failed() {
+			return
+		}
+		for _, p := range pods {
+			logs, _ := cs.CoreV1().Pods(operatorNamespace).GetLogs(p.Name, &corev1.PodLogOptions{TailLines: ptr.To[int64](40)}).DoRaw(context.Background())
+			t.Logf("%s log:\n%s", p.Name, logs)
+		}
+	})
 	leaseDuration := leaseDuration(g)
 	ns := appNamespace(t, "burst-")
 
