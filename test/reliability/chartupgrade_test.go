@@ -118,7 +118,17 @@ func span(first, n int) []int {
 
 // converged reports why app does not yet show its spec in place, "" when it does: status
 // of its generation, Available, not Degraded, every replica ready, every per-pod Service.
+// A Degraded condition's reason and message follow the why, as what a wait that times out
+// saw.
 func converged(app *paasv1.DemoApplication) string {
+	why := notConverged(app)
+	if degraded := meta.FindStatusCondition(app.Status.Conditions, paasv1.ConditionDegraded); why != "" && degraded != nil && degraded.Status == metav1.ConditionTrue {
+		why += fmt.Sprintf(" (Degraded: %s: %s)", degraded.Reason, degraded.Message)
+	}
+	return why
+}
+
+func notConverged(app *paasv1.DemoApplication) string {
 	replicas := ptr.Deref(app.Spec.Replica, 1)
 	switch {
 	case app.Status.ObservedGeneration != app.Generation:

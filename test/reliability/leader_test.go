@@ -31,7 +31,6 @@ import (
 
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	auditv1 "k8s.io/apiserver/pkg/apis/audit/v1"
 	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -103,9 +102,7 @@ func TestPartitionedLeaderNeverWrites(t *testing.T) {
 	pods := managerPods(t, currentImage, time.Minute)
 	leader := framework.LeaseHolder(g, cs, operatorNamespace)
 	leaderPod := pods[slices.IndexFunc(pods, func(p corev1.Pod) bool { return p.Name == leader })]
-	leases, err := cs.CoordinationV1().Leases(operatorNamespace).List(ctx, metav1.ListOptions{})
-	g.Expect(err).NotTo(HaveOccurred())
-	leaseDuration := time.Duration(*leases.Items[0].Spec.LeaseDurationSeconds) * time.Second
+	leaseDuration := leaseDuration(g)
 
 	// Edit the applications in turn, before, during and after the partition.
 	edits := map[string]string{}
@@ -180,50 +177,31 @@ func TestPartitionedLeaderNeverWrites(t *testing.T) {
 		g.Expect(framework.LeaseHolder(g, cs, operatorNamespace)).To(Equal(next))
 	}, 15*time.Second, time.Second).Should(Succeed())
 
-	// From the audit log: the old leader's last renewal, the Lease's expiry, the takeover,
-	// and every write the old leader's pod made.
-	var lastRenew, takeover time.Time
-	var oldWrites []auditv1.Event
-	for _, e := range auditEvents(g, func(e *auditv1.Event) bool { return succeeded(e) }) {
-		at := e.RequestReceivedTimestamp.Time
-		switch {
-		case sentBy(&e, leader) && isLease(&e):
-			if takeover.IsZero() {
-				lastRenew = at
-			} else {
-				oldWrites = append(oldWrites, e) // it took the Lease back: it leads again
-			}
-		case sentBy(&e, leader):
-			oldWrites = append(oldWrites, e)
-		case sentBy(&e, next) && isLease(&e) && takeover.IsZero() && at.After(cutAt):
+	// From the audit log: the takeover, the old leader's last renewal before it, the
+	// Lease's expiry, and what the old leader's pod wrote after it.
+	var takeover time.Time
+	for _, e := range auditEvents(g, func(e *auditv1.Event) bool { return succeeded(e) && sentBy(e, next) && isLease(e) }) {
+		if at := e.RequestReceivedTimestamp.Time; at.After(cutAt) && (takeover.IsZero() || at.Before(takeover)) {
 			takeover = at
 		}
 	}
-	g.Expect(lastRenew).NotTo(BeZero())
 	g.Expect(takeover).NotTo(BeZero())
-	expiry := lastRenew.Add(leaseDuration)
+	loss := lostLease(g, leader, takeover, leaseDuration)
 	var late []string
-	lastWrite := lastRenew
-	for _, e := range oldWrites {
-		at := e.RequestReceivedTimestamp.Time
-		if at.After(lastWrite) {
-			lastWrite = at
-		}
-		if at.After(expiry) {
-			late = append(late, describe(e))
-		}
+	for _, e := range loss.late {
+		late = append(late, describe(e))
 	}
 	g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(&leaderPod), p)).To(Succeed())
 	restarts := p.Status.ContainerStatuses[0].RestartCount - leaderPod.Status.ContainerStatuses[0].RestartCount
 	t.Logf("lease %s: old leader's last renewal %s before the cut; %s took over %s after it (%s after its expiry); "+
 		"old leader's last write %s relative to the expiry; %d writes of it after the expiry; "+
 		"%d edits converged %s after the partition healed; old leader back Ready after %s, %d container restarts, follower",
-		leaseDuration, cutAt.Sub(lastRenew).Round(10*time.Millisecond), next, takeover.Sub(lastRenew).Round(10*time.Millisecond),
-		takeover.Sub(expiry).Round(10*time.Millisecond), lastWrite.Sub(expiry).Round(10*time.Millisecond), len(late),
+		leaseDuration, cutAt.Sub(loss.lastRenew).Round(10*time.Millisecond), next, takeover.Sub(loss.lastRenew).Round(10*time.Millisecond),
+		takeover.Sub(loss.expiry).Round(10*time.Millisecond), loss.lastWrite.Sub(loss.expiry).Round(10*time.Millisecond), len(late),
 		len(edits), convergedAfter.Round(100*time.Millisecond), backAfter.Round(100*time.Millisecond), restarts)
 	// The follower counts the lease duration from when it saw the last renewal, up to one
 	// retry after it was made, and takes the Lease at its next retry.
-	g.Expect(takeover.Sub(lastRenew)).To(BeNumerically("<=", leaseDuration+2*retryPeriod), "takeover within the lease duration and one retry")
+	g.Expect(takeover.Sub(loss.lastRenew)).To(BeNumerically("<=", leaseDuration+2*retryPeriod), "takeover within the lease duration and one retry")
 	g.Expect(late).To(BeEmpty(), "writes of the partitioned leader after its Lease expired")
 	g.Expect(p.Spec.NodeName).To(Equal(localcluster.NodeName))
 }

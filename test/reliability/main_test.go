@@ -82,8 +82,9 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	}
 	framework.RequireRealNode("reliability tests", assets)
-	// Eight kwok nodes hold the applications' pods (110 each).
-	cluster = &localcluster.Cluster{BinDir: assets, Nodes: 8, RealNode: true, AuditLog: true, Progress: os.Stdout, DieWithParent: true}
+	// Twelve kwok nodes hold the applications' pods (110 each): the collisions test alone
+	// has 825 at once.
+	cluster = &localcluster.Cluster{BinDir: assets, Nodes: 12, RealNode: true, AuditLog: true, Progress: os.Stdout, DieWithParent: true}
 	os.Exit(framework.Run(m, cluster, setUp, nil))
 }
 
@@ -362,4 +363,55 @@ func deploymentsOf(g Gomega, namespace string) map[string]appsv1.Deployment {
 		out[d.Name] = d
 	}
 	return out
+}
+
+// leaseDuration is the manager's Lease's duration, as its leader wrote it.
+func leaseDuration(g Gomega) time.Duration {
+	leases, err := cs.CoordinationV1().Leases(operatorNamespace).List(context.Background(), metav1.ListOptions{})
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(leases.Items).To(HaveLen(1), "Leases in %s", operatorNamespace)
+	return time.Duration(*leases.Items[0].Spec.LeaseDurationSeconds) * time.Second
+}
+
+// leaseLoss is what the audit log shows of a manager pod that lost its Lease: its last
+// renewal before it lost it, the expiry that renewal set, and its writes after the expiry
+// until it led again, none of which a leader that lost its Lease may make.
+type leaseLoss struct {
+	lastRenew, expiry time.Time
+	// lastWrite is its last write before it led again, Lease renewals included.
+	lastWrite time.Time
+	late      []auditv1.Event
+}
+
+// lostLease reads from the audit log how pod lost its Lease, of leaseDuration, by lostBy
+// (when another pod took it, or the pod's manager exited on losing it): its last renewal
+// is its last Lease write before lostBy; its next Lease write after lostBy is its taking
+// the Lease again, as a new leader, which may write.
+func lostLease(g Gomega, pod string, lostBy time.Time, leaseDuration time.Duration) leaseLoss {
+	var loss leaseLoss
+	var leadsAgain time.Time
+	writes := auditEvents(g, func(e *auditv1.Event) bool { return succeeded(e) && sentBy(e, pod) })
+	for _, e := range writes {
+		if at := e.RequestReceivedTimestamp.Time; isLease(&e) && at.Before(lostBy) && at.After(loss.lastRenew) {
+			loss.lastRenew = at
+		} else if isLease(&e) && !at.Before(lostBy) && (leadsAgain.IsZero() || at.Before(leadsAgain)) {
+			leadsAgain = at
+		}
+	}
+	g.Expect(loss.lastRenew).NotTo(BeZero(), "%s's last renewal of the Lease before %s", pod, lostBy.Format(time.StampMilli))
+	loss.expiry = loss.lastRenew.Add(leaseDuration)
+	loss.lastWrite = loss.lastRenew
+	for _, e := range writes {
+		at := e.RequestReceivedTimestamp.Time
+		if !leadsAgain.IsZero() && !at.Before(leadsAgain) {
+			continue
+		}
+		if at.After(loss.lastWrite) {
+			loss.lastWrite = at
+		}
+		if at.After(loss.expiry) {
+			loss.late = append(loss.late, e)
+		}
+	}
+	return loss
 }
