@@ -210,10 +210,13 @@ func (b *Builder) Inspect(ctx context.Context, image string) (*Image, error) {
 		return nil, fmt.Errorf("buildah inspect %s: %w", image, err)
 	}
 	img := &Image{ID: info.FromImageID, Digest: info.FromImageDigest, OCI: info.OCIv1}
-	// Listing reads every image in storage, so it fails while another process removes one
-	// (the tiers share the machine's storage): try again rather than report no names.
+	// The names are listed for this image alone: a listing of every image (as --filter
+	// makes) fails on buildah 1.28 once storage holds a dangling image beside a manifest list
+	// made by buildah manifest (it looks for the list's instances in the list itself). It can
+	// still fail while another process removes this image's names (the tiers share the
+	// machine's storage): try again rather than report no names.
 	for attempt := 1; ; attempt++ {
-		names, err := b.buildah(ctx, "images", "--format", "{{.Name}}:{{.Tag}}", "--filter", "id="+info.FromImageID)
+		names, err := b.buildah(ctx, "images", "--format", "{{.Name}}:{{.Tag}}", info.FromImageID)
 		if err == nil {
 			img.Names = strings.Fields(string(names))
 			return img, nil
