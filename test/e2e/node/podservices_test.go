@@ -107,6 +107,15 @@ func TestPodServices(t *testing.T) {
 
 	main := &corev1.Service{}
 	g.Expect(k8s.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: app.Name}, main)).To(Succeed())
+	// kube-proxy programs the app's Service endpoint by endpoint as the EndpointSlice
+	// controller adds the pods: wait until each pod has answered once through it.
+	programmed := map[string]bool{}
+	g.Eventually(func(g Gomega) {
+		answer, err := get(fmt.Sprintf("http://%s:80/", main.Spec.ClusterIP))
+		g.Expect(err).NotTo(HaveOccurred())
+		programmed[answer] = true
+		g.Expect(programmed).To(HaveLen(3))
+	}, time.Minute, 100*time.Millisecond).Should(Succeed())
 	seen := map[string]int{}
 	for range 60 {
 		answer, err := get(fmt.Sprintf("http://%s:80/", main.Spec.ClusterIP))
