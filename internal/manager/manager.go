@@ -39,6 +39,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/leaderelection"
 	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
@@ -76,6 +77,9 @@ type Options struct {
 	LeaderElect        bool
 	LeaderElectionNS   string
 	LeaderElectionID   string
+	LeaseDuration      time.Duration
+	RenewDeadline      time.Duration
+	RetryPeriod        time.Duration
 	EnableHTTP2        bool
 	WatchNamespaces    string
 	PodLabelAnnotation string
@@ -108,6 +112,14 @@ func (o *Options) BindFlags(fs *flag.FlagSet) {
 		"Elect one active manager through a Lease, so that several replicas can run; the Lease is released on a graceful stop.")
 	fs.StringVar(&o.LeaderElectionID, "leader-election-id", DefaultLeaderElectionID,
 		"Name of the leader-election Lease; two installs in one namespace each need their own, or only one of them runs.")
+	// kube-controller-manager's names and defaults (controller-runtime's too).
+	fs.DurationVar(&o.LeaseDuration, "leader-elect-lease-duration", 15*time.Second,
+		"How long a follower waits after the leader's last renewal before it takes the Lease.")
+	fs.DurationVar(&o.RenewDeadline, "leader-elect-renew-deadline", 10*time.Second,
+		"How long the leader keeps trying to renew the Lease before it stops (and exits); "+
+			"longer than the API server's or etcd's restarts, the leader rides through them.")
+	fs.DurationVar(&o.RetryPeriod, "leader-elect-retry-period", 2*time.Second,
+		"How often the leader renews the Lease, and a follower tries to take it.")
 	fs.StringVar(&o.LeaderElectionNS, "leader-election-namespace", "",
 		"Namespace of the leader-election Lease; defaults to the pod's own namespace, which a manager running outside a pod must be told.")
 	fs.BoolVar(&o.EnableHTTP2, "enable-http2", false,
@@ -178,6 +190,14 @@ func (o *Options) Validate() error {
 	}
 	if o.ConflictRetry <= 0 {
 		errs = append(errs, fmt.Errorf("--conflict-retry-interval must be positive, not %v", o.ConflictRetry))
+	}
+	// client-go's leader elector refuses these too, but only once the manager starts.
+	if o.LeaseDuration <= o.RenewDeadline {
+		errs = append(errs, fmt.Errorf("--leader-elect-lease-duration (%v) must be longer than --leader-elect-renew-deadline (%v)", o.LeaseDuration, o.RenewDeadline))
+	}
+	if o.RetryPeriod <= 0 || float64(o.RenewDeadline) <= leaderelection.JitterFactor*float64(o.RetryPeriod) {
+		errs = append(errs, fmt.Errorf("--leader-elect-renew-deadline (%v) must be longer than %v times a positive --leader-elect-retry-period (%v)",
+			o.RenewDeadline, leaderelection.JitterFactor, o.RetryPeriod))
 	}
 	if o.MaxRetryBackoff <= 0 {
 		errs = append(errs, fmt.Errorf("--max-retry-backoff must be positive, not %v", o.MaxRetryBackoff))
@@ -252,6 +272,9 @@ func New(cfg *rest.Config, opts Options, customize ...func(*ctrl.Options)) (ctrl
 		LeaderElectionID:              opts.LeaderElectionID,
 		LeaderElectionNamespace:       opts.LeaderElectionNS,
 		LeaderElectionReleaseOnCancel: true,
+		LeaseDuration:                 &opts.LeaseDuration,
+		RenewDeadline:                 &opts.RenewDeadline,
+		RetryPeriod:                   &opts.RetryPeriod,
 	}
 	for _, f := range customize {
 		f(&mgrOpts)

@@ -70,6 +70,9 @@ func TestBadFlagsAreRefusedWithTheirName(t *testing.T) {
 		{[]string{"--kube-api-qps=0"}, "--kube-api-qps must be positive, or negative for no client-side limit"},
 		{[]string{"--leader-election-id=Demo_Operator"}, `--leader-election-id: "Demo_Operator" is not a Lease name`},
 		{[]string{"--kube-api-burst=0"}, "--kube-api-burst must be at least 1"},
+		{[]string{"--max-retry-backoff=0s"}, "--max-retry-backoff must be positive"},
+		{[]string{"--leader-elect-renew-deadline=20s"}, "--leader-elect-lease-duration (15s) must be longer than --leader-elect-renew-deadline (20s)"},
+		{[]string{"--leader-elect-retry-period=9s"}, "--leader-elect-renew-deadline (10s) must be longer than 1.2 times a positive --leader-elect-retry-period (9s)"},
 		{[]string{"--enable-pod-labeler=false", "--enable-demoapplication-controller=false"}, "both controllers are turned off"},
 	} {
 		t.Run(tc.args[0], func(t *testing.T) {
