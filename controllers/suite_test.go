@@ -35,7 +35,6 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
-	crmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	"github.com/cmft/demo-operator/internal/manager"
 	"github.com/cmft/demo-operator/internal/test/testenv"
@@ -170,21 +169,9 @@ func newNamespace(t *testing.T) string {
 
 // reconcileErrors returns how many reconciles of the named controller returned an error.
 func reconcileErrors(g Gomega, controller string) float64 {
-	families, err := crmetrics.Registry.Gather()
+	errors, err := testenv.Counter("controller_runtime_reconcile_errors_total", "controller", controller)
 	g.Expect(err).NotTo(HaveOccurred())
-	for _, family := range families {
-		if family.GetName() != "controller_runtime_reconcile_errors_total" {
-			continue
-		}
-		for _, m := range family.GetMetric() {
-			for _, l := range m.GetLabel() {
-				if l.GetName() == "controller" && l.GetValue() == controller {
-					return m.GetCounter().GetValue()
-				}
-			}
-		}
-	}
-	return 0
+	return errors
 }
 
 // eventsFor returns the reasons of the events recorded about the named object.

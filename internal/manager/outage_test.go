@@ -29,7 +29,6 @@ import (
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/internal/test/testenv"
@@ -79,13 +78,19 @@ func TestRecoversAfterAPIServerOutage(t *testing.T) {
 	opts.MaxRetryBackoff = backoff
 	mgr, err := New(cfg, opts, func(o *ctrl.Options) { o.Controller.SkipNameValidation = ptr.To(true) })
 	g.Expect(err).NotTo(HaveOccurred())
-	queued := queueAdds("demoapplication")
+	// How many items the controller's queue has taken in, counted by the process's metrics.
+	queueAdds := func() float64 {
+		adds, err := testenv.Counter("workqueue_adds_total", "name", "demoapplication")
+		g.Expect(err).NotTo(HaveOccurred())
+		return adds
+	}
+	queued := queueAdds()
 	mgrCtx, cancel := context.WithCancel(ctx)
 	done := make(chan error)
 	go func() { done <- mgr.Start(mgrCtx) }()
 	t.Cleanup(func() { cancel(); <-done })
 	// Killed once the controller has queued every app, before it reconciles many.
-	g.Eventually(func() float64 { return queueAdds("demoapplication") }, time.Minute, 5*time.Millisecond).
+	g.Eventually(queueAdds, time.Minute, 5*time.Millisecond).
 		Should(BeNumerically(">=", queued+apps))
 	apiServer := env.ControlPlane.GetAPIServer()
 	stopped := time.Now()
@@ -119,23 +124,4 @@ func TestRecoversAfterAPIServerOutage(t *testing.T) {
 	took := time.Since(back)
 	t.Logf("%d DemoApplications reconciled %.1fs after kube-apiserver returned", apps, took.Seconds())
 	g.Expect(took).To(BeNumerically("<", bound), "every DemoApplication reconciled within %v of kube-apiserver's return", bound)
-}
-
-// queueAdds reads how many items the named controller's workqueues have taken in, in this
-// process.
-func queueAdds(controller string) float64 {
-	families, _ := metrics.Registry.Gather()
-	for _, family := range families {
-		if family.GetName() != "workqueue_adds_total" {
-			continue
-		}
-		for _, m := range family.GetMetric() {
-			for _, l := range m.GetLabel() {
-				if l.GetName() == "name" && l.GetValue() == controller {
-					return m.GetCounter().GetValue()
-				}
-			}
-		}
-	}
-	return 0
 }

@@ -33,6 +33,7 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	crmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 	"sigs.k8s.io/yaml"
 )
 
@@ -127,4 +128,26 @@ func AsOperator(ctx context.Context, cfg *rest.Config) (*rest.Config, error) {
 		Groups:   []string{"system:serviceaccounts", "system:serviceaccounts:" + OperatorNamespace, "system:authenticated"},
 	}
 	return operator, nil
+}
+
+// Counter returns the value of the controller-runtime counter name whose label has value,
+// as the managers of this process have counted it (their metrics share one registry).
+func Counter(name, label, value string) (float64, error) {
+	families, err := crmetrics.Registry.Gather()
+	if err != nil {
+		return 0, err
+	}
+	for _, family := range families {
+		if family.GetName() != name {
+			continue
+		}
+		for _, m := range family.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if l.GetName() == label && l.GetValue() == value {
+					return m.GetCounter().GetValue(), nil
+				}
+			}
+		}
+	}
+	return 0, nil
 }
