@@ -157,6 +157,10 @@ func RunChild(args []string) int {
 		for in.Scan() {
 			if in.Text() == "stats" {
 				out.send(message{Event: "stats", Stats: w.stats()})
+				if f.cpuProfile != "" {
+					// What the heap holds when the figures are read, by allocation site.
+					writeHeapProfile(strings.TrimSuffix(f.cpuProfile, ".cpu.pprof") + ".heap.pprof")
+				}
 			}
 		}
 		cancel()
@@ -374,6 +378,17 @@ func (w *writeCounter) stats() *Stats {
 		s.PodPatches[prefix][n]++
 	}
 	return s
+}
+
+// writeHeapProfile writes the heap's profile to path; the stats have just run a GC, so its
+// in-use figures are the live heap's. A profile that cannot be written is only missing.
+func writeHeapProfile(path string) {
+	file, err := os.Create(path)
+	if err != nil {
+		return
+	}
+	defer file.Close()
+	_ = pprof.Lookup("heap").WriteTo(file, 0)
 }
 
 func cpuSeconds() float64 {
