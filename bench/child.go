@@ -365,6 +365,7 @@ func (w *writeCounter) stats() *Stats {
 	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 	metrics.Read(sample)
 	s.HeapBytes = sample[0].Value.Uint64()
+	logMemoryClasses()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for k, v := range w.writes {
@@ -378,6 +379,24 @@ func (w *writeCounter) stats() *Stats {
 		s.PodPatches[prefix][n]++
 	}
 	return s
+}
+
+// logMemoryClasses writes to the child's log where the Go runtime's memory goes, in MiB: the
+// live heap beside the free space of its spans (fragmentation), what is free but not yet
+// returned to the system, stacks and the runtime's own metadata.
+func logMemoryClasses() {
+	var samples []metrics.Sample
+	for _, d := range metrics.All() {
+		if strings.HasPrefix(d.Name, "/memory/classes/") {
+			samples = append(samples, metrics.Sample{Name: d.Name})
+		}
+	}
+	metrics.Read(samples)
+	line := "memory classes (MiB):"
+	for _, s := range samples {
+		line += fmt.Sprintf(" %s=%.1f", strings.TrimSuffix(strings.TrimPrefix(s.Name, "/memory/classes/"), ":bytes"), float64(s.Value.Uint64())/mib)
+	}
+	fmt.Fprintln(os.Stderr, line)
 }
 
 // writeHeapProfile writes the heap's profile to path; the stats have just run a GC, so its

@@ -50,7 +50,9 @@ func PodCacheTransform(keys PodLabelKeys) toolscache.TransformFunc {
 			annotations = optedIn
 		}
 		labels := only(pod.Labels, keys.Label, LabelApplication)
-		if len(labels) == 1 && labels[keys.Label] == pod.Name {
+		// A watch-list's objects come here twice (the reflector's store, then the queue's):
+		// a pod already holding OwnName must keep it.
+		if value, ok := PodLabel(pod, keys.Label); len(labels) == 1 && ok && value == pod.Name {
 			labels = labelled
 		}
 		pod.TypeMeta = metav1.TypeMeta{APIVersion: intern(pod.APIVersion), Kind: intern(pod.Kind)}

@@ -111,6 +111,10 @@ func TestPodCacheTransformShares(t *testing.T) {
 		g.Expect(ok).To(BeTrue())
 		g.Expect(value).To(Equal(pod.Name), "the shared map reads as the pod's own name")
 	}
+	again, err := transform(web1.DeepCopy())
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(reflect.ValueOf(again.(*metav1.PartialObjectMetadata).Labels).UnsafePointer()).To(Equal(reflect.ValueOf(web1.Labels).UnsafePointer()),
+		"a pod transformed twice, as a watch-list's are (the reflector's store, then the queue), still shares the map")
 	value, ok := PodLabel(labelled("web-3", "web-1"), "example.com/name")
 	g.Expect(ok).To(BeTrue())
 	g.Expect(value).To(Equal("web-1"), "a value other than the pod's name is kept as it is")
