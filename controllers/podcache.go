@@ -17,7 +17,6 @@ limitations under the License.
 package controllers
 
 import (
-	"maps"
 	"unique"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -45,15 +44,21 @@ func PodCacheTransform(keys PodLabelKeys) toolscache.TransformFunc {
 		if !ok {
 			return in, nil
 		}
-		annotations := only(pod.Annotations, keys.Annotation)
-		if maps.Equal(annotations, optedIn) {
+		// The shared maps are chosen before any map is made: what the transform allocates and
+		// drops is garbage at the rate of the watch, and holes in the heap once collected.
+		var annotations map[string]string
+		if value, ok := pod.Annotations[keys.Annotation]; ok {
 			annotations = optedIn
+			if value != "true" {
+				annotations = map[string]string{keys.Annotation: value}
+			}
 		}
-		labels := only(pod.Labels, keys.Label, LabelApplication)
+		labels := labelled
 		// A watch-list's objects come here twice (the reflector's store, then the queue's):
-		// a pod already holding OwnName must keep it.
-		if value, ok := PodLabel(pod, keys.Label); len(labels) == 1 && ok && value == pod.Name {
-			labels = labelled
+		// a pod already holding OwnName keeps it.
+		value, ok := PodLabel(pod, keys.Label)
+		if _, app := pod.Labels[LabelApplication]; !ok || value != pod.Name || app {
+			labels = only(pod.Labels, keys.Label, LabelApplication)
 		}
 		pod.TypeMeta = metav1.TypeMeta{APIVersion: intern(pod.APIVersion), Kind: intern(pod.Kind)}
 		m := pod.ObjectMeta
