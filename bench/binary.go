@@ -138,6 +138,11 @@ func (b *Bench) binaryRSS(ctx context.Context, namespace string, containerMemory
 		if kills, err := cgroup.oomKills(); err != nil || kills > 0 {
 			return resident{}, fmt.Errorf("%s in a memory cgroup of %d bytes: %d OOM kills (%v)", b.cfg.Manager, containerMemory, kills, err)
 		}
+		// What the kernel charges the container, beside RSS: the executable's pages are
+		// charged to whoever read them first (here the build), and reclaimed under pressure.
+		if usage, peak, err := cgroup.charged(); err == nil {
+			b.logf("memory cgroup: %.1f MiB charged, peak %.1f MiB", float64(usage)/mib, float64(peak)/mib)
+		}
 	}
 	return last, nil
 }
@@ -255,6 +260,25 @@ func (c *memoryCgroup) oomKills() (int, error) {
 		}
 	}
 	return 0, nil
+}
+
+// charged returns the memory the kernel charges the cgroup now and at its peak.
+func (c *memoryCgroup) charged() (usage, peak uint64, err error) {
+	files := [2]string{"memory.current", "memory.peak"}
+	if c.v1 {
+		files = [2]string{"memory.usage_in_bytes", "memory.max_usage_in_bytes"}
+	}
+	var values [2]uint64
+	for i, file := range files {
+		data, err := os.ReadFile(filepath.Join(c.dir, file))
+		if err != nil {
+			return 0, 0, err
+		}
+		if values[i], err = strconv.ParseUint(strings.TrimSpace(string(data)), 10, 64); err != nil {
+			return 0, 0, err
+		}
+	}
+	return values[0], values[1], nil
 }
 
 // remove deletes the cgroup once its processes are gone.
