@@ -37,7 +37,7 @@ const DefaultMemoryLimit = 256 << 20
 // runtime aims to stay under (AUTOMEMLIMIT replaces it). The rest is room above the target:
 // GOMEMLIMIT is soft, and a relist holds the old cache beside the new list until it replaces
 // it; the container's limit is hard. 0.6 of 256Mi (125 MiB) holds 150,000 pods' cache (an
-// 82 MiB live heap) in 154 MiB resident, 37 MiB of it the executable's pages
+// 83 MiB live heap) in 153 MiB resident, 37 MiB of it the executable's pages
 // (bench/RESULTS-150k-memory.md).
 const MemoryLimitRatio = 0.6
 
