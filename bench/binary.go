@@ -54,16 +54,19 @@ func (b *Bench) binaryMemory(ctx context.Context, namespace string, n, runs int)
 		binaries = append(binaries, binary{RoleBinaryContained, b.cfg.ContainerMemory})
 	}
 	for _, l := range binaries {
-		var rssBytes []float64
+		var rssBytes, anonBytes, fileBytes []float64
 		for range runs {
 			rss, err := b.binaryRSS(ctx, namespace, l.containerMemory)
 			if err != nil {
 				return err
 			}
-			rssBytes = append(rssBytes, float64(rss))
+			rssBytes = append(rssBytes, float64(rss.total()))
+			anonBytes, fileBytes = append(anonBytes, float64(rss.anon)), append(fileBytes, float64(rss.file))
 		}
-		point := MemoryPoint{Role: l.role, Pods: n, RSSBytes: median(rssBytes)}
-		b.logf("memory N=%d %s: RSS %.1f MiB", n, l.role, point.RSSBytes/mib)
+		point := MemoryPoint{Role: l.role, Pods: n, RSSBytes: median(rssBytes),
+			RSSAnonBytes: median(anonBytes), RSSFileBytes: median(fileBytes)}
+		b.logf("memory N=%d %s: RSS %.1f MiB (anonymous %.1f MiB, file %.1f MiB)",
+			n, l.role, point.RSSBytes/mib, point.RSSAnonBytes/mib, point.RSSFileBytes/mib)
 		b.results.Memory = append(b.results.Memory, point)
 	}
 	return nil
@@ -75,15 +78,15 @@ func (b *Bench) binaryMemory(ctx context.Context, namespace string, n, runs int)
 // counts the bench's code too, while their heap, read after a forced GC, is the manager's.
 // A containerMemory above 0 runs the binary in a memory cgroup of that limit, as a
 // container's: the manager sets its GOMEMLIMIT from it, as in an install.
-func (b *Bench) binaryRSS(ctx context.Context, namespace string, containerMemory int64) (uint64, error) {
+func (b *Bench) binaryRSS(ctx context.Context, namespace string, containerMemory int64) (resident, error) {
 	addr, err := freeAddr()
 	if err != nil {
-		return 0, err
+		return resident{}, err
 	}
 	b.seq++
 	log, err := os.Create(filepath.Join(b.dir, fmt.Sprintf("%03d-binary.log", b.seq)))
 	if err != nil {
-		return 0, err
+		return resident{}, err
 	}
 	defer log.Close()
 	s := b.defaultSetting()
@@ -94,7 +97,7 @@ func (b *Bench) binaryRSS(ctx context.Context, namespace string, containerMemory
 	var cgroup *memoryCgroup
 	if containerMemory > 0 {
 		if cgroup, err = newMemoryCgroup(fmt.Sprintf("demo-operator-bench-%d", b.seq), containerMemory); err != nil {
-			return 0, err
+			return resident{}, err
 		}
 		defer cgroup.remove()
 		// The shell joins the cgroup and becomes the manager, which so starts inside it.
@@ -104,7 +107,7 @@ func (b *Bench) binaryRSS(ctx context.Context, namespace string, containerMemory
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Start(); err != nil {
-		return 0, err
+		return resident{}, err
 	}
 	defer func() {
 		_ = cmd.Process.Signal(syscall.SIGTERM)
@@ -113,18 +116,18 @@ func (b *Bench) binaryRSS(ctx context.Context, namespace string, containerMemory
 
 	deadline := time.Now().Add(5 * time.Minute)
 	if err := awaitReady(ctx, addr, 100*time.Millisecond, 5*time.Minute); err != nil {
-		return 0, fmt.Errorf("%s (log %s): %w", b.cfg.Manager, log.Name(), err)
+		return resident{}, fmt.Errorf("%s (log %s): %w", b.cfg.Manager, log.Name(), err)
 	}
 	// Ready says the caches are full; the list buffers become garbage only after that, and
 	// the runtime returns freed memory gradually: wait until the resident set stops moving.
-	var last uint64
+	var last resident
 	for stable := 0; stable < 5 && time.Now().Before(deadline); {
 		time.Sleep(time.Second)
-		now, err := processRSS(cmd.Process.Pid)
+		now, err := processResident(cmd.Process.Pid)
 		if err != nil {
-			return 0, err
+			return resident{}, err
 		}
-		if diff := int64(now) - int64(last); diff < int64(last/100) && -diff < int64(last/100) {
+		if diff := int64(now.total()) - int64(last.total()); diff < int64(last.total()/100) && -diff < int64(last.total()/100) {
 			stable++
 		} else {
 			stable = 0
@@ -133,7 +136,12 @@ func (b *Bench) binaryRSS(ctx context.Context, namespace string, containerMemory
 	}
 	if cgroup != nil {
 		if kills, err := cgroup.oomKills(); err != nil || kills > 0 {
-			return 0, fmt.Errorf("%s in a memory cgroup of %d bytes: %d OOM kills (%v)", b.cfg.Manager, containerMemory, kills, err)
+			return resident{}, fmt.Errorf("%s in a memory cgroup of %d bytes: %d OOM kills (%v)", b.cfg.Manager, containerMemory, kills, err)
+		}
+		// What the kernel charges the container, beside RSS: the executable's pages are
+		// charged to whoever read them first (here the build), and reclaimed under pressure.
+		if usage, peak, err := cgroup.charged(); err == nil {
+			b.logf("memory cgroup: %.1f MiB charged, peak %.1f MiB", float64(usage)/mib, float64(peak)/mib)
 		}
 	}
 	return last, nil
@@ -169,6 +177,28 @@ func processRSS(pid int) (uint64, error) {
 		return 0, err
 	}
 	return uint64(stat.ResidentMemory()), nil
+}
+
+// resident is a process's resident set by kind of page, as /proc/PID/status splits it.
+type resident struct {
+	// anon is the heap, stacks and the runtime's own memory; file is the executable's pages
+	// that were touched; shmem is shared memory, which the manager does not use.
+	anon, file, shmem uint64
+}
+
+func (r resident) total() uint64 { return r.anon + r.file + r.shmem }
+
+// processResident reads pid's resident set by kind of page.
+func processResident(pid int) (resident, error) {
+	proc, err := procfs.NewProc(pid)
+	if err != nil {
+		return resident{}, err
+	}
+	status, err := proc.NewStatus()
+	if err != nil {
+		return resident{}, err
+	}
+	return resident{anon: status.RssAnon, file: status.RssFile, shmem: status.RssShmem}, nil
 }
 
 // memoryCgroup is a memory cgroup under the bench's own, with a limit, as a container has.
@@ -230,6 +260,25 @@ func (c *memoryCgroup) oomKills() (int, error) {
 		}
 	}
 	return 0, nil
+}
+
+// charged returns the memory the kernel charges the cgroup now and at its peak.
+func (c *memoryCgroup) charged() (usage, peak uint64, err error) {
+	files := [2]string{"memory.current", "memory.peak"}
+	if c.v1 {
+		files = [2]string{"memory.usage_in_bytes", "memory.max_usage_in_bytes"}
+	}
+	var values [2]uint64
+	for i, file := range files {
+		data, err := os.ReadFile(filepath.Join(c.dir, file))
+		if err != nil {
+			return 0, 0, err
+		}
+		if values[i], err = strconv.ParseUint(strings.TrimSpace(string(data)), 10, 64); err != nil {
+			return 0, 0, err
+		}
+	}
+	return values[0], values[1], nil
 }
 
 // remove deletes the cgroup once its processes are gone.

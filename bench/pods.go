@@ -198,7 +198,10 @@ func (b *Bench) watchLabelled(ctx context.Context, namespace string, n int) (<-c
 	// Handlers of one registration run one at a time: no lock needed.
 	seen := func(obj any) {
 		m, ok := obj.(*metav1.PartialObjectMetadata)
-		if !ok || labelled[m.Name] || m.Labels[controllers.DefaultPodNameLabel] != m.Name {
+		if !ok || labelled[m.Name] {
+			return
+		}
+		if value, _ := controllers.PodLabel(m, controllers.DefaultPodNameLabel); value != m.Name {
 			return
 		}
 		labelled[m.Name] = true
@@ -319,6 +322,10 @@ type MemoryPoint struct {
 	Pods      int     `json:"pods"`
 	HeapBytes float64 `json:"heapBytes"`
 	RSSBytes  float64 `json:"rssBytes"`
+	// RSSAnonBytes and RSSFileBytes split the RSS of the operator's binary: anonymous pages
+	// (heap, stacks, the runtime's own) and those of its executable file it touched.
+	RSSAnonBytes float64 `json:"rssAnonBytes,omitempty"`
+	RSSFileBytes float64 `json:"rssFileBytes,omitempty"`
 	// HeapGrowthBytes is HeapBytes less the same role's heap with no pods.
 	HeapGrowthBytes float64 `json:"heapGrowthBytes"`
 	BytesPerPod     float64 `json:"bytesPerPod"`

@@ -178,7 +178,10 @@ func (r *DemoApplicationReconciler) podServiceApp(ctx context.Context, obj clien
 // podServiceInputsChanged lets through the pod events that change which pods get a
 // Service: most pod updates are status changes, which do not.
 func (r *DemoApplicationReconciler) podServiceInputsChanged() predicate.Funcs {
-	labelled := func(o client.Object) bool { return o.GetLabels()[r.PodLabels.Label] == o.GetName() }
+	labelled := func(o client.Object) bool {
+		value, _ := PodLabel(o, r.PodLabels.Label)
+		return value == o.GetName()
+	}
 	return predicate.Funcs{
 		CreateFunc: func(e event.CreateEvent) bool { return labelled(e.Object) },
 		UpdateFunc: func(e event.UpdateEvent) bool {

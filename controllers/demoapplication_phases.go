@@ -126,7 +126,7 @@ func (r *DemoApplicationReconciler) labelledPods(ctx context.Context, app *paasv
 	}
 	for i := range pods.Items {
 		pod := &pods.Items[i]
-		if pod.DeletionTimestamp.IsZero() && pod.Labels[r.PodLabels.Label] == pod.Name {
+		if value, _ := PodLabel(pod, r.PodLabels.Label); pod.DeletionTimestamp.IsZero() && value == pod.Name {
 			wanted[pod.Name] = pod
 		}
 	}

@@ -112,7 +112,7 @@ func (r *PodReconciler) desiredLabel(pod metav1.Object) (string, bool) {
 // needsChange reports whether pod's pod-name label differs from what it should be.
 func (r *PodReconciler) needsChange(pod metav1.Object) bool {
 	value, want := r.desiredLabel(pod)
-	current, has := pod.GetLabels()[r.Label]
+	current, has := PodLabel(pod, r.Label)
 	return want != has || (want && current != value)
 }
 

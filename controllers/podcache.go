@@ -17,7 +17,6 @@ limitations under the License.
 package controllers
 
 import (
-	"maps"
 	"unique"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -31,19 +30,35 @@ import (
 // annotations, owner references and managed fields, most of a pod's metadata. A patch
 // computed from such a copy could drop what it lacks: the labeler's names its one label.
 //
-// What many pods hold alike is held once: the strings of their namespace and kind, and the
-// annotations of every pod that opts in (a map costs more than the rest of a cached pod).
-// Sharing is safe because nobody writes to a cached object: the cache hands out copies.
+// What many pods hold alike is held once: the strings of their namespace and kind, the
+// annotations of every pod that opts in, and the labels of every pod whose only kept label is
+// the pod-name label naming it, kept as {label: OwnName}: a Go map of one entry costs 336
+// bytes (its header and a group of eight slots), more than the rest of a cached pod. Read
+// the pod-name label of a cached pod with PodLabel. Sharing is safe because nobody writes to a cached object: the
+// cache hands out copies.
 func PodCacheTransform(keys PodLabelKeys) toolscache.TransformFunc {
 	optedIn := map[string]string{keys.Annotation: "true"}
+	labelled := map[string]string{keys.Label: OwnName}
 	return func(in any) (any, error) {
 		pod, ok := in.(*metav1.PartialObjectMetadata)
 		if !ok {
 			return in, nil
 		}
-		annotations := only(pod.Annotations, keys.Annotation)
-		if maps.Equal(annotations, optedIn) {
+		// The shared maps are chosen before any map is made: what the transform allocates and
+		// drops is garbage at the rate of the watch, and holes in the heap once collected.
+		var annotations map[string]string
+		if value, ok := pod.Annotations[keys.Annotation]; ok {
 			annotations = optedIn
+			if value != "true" {
+				annotations = map[string]string{keys.Annotation: value}
+			}
+		}
+		labels := labelled
+		// A watch-list's objects come here twice (the reflector's store, then the queue's):
+		// a pod already holding OwnName keeps it.
+		value, ok := PodLabel(pod, keys.Label)
+		if _, app := pod.Labels[LabelApplication]; !ok || value != pod.Name || app {
+			labels = only(pod.Labels, keys.Label, LabelApplication)
 		}
 		pod.TypeMeta = metav1.TypeMeta{APIVersion: intern(pod.APIVersion), Kind: intern(pod.Kind)}
 		m := pod.ObjectMeta
@@ -53,11 +68,25 @@ func PodCacheTransform(keys PodLabelKeys) toolscache.TransformFunc {
 			UID:               m.UID,
 			ResourceVersion:   m.ResourceVersion,
 			DeletionTimestamp: m.DeletionTimestamp,
-			Labels:            only(m.Labels, keys.Label, LabelApplication),
+			Labels:            labels,
 			Annotations:       annotations,
 		}
 		return pod, nil
 	}
+}
+
+// OwnName stands, in the pod cache, for a label value that is the pod's own name. It is not a
+// valid label value, so no pod can carry it.
+const OwnName = "(the pod's name)"
+
+// PodLabel returns the value of pod's label key, and whether it has one, as the API server
+// holds it, for a pod from the pod cache as for any other.
+func PodLabel(pod metav1.Object, key string) (string, bool) {
+	value, ok := pod.GetLabels()[key]
+	if value == OwnName {
+		value = pod.GetName()
+	}
+	return value, ok
 }
 
 // intern returns the one copy of s that all cached pods share.

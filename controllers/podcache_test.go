@@ -96,4 +96,28 @@ func TestPodCacheTransformShares(t *testing.T) {
 	g.Expect(unsafe.StringData(second.Namespace)).To(Equal(unsafe.StringData(first.Namespace)), "pods share their namespace's name")
 	g.Expect(cached("web-3", "false").Annotations).To(Equal(map[string]string{"example.com/label-me": "false"}),
 		"any other value is kept as it is")
+
+	labelled := func(name, value string) *metav1.PartialObjectMetadata {
+		out, err := transform(&metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Name: name,
+			Labels: map[string]string{"example.com/name": value, "team": "a"}}})
+		g.Expect(err).NotTo(HaveOccurred())
+		return out.(*metav1.PartialObjectMetadata)
+	}
+	web1, web2 := labelled("web-1", "web-1"), labelled("web-2", "web-2")
+	g.Expect(reflect.ValueOf(web2.Labels).UnsafePointer()).To(Equal(reflect.ValueOf(web1.Labels).UnsafePointer()),
+		"pods labelled with their own name share one labels map")
+	for _, pod := range []*metav1.PartialObjectMetadata{web1, web2} {
+		value, ok := PodLabel(pod, "example.com/name")
+		g.Expect(ok).To(BeTrue())
+		g.Expect(value).To(Equal(pod.Name), "the shared map reads as the pod's own name")
+	}
+	again, err := transform(web1.DeepCopy())
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(reflect.ValueOf(again.(*metav1.PartialObjectMetadata).Labels).UnsafePointer()).To(Equal(reflect.ValueOf(web1.Labels).UnsafePointer()),
+		"a pod transformed twice, as a watch-list's are (the reflector's store, then the queue), still shares the map")
+	value, ok := PodLabel(labelled("web-3", "web-1"), "example.com/name")
+	g.Expect(ok).To(BeTrue())
+	g.Expect(value).To(Equal("web-1"), "a value other than the pod's name is kept as it is")
+	_, ok = PodLabel(cached("web-4", "true"), "example.com/name")
+	g.Expect(ok).To(BeFalse(), "an unlabelled pod stays unlabelled")
 }

@@ -36,8 +36,9 @@ const DefaultMemoryLimit = 256 << 20
 // MemoryLimitRatio is the share of its memory, less the executable's pages, that the Go
 // runtime aims to stay under (AUTOMEMLIMIT replaces it). The rest is room above the target:
 // GOMEMLIMIT is soft, and a relist holds the old cache beside the new list until it replaces
-// it; the container's limit is hard. 0.6 of 256Mi (125 MiB) holds 150,000 pods' cache (a
-// 106 MiB live heap) in about 150 MiB resident (bench/RESULTS-150k-memory.md).
+// it; the container's limit is hard. 0.6 of 256Mi (125 MiB) holds 150,000 pods' cache (an
+// 83 MiB live heap) in 153 MiB resident, 37 MiB of it the executable's pages
+// (bench/RESULTS-150k-memory.md).
 const MemoryLimitRatio = 0.6
 
 // GoMemoryLimit is the memory the Go runtime may use, before the ratio, in a container whose
