@@ -34,8 +34,8 @@ import (
 // annotations of every pod that opts in, and the labels of every pod whose only kept label is
 // the pod-name label naming it, kept as {label: OwnName}: a Go map of one entry costs 336
 // bytes (its header and a group of eight slots), more than the rest of a cached pod. Read
-// the pod-name label of a cached pod with PodLabel. Sharing is safe because nobody writes to a cached object: the
-// cache hands out copies.
+// the pod-name label of a cached pod with PodLabel. Sharing is safe because nobody writes to
+// a cached object: the cache hands out copies.
 func PodCacheTransform(keys PodLabelKeys) toolscache.TransformFunc {
 	optedIn := map[string]string{keys.Annotation: "true"}
 	labelled := map[string]string{keys.Label: OwnName}
