@@ -170,6 +170,8 @@ type ConvergeRun struct {
 	// per app, by verb and resource (apiserver_request_total): the bench's own (its creates,
 	// its watches) as well as the manager's, which a least-writes run shows alone.
 	RequestsPerApp map[string]float64 `json:"requestsPerApp"`
+	// Start is the state the run started on.
+	Start ClusterState `json:"start"`
 }
 
 // convergeRun creates m apps in a namespace of its own; with role RoleManager a manager
@@ -178,6 +180,11 @@ type ConvergeRun struct {
 func (b *Bench) convergeRun(ctx context.Context, role string, s setting, m int) (ConvergeRun, string, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	start, err := b.clusterState(ctx)
+	if err != nil {
+		return ConvergeRun{}, "", err
+	}
+	b.logf("convergence %s %s starts on: %s", s.Name, role, start)
 	ns, err := b.newNamespace(ctx, "apps")
 	if err != nil {
 		return ConvergeRun{}, "", err
@@ -218,7 +225,7 @@ func (b *Bench) convergeRun(ctx context.Context, role string, s setting, m int) 
 		return ConvergeRun{}, ns, err
 	}
 	timeout := 5*time.Minute + s.rateBound(float64(m)*6)
-	var run ConvergeRun
+	run := ConvergeRun{Start: start}
 	select {
 	case last := <-tracker.done:
 		run.Seconds = seconds(last.Sub(begin))
@@ -321,6 +328,9 @@ func (b *Bench) convergence(ctx context.Context) error {
 		roles := []string{RoleDirect, RoleManager}
 		if j.s.Name == "defaults" {
 			roles = []string{RoleDirect, RoleLeastWrites, RoleManager}
+		}
+		if len(b.cfg.Roles) > 0 {
+			roles = slices.DeleteFunc(roles, func(r string) bool { return !slices.Contains(b.cfg.Roles, r) })
 		}
 		for i := range j.runs {
 			for _, role := range roles {

@@ -19,12 +19,20 @@ package bench
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // apiRequests reads the API server's own count of the requests it served
@@ -91,4 +99,132 @@ func (b *Bench) profileAPIServer(ctx context.Context, role string, seconds int) 
 		}
 	}()
 	return func() { <-done }
+}
+
+// ClusterState is what a convergence run starts on, so that what earlier runs leave behind
+// shows: the objects stored, etcd's history and size, and the control plane's idle work.
+type ClusterState struct {
+	// Objects counts the stored objects of the resources a convergence run writes, in every
+	// namespace (with no controller-manager, nothing but the bench deletes them).
+	Objects map[string]int `json:"objects"`
+	// EtcdRevision is etcd's revision: every write since it started, whatever was deleted.
+	EtcdRevision int64 `json:"etcdRevision"`
+	// EtcdDBBytes and EtcdDBInUseBytes are etcd's database file and the part of it in use
+	// (etcd_mvcc_db_total_size_in_bytes, …_in_use_in_bytes): history kept until compacted.
+	EtcdDBBytes      float64 `json:"etcdDBBytes"`
+	EtcdDBInUseBytes float64 `json:"etcdDBInUseBytes"`
+	// IdleCores is kube-apiserver's and etcd's CPU use, in cores, over idleWindow before the run.
+	IdleCores float64 `json:"idleCores"`
+}
+
+// idleWindow is how long the control plane's idle CPU is sampled before each run.
+const idleWindow = 2 * time.Second
+
+// countedResources are what a convergence run creates, directly or through the API server
+// (a Service's cluster IP is an IPAddress object; a manager's Lease and Events).
+var countedResources = []schema.GroupVersionResource{
+	{Group: "paas.cmft.com", Version: "v1", Resource: "demoapplications"},
+	{Group: "apps", Version: "v1", Resource: "deployments"},
+	{Version: "v1", Resource: "services"},
+	{Group: "networking.k8s.io", Version: "v1", Resource: "ipaddresses"},
+	{Version: "v1", Resource: "events"},
+	{Group: "coordination.k8s.io", Version: "v1", Resource: "leases"},
+	{Version: "v1", Resource: "namespaces"},
+}
+
+func (s ClusterState) String() string {
+	var objects []string
+	for _, gvr := range countedResources {
+		objects = append(objects, fmt.Sprintf("%s %d", gvr.Resource, s.Objects[gvr.Resource]))
+	}
+	return fmt.Sprintf("%s; etcd revision %d, db %.1f MB (%.1f MB in use); idle %.2f cores",
+		strings.Join(objects, ", "), s.EtcdRevision, s.EtcdDBBytes/1e6, s.EtcdDBInUseBytes/1e6, s.IdleCores)
+}
+
+// clusterState measures the state a run starts on.
+func (b *Bench) clusterState(ctx context.Context) (ClusterState, error) {
+	st := ClusterState{Objects: map[string]int{}}
+	for _, gvr := range countedResources {
+		// One item and the count of the rest: the API server answers without sending them all.
+		list, err := b.metadata.Resource(gvr).List(ctx, metav1.ListOptions{Limit: 1})
+		if err != nil {
+			return st, err
+		}
+		n := len(list.Items)
+		if list.RemainingItemCount != nil {
+			n += int(*list.RemainingItemCount)
+		}
+		st.Objects[gvr.Resource] = n
+	}
+	raw, err := b.etcd(ctx, http.MethodGet, "/metrics", nil)
+	if err != nil {
+		return st, err
+	}
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	families, err := parser.TextToMetricFamilies(bytes.NewReader(raw))
+	if err != nil {
+		return st, err
+	}
+	gauge := func(name string) float64 {
+		for _, m := range families[name].GetMetric() {
+			return m.GetGauge().GetValue()
+		}
+		return 0
+	}
+	st.EtcdDBBytes, st.EtcdDBInUseBytes = gauge("etcd_mvcc_db_total_size_in_bytes"), gauge("etcd_mvcc_db_total_size_in_use_in_bytes")
+	if st.EtcdRevision, err = b.etcdRevision(ctx); err != nil {
+		return st, err
+	}
+	before, err := b.serverCPUSeconds()
+	if err != nil {
+		return st, err
+	}
+	time.Sleep(idleWindow)
+	after, err := b.serverCPUSeconds()
+	st.IdleCores = (after - before) / idleWindow.Seconds()
+	return st, err
+}
+
+// etcd calls etcd's HTTP endpoints: its metrics and the gRPC gateway (/v3/…), which takes
+// and returns JSON (int64 as strings), so that the bench needs no etcd client module.
+func (b *Bench) etcd(ctx context.Context, method, path string, body any) ([]byte, error) {
+	var in io.Reader
+	if body != nil {
+		data, err := json.Marshal(body)
+		if err != nil {
+			return nil, err
+		}
+		in = bytes.NewReader(data)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, b.env.ControlPlane.Etcd.URL.JoinPath(path).String(), in)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	out, err := io.ReadAll(resp.Body)
+	if err == nil && resp.StatusCode != http.StatusOK {
+		err = fmt.Errorf("etcd %s %s: %s: %s", method, path, resp.Status, out)
+	}
+	return out, err
+}
+
+// etcdRevision is etcd's current revision, from the header of a one-key range.
+func (b *Bench) etcdRevision(ctx context.Context) (int64, error) {
+	raw, err := b.etcd(ctx, http.MethodPost, "/v3/kv/range", map[string]any{"key": "AA==", "limit": "1"})
+	if err != nil {
+		return 0, err
+	}
+	var resp struct {
+		Header struct {
+			Revision string `json:"revision"`
+		} `json:"header"`
+	}
+	if err := json.Unmarshal(raw, &resp); err != nil {
+		return 0, err
+	}
+	return strconv.ParseInt(resp.Header.Revision, 10, 64)
 }
