@@ -143,18 +143,10 @@ func (s ClusterState) String() string {
 
 // clusterState measures the state a run starts on.
 func (b *Bench) clusterState(ctx context.Context) (ClusterState, error) {
-	st := ClusterState{Objects: map[string]int{}}
-	for _, gvr := range countedResources {
-		// One item and the count of the rest: the API server answers without sending them all.
-		list, err := b.metadata.Resource(gvr).List(ctx, metav1.ListOptions{Limit: 1})
-		if err != nil {
-			return st, err
-		}
-		n := len(list.Items)
-		if list.RemainingItemCount != nil {
-			n += int(*list.RemainingItemCount)
-		}
-		st.Objects[gvr.Resource] = n
+	var st ClusterState
+	var err error
+	if st.Objects, err = b.objectCounts(ctx); err != nil {
+		return st, err
 	}
 	raw, err := b.etcd(ctx, http.MethodGet, "/metrics", nil)
 	if err != nil {
@@ -183,6 +175,41 @@ func (b *Bench) clusterState(ctx context.Context) (ClusterState, error) {
 	after, err := b.serverCPUSeconds()
 	st.IdleCores = (after - before) / idleWindow.Seconds()
 	return st, err
+}
+
+// objectCounts counts the stored objects of countedResources, in every namespace.
+func (b *Bench) objectCounts(ctx context.Context) (map[string]int, error) {
+	counts := map[string]int{}
+	for _, gvr := range countedResources {
+		// One item and the count of the rest: the API server answers without sending them all.
+		list, err := b.metadata.Resource(gvr).List(ctx, metav1.ListOptions{Limit: 1})
+		if err != nil {
+			return nil, err
+		}
+		n := len(list.Items)
+		if list.RemainingItemCount != nil {
+			n += int(*list.RemainingItemCount)
+		}
+		counts[gvr.Resource] = n
+	}
+	return counts, nil
+}
+
+// compactEtcd compacts etcd's history up to its current revision and defragments its
+// database, so that a run does not pay for the history of the runs before it: kube-apiserver
+// compacts only every 5 minutes, and only a defragmentation gives the freed pages back.
+func (b *Bench) compactEtcd(ctx context.Context) error {
+	rev, err := b.etcdRevision(ctx)
+	if err != nil {
+		return err
+	}
+	// physical: return once the compaction is applied to the database, not only scheduled.
+	if _, err := b.etcd(ctx, http.MethodPost, "/v3/kv/compaction",
+		map[string]any{"revision": strconv.FormatInt(rev, 10), "physical": true}); err != nil {
+		return err
+	}
+	_, err = b.etcd(ctx, http.MethodPost, "/v3/maintenance/defragment", map[string]any{})
+	return err
 }
 
 // etcd calls etcd's HTTP endpoints: its metrics and the gRPC gateway (/v3/…), which takes
