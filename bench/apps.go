@@ -170,6 +170,8 @@ type ConvergeRun struct {
 	// per app, by verb and resource (apiserver_request_total): the bench's own (its creates,
 	// its watches) as well as the manager's, which a least-writes run shows alone.
 	RequestsPerApp map[string]float64 `json:"requestsPerApp"`
+	// Order is the run's place in its round (1 for the first): the roles' order rotates.
+	Order int `json:"order"`
 	// Start is the state the run started on.
 	Start ClusterState `json:"start"`
 }
@@ -347,6 +349,7 @@ func (b *Bench) convergence(ctx context.Context) error {
 				if err != nil {
 					return err
 				}
+				r.Order = k + 1
 				// The steady state keeps the manager's apps of the last round; every other run's
 				// go, or the next runs would start on more objects than the first.
 				if j.s.Name == "defaults" && role == RoleManager && i == j.runs-1 {
