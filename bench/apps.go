@@ -316,8 +316,7 @@ func (b *Bench) creator(namespace, role string, s setting) (func(context.Context
 }
 
 // convergence measures M apps with the defaults (no client-side limit) and with the former
-// 50-QPS limit, beside the direct client; the apps of the manager's run with the defaults
-// serve the steady state.
+// 50-QPS limit, beside the direct client, each run on the same state.
 func (b *Bench) convergence(ctx context.Context) error {
 	for _, j := range []struct {
 		s    setting
@@ -350,11 +349,9 @@ func (b *Bench) convergence(ctx context.Context) error {
 					return err
 				}
 				r.Order = k + 1
-				// The steady state keeps the manager's apps of the last round; every other run's
-				// go, or the next runs would start on more objects than the first.
-				if j.s.Name == "defaults" && role == RoleManager && i == j.runs-1 {
-					b.steadyNamespace = ns
-				} else if err := b.emptyAppsNamespace(ctx, ns); err != nil {
+				// Every run's objects go, the manager's too, or the next runs would start on more
+				// than the first did; the steady state converges apps of its own.
+				if err := b.emptyAppsNamespace(ctx, ns); err != nil {
 					return err
 				}
 				b.logf("convergence %s M=%d %s run %d: %.1fs, p50 %.2fs, p99 %.2fs, %.2f writes/app, %.2f events/app, API server and etcd %.1f CPU s",
@@ -384,16 +381,14 @@ type SteadyState struct {
 	CPUSeconds        float64            `json:"cpuSeconds"`
 }
 
-// steady starts a manager on the converged apps and the memory scenario's pods, lets its
-// start settle, then watches it for the window, with resyncs due inside it.
+// steady converges M apps (a manager's run, not measured), starts a manager on them and the
+// memory scenario's pods, lets its start settle, then watches it for the window, with resyncs due inside it.
 func (b *Bench) steady(ctx context.Context) error {
-	if b.steadyNamespace == "" {
-		_, ns, err := b.convergeRun(ctx, RoleManager, b.defaultSetting(), b.cfg.Apps)
-		if err != nil {
-			return err
-		}
-		b.steadyNamespace = ns
+	_, ns, err := b.convergeRun(ctx, RoleManager, b.defaultSetting(), b.cfg.Apps)
+	if err != nil {
+		return err
 	}
+	b.steadyNamespace = ns
 	f := b.defaultSetting().child(RoleManager, b.lateNamespaces())
 	f.syncPeriod = b.cfg.SyncPeriod
 	p, err := b.start(f)
