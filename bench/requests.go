@@ -109,8 +109,8 @@ type ClusterState struct {
 	Objects map[string]int `json:"objects"`
 	// EtcdRevision is etcd's revision: every write since it started, whatever was deleted.
 	EtcdRevision int64 `json:"etcdRevision"`
-	// EtcdDBBytes and EtcdDBInUseBytes are etcd's database file and the part of it in use
-	// (etcd_mvcc_db_total_size_in_bytes, …_in_use_in_bytes): history kept until compacted.
+	// EtcdDBBytes and EtcdDBInUseBytes are etcd's database file and the part of it in use:
+	// history is kept until compacted, and a file only shrinks when defragmented.
 	EtcdDBBytes      float64 `json:"etcdDBBytes"`
 	EtcdDBInUseBytes float64 `json:"etcdDBInUseBytes"`
 	// IdleCores is kube-apiserver's and etcd's CPU use, in cores, over idleWindow before the run.
@@ -148,23 +148,7 @@ func (b *Bench) clusterState(ctx context.Context) (ClusterState, error) {
 	if st.Objects, err = b.objectCounts(ctx); err != nil {
 		return st, err
 	}
-	raw, err := b.etcd(ctx, http.MethodGet, "/metrics", nil)
-	if err != nil {
-		return st, err
-	}
-	parser := expfmt.NewTextParser(model.UTF8Validation)
-	families, err := parser.TextToMetricFamilies(bytes.NewReader(raw))
-	if err != nil {
-		return st, err
-	}
-	gauge := func(name string) float64 {
-		for _, m := range families[name].GetMetric() {
-			return m.GetGauge().GetValue()
-		}
-		return 0
-	}
-	st.EtcdDBBytes, st.EtcdDBInUseBytes = gauge("etcd_mvcc_db_total_size_in_bytes"), gauge("etcd_mvcc_db_total_size_in_use_in_bytes")
-	if st.EtcdRevision, err = b.etcdRevision(ctx); err != nil {
+	if st.EtcdRevision, st.EtcdDBBytes, st.EtcdDBInUseBytes, err = b.etcdStatus(ctx); err != nil {
 		return st, err
 	}
 	before, err := b.serverCPUSeconds()
@@ -199,7 +183,7 @@ func (b *Bench) objectCounts(ctx context.Context) (map[string]int, error) {
 // database, so that a run does not pay for the history of the runs before it: kube-apiserver
 // compacts only every 5 minutes, and only a defragmentation gives the freed pages back.
 func (b *Bench) compactEtcd(ctx context.Context) error {
-	rev, err := b.etcdRevision(ctx)
+	rev, _, _, err := b.etcdStatus(ctx)
 	if err != nil {
 		return err
 	}
@@ -212,8 +196,8 @@ func (b *Bench) compactEtcd(ctx context.Context) error {
 	return err
 }
 
-// etcd calls etcd's HTTP endpoints: its metrics and the gRPC gateway (/v3/…), which takes
-// and returns JSON (int64 as strings), so that the bench needs no etcd client module.
+// etcd calls etcd's gRPC gateway (/v3/…), which takes and returns JSON (int64 as strings), so
+// that the bench needs no etcd client module.
 func (b *Bench) etcd(ctx context.Context, method, path string, body any) ([]byte, error) {
 	var in io.Reader
 	if body != nil {
@@ -239,19 +223,20 @@ func (b *Bench) etcd(ctx context.Context, method, path string, body any) ([]byte
 	return out, err
 }
 
-// etcdRevision is etcd's current revision, from the header of a one-key range.
-func (b *Bench) etcdRevision(ctx context.Context) (int64, error) {
-	raw, err := b.etcd(ctx, http.MethodPost, "/v3/kv/range", map[string]any{"key": "AA==", "limit": "1"})
+// etcdStatus is etcd's revision and its database's size and the part of it in use, from its
+// maintenance status.
+func (b *Bench) etcdStatus(ctx context.Context) (revision int64, db, inUse float64, err error) {
+	raw, err := b.etcd(ctx, http.MethodPost, "/v3/maintenance/status", map[string]any{})
 	if err != nil {
-		return 0, err
+		return 0, 0, 0, err
 	}
-	var resp struct {
+	var status struct {
 		Header struct {
-			Revision string `json:"revision"`
+			Revision int64 `json:"revision,string"`
 		} `json:"header"`
+		DBSize      float64 `json:"dbSize,string"`
+		DBSizeInUse float64 `json:"dbSizeInUse,string"`
 	}
-	if err := json.Unmarshal(raw, &resp); err != nil {
-		return 0, err
-	}
-	return strconv.ParseInt(resp.Header.Revision, 10, 64)
+	err = json.Unmarshal(raw, &status)
+	return status.Header.Revision, status.DBSize, status.DBSizeInUse, err
 }
