@@ -381,8 +381,9 @@ type SteadyState struct {
 	CPUSeconds        float64            `json:"cpuSeconds"`
 }
 
-// steady converges M apps (a manager's run, not measured), starts a manager on them and the
-// memory scenario's pods, lets its start settle, then watches it for the window, with resyncs due inside it.
+// steady converges M apps (a manager's run, not measured), starts a manager on them and
+// the memory scenario's pods, lets its start settle, then watches it for the window, with
+// resyncs due inside it.
 func (b *Bench) steady(ctx context.Context) error {
 	_, ns, err := b.convergeRun(ctx, RoleManager, b.defaultSetting(), b.cfg.Apps)
 	if err != nil {
