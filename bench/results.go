@@ -357,13 +357,16 @@ func mark(met bool) string {
 
 func roleName(role string) string {
 	return map[string]string{
-		RoleManager:         "demo-operator",
-		RoleClientGoLabeler: "client-go baseline",
-		RoleFullPodManager:  "full-Pod-cache baseline",
-		RoleBinary:          "bin/manager",
-		RoleBinaryContained: "bin/manager, memory cgroup",
-		RoleDirect:          "direct-client baseline",
-		RoleLeastWrites:     "least writes (no operator)",
+		RoleManager:            "demo-operator",
+		RoleClientGoLabeler:    "client-go baseline",
+		RoleFullPodManager:     "full-Pod-cache baseline",
+		RoleBinary:             "bin/manager",
+		RoleBinaryContained:    "bin/manager, memory cgroup",
+		RoleDirect:             "direct-client baseline",
+		RoleLeastWrites:        "least writes (no operator)",
+		RoleLeastWritesApply:   "least writes, applied as the operator does",
+		RoleLeastWritesWatched: "least writes, applied, operator's watches held",
+		RoleLeastWritesEvent:   "least writes, applied, watched, one Event",
 	}[role]
 }
 
