@@ -419,6 +419,7 @@ func (r *Results) writeFigures(sb *strings.Builder) {
 		}
 		sb.WriteString("\n")
 		r.roundsTable(sb)
+		r.decompositionTable(sb)
 		r.requestsTable(sb)
 	}
 	if st := r.Steady; st != nil {
@@ -538,6 +539,34 @@ func (r *Results) requestsTable(sb *strings.Builder) {
 		fmt.Fprintf(sb, " **%.2f** |", t)
 	}
 	sb.WriteString("\n\n")
+}
+
+// decompositionTable shows where the manager's control-plane CPU per app goes beyond the
+// least writes: each least-writes role adds one ingredient of the operator's traffic, so the
+// step from the row before is that ingredient's cost, and what is left to the manager's row
+// is its reconciles' own (their reads of the cache cost the API server nothing).
+func (r *Results) decompositionTable(sb *strings.Builder) {
+	for _, s := range []string{"defaults", "limited"} {
+		least, op := r.convergence(RoleLeastWrites, s), r.convergence(RoleManager, s)
+		if least == nil || op == nil {
+			continue
+		}
+		fmt.Fprintf(sb, "Where the manager's API server + etcd CPU goes beyond the least writes, %s (median of runs; each row adds one ingredient to the row before)\n\n", s)
+		sb.WriteString("| how | CPU/app | × least writes | step over the row before | share of the gap | manager ÷ this row |\n|---|---|---|---|---|---|\n")
+		gap, before := op.ServerCPUMillisPerApp-least.ServerCPUMillisPerApp, least.ServerCPUMillisPerApp
+		for _, role := range []string{RoleLeastWrites, RoleLeastWritesApply, RoleLeastWritesWatched, RoleLeastWritesEvent, RoleManager} {
+			c := r.convergence(role, s)
+			if c == nil {
+				continue
+			}
+			step := c.ServerCPUMillisPerApp - before
+			fmt.Fprintf(sb, "| %s | %.1f ms | %.2f | %+.1f ms | %.0f %% | %.2f%s |\n", roleName(role), c.ServerCPUMillisPerApp,
+				c.ServerCPUMillisPerApp/least.ServerCPUMillisPerApp, step, 100*step/gap, op.ServerCPUMillisPerApp/c.ServerCPUMillisPerApp,
+				perRound(op, c, func(c ConvergeRun) float64 { return c.ServerCPUSeconds }))
+			before = c.ServerCPUMillisPerApp
+		}
+		sb.WriteString("\n")
+	}
 }
 
 // roundsTable lists every convergence run by round, in the order the runs went, with the
