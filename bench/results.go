@@ -559,9 +559,13 @@ func (r *Results) decompositionTable(sb *strings.Builder) {
 			if c == nil {
 				continue
 			}
-			step := c.ServerCPUMillisPerApp - before
-			fmt.Fprintf(sb, "| %s | %.1f ms | %.2f | %+.1f ms | %.0f %% | %.2f%s |\n", roleName(role), c.ServerCPUMillisPerApp,
-				c.ServerCPUMillisPerApp/least.ServerCPUMillisPerApp, step, 100*step/gap, op.ServerCPUMillisPerApp/c.ServerCPUMillisPerApp,
+			step, share := "–", "–"
+			if role != RoleLeastWrites {
+				d := c.ServerCPUMillisPerApp - before
+				step, share = fmt.Sprintf("%+.1f ms", d), fmt.Sprintf("%.0f %%", 100*d/gap)
+			}
+			fmt.Fprintf(sb, "| %s | %.1f ms | %.2f | %s | %s | %.2f%s |\n", roleName(role), c.ServerCPUMillisPerApp,
+				c.ServerCPUMillisPerApp/least.ServerCPUMillisPerApp, step, share, op.ServerCPUMillisPerApp/c.ServerCPUMillisPerApp,
 				perRound(op, c, func(c ConvergeRun) float64 { return c.ServerCPUSeconds }))
 			before = c.ServerCPUMillisPerApp
 		}
