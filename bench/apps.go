@@ -276,7 +276,7 @@ func (b *Bench) convergeRun(ctx context.Context, role string, s setting, m int) 
 	run.P50Seconds, run.P99Seconds = percentile(latencies, 50), percentile(latencies, 99)
 	run.Writes = map[string]int{"POST deployments": m, "POST services": m}
 	if least, ok := leastWrites[role]; ok {
-		run.Writes["PATCH demoapplications/status"] = m
+		run.Writes["PUT demoapplications/status"] = m
 		if least.apply {
 			run.Writes = map[string]int{"PATCH deployments": m, "PATCH services": m, "PATCH demoapplications/status": m}
 		}
