@@ -73,6 +73,9 @@ type Config struct {
 	Creators int
 	// Scenarios to run; empty runs them all.
 	Scenarios []string
+	// Roles are the convergence roles to run, of RoleDirect, RoleLeastWrites and
+	// RoleManager; empty runs them all.
+	Roles []string
 	// Settings are the client budgets of the labelling and convergence figures, of
 	// "defaults" (no client-side limit) and "limited" (the former 50 QPS, burst 100);
 	// empty runs both.

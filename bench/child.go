@@ -62,6 +62,10 @@ const (
 	// RoleClientGoLabeler is the plain client-go baseline: a metadata informer and workers that
 	// send the one merge patch each annotated pod needs.
 	RoleClientGoLabeler = "client-go-labeler"
+	// RoleWatcher is the manager without its DemoApplication controller: the operator's
+	// watches (its caches, with internal/manager's options) and nothing that writes, so that a
+	// convergence run can count what the watches cost the API server apart from the writes.
+	RoleWatcher = "watcher"
 )
 
 // childFlags are a child's settings, passed on its command line.
@@ -186,7 +190,7 @@ func runRole(ctx context.Context, f childFlags, w *writeCounter, out *reporter) 
 	switch f.role {
 	case RoleClientGoLabeler:
 		return runClientGoLabeler(ctx, cfg, f.namespaces, f.concurrency, out)
-	case RoleManager, RoleFullPodManager:
+	case RoleManager, RoleFullPodManager, RoleWatcher:
 	default:
 		return fmt.Errorf("unknown role %q", f.role)
 	}
@@ -205,6 +209,7 @@ func runRole(ctx context.Context, f childFlags, w *writeCounter, out *reporter) 
 		opts.MetricsAddr, opts.ProbeAddr, opts.LeaderElect = "0", f.probeAddr, f.leaderElect
 		opts.QPS, opts.Burst, opts.MaxConcurrent = f.qps, f.burst, f.concurrency
 		opts.WatchNamespaces = f.namespaces
+		opts.EnableDemoApp = f.role != RoleWatcher
 		mgr, err = manager.New(cfg, opts, customize)
 	} else {
 		mgr, err = newFullPodManager(cfg, f.probeAddr, f.concurrency, func(o *ctrl.Options) {

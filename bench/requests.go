@@ -19,12 +19,20 @@ package bench
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // apiRequests reads the API server's own count of the requests it served
@@ -91,4 +99,144 @@ func (b *Bench) profileAPIServer(ctx context.Context, role string, seconds int) 
 		}
 	}()
 	return func() { <-done }
+}
+
+// ClusterState is what a convergence run starts on, so that what earlier runs leave behind
+// shows: the objects stored, etcd's history and size, and the control plane's idle work.
+type ClusterState struct {
+	// Objects counts the stored objects of the resources a convergence run writes, in every
+	// namespace (with no controller-manager, nothing but the bench deletes them).
+	Objects map[string]int `json:"objects"`
+	// EtcdRevision is etcd's revision: every write since it started, whatever was deleted.
+	EtcdRevision int64 `json:"etcdRevision"`
+	// EtcdDBBytes and EtcdDBInUseBytes are etcd's database file and the part of it in use:
+	// history is kept until compacted, and a file only shrinks when defragmented.
+	EtcdDBBytes      float64 `json:"etcdDBBytes"`
+	EtcdDBInUseBytes float64 `json:"etcdDBInUseBytes"`
+	// IdleCores is kube-apiserver's and etcd's CPU use, in cores, over idleWindow before the run.
+	IdleCores float64 `json:"idleCores"`
+}
+
+// idleWindow is how long the control plane's idle CPU is sampled before each run.
+const idleWindow = 2 * time.Second
+
+// countedResources are what a convergence run creates, directly or through the API server
+// (a Service's cluster IP is an IPAddress object; a manager's Lease and Events).
+var countedResources = []schema.GroupVersionResource{
+	{Group: "paas.cmft.com", Version: "v1", Resource: "demoapplications"},
+	{Group: "apps", Version: "v1", Resource: "deployments"},
+	{Version: "v1", Resource: "services"},
+	{Group: "networking.k8s.io", Version: "v1", Resource: "ipaddresses"},
+	{Version: "v1", Resource: "events"},
+	{Group: "coordination.k8s.io", Version: "v1", Resource: "leases"},
+	{Version: "v1", Resource: "namespaces"},
+}
+
+func (s ClusterState) String() string {
+	var objects []string
+	for _, gvr := range countedResources {
+		objects = append(objects, fmt.Sprintf("%s %d", gvr.Resource, s.Objects[gvr.Resource]))
+	}
+	return fmt.Sprintf("%s; etcd revision %d, db %.1f MB (%.1f MB in use); idle %.2f cores",
+		strings.Join(objects, ", "), s.EtcdRevision, s.EtcdDBBytes/1e6, s.EtcdDBInUseBytes/1e6, s.IdleCores)
+}
+
+// clusterState measures the state a run starts on.
+func (b *Bench) clusterState(ctx context.Context) (ClusterState, error) {
+	var st ClusterState
+	var err error
+	if st.Objects, err = b.objectCounts(ctx); err != nil {
+		return st, err
+	}
+	if st.EtcdRevision, st.EtcdDBBytes, st.EtcdDBInUseBytes, err = b.etcdStatus(ctx); err != nil {
+		return st, err
+	}
+	before, err := b.serverCPUSeconds()
+	if err != nil {
+		return st, err
+	}
+	time.Sleep(idleWindow)
+	after, err := b.serverCPUSeconds()
+	st.IdleCores = (after - before) / idleWindow.Seconds()
+	return st, err
+}
+
+// objectCounts counts the stored objects of countedResources, in every namespace.
+func (b *Bench) objectCounts(ctx context.Context) (map[string]int, error) {
+	counts := map[string]int{}
+	for _, gvr := range countedResources {
+		// One item and the count of the rest: the API server answers without sending them all.
+		list, err := b.metadata.Resource(gvr).List(ctx, metav1.ListOptions{Limit: 1})
+		if err != nil {
+			return nil, err
+		}
+		n := len(list.Items)
+		if list.RemainingItemCount != nil {
+			n += int(*list.RemainingItemCount)
+		}
+		counts[gvr.Resource] = n
+	}
+	return counts, nil
+}
+
+// compactEtcd compacts etcd's history up to its current revision and defragments its
+// database, so that a run does not pay for the history of the runs before it: kube-apiserver
+// compacts only every 5 minutes, and only a defragmentation gives the freed pages back.
+func (b *Bench) compactEtcd(ctx context.Context) error {
+	rev, _, _, err := b.etcdStatus(ctx)
+	if err != nil {
+		return err
+	}
+	// physical: return once the compaction is applied to the database, not only scheduled.
+	if _, err := b.etcd(ctx, http.MethodPost, "/v3/kv/compaction",
+		map[string]any{"revision": strconv.FormatInt(rev, 10), "physical": true}); err != nil {
+		return err
+	}
+	_, err = b.etcd(ctx, http.MethodPost, "/v3/maintenance/defragment", map[string]any{})
+	return err
+}
+
+// etcd calls etcd's gRPC gateway (/v3/…), which takes and returns JSON (int64 as strings), so
+// that the bench needs no etcd client module.
+func (b *Bench) etcd(ctx context.Context, method, path string, body any) ([]byte, error) {
+	var in io.Reader
+	if body != nil {
+		data, err := json.Marshal(body)
+		if err != nil {
+			return nil, err
+		}
+		in = bytes.NewReader(data)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, b.env.ControlPlane.Etcd.URL.JoinPath(path).String(), in)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	out, err := io.ReadAll(resp.Body)
+	if err == nil && resp.StatusCode != http.StatusOK {
+		err = fmt.Errorf("etcd %s %s: %s: %s", method, path, resp.Status, out)
+	}
+	return out, err
+}
+
+// etcdStatus is etcd's revision and its database's size and the part of it in use, from its
+// maintenance status.
+func (b *Bench) etcdStatus(ctx context.Context) (revision int64, db, inUse float64, err error) {
+	raw, err := b.etcd(ctx, http.MethodPost, "/v3/maintenance/status", map[string]any{})
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	var status struct {
+		Header struct {
+			Revision int64 `json:"revision,string"`
+		} `json:"header"`
+		DBSize      float64 `json:"dbSize,string"`
+		DBSizeInUse float64 `json:"dbSizeInUse,string"`
+	}
+	err = json.Unmarshal(raw, &status)
+	return status.Header.Revision, status.DBSize, status.DBSizeInUse, err
 }

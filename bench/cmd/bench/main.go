@@ -39,7 +39,7 @@ func main() {
 		os.Exit(bench.RunChild(os.Args[2:]))
 	}
 	cfg := bench.Config{}
-	var sizes, scenarios, settings string
+	var sizes, scenarios, settings, roles string
 	flag.IntVar(&cfg.Pods, "pods", 10_000, "N: pods of the labelling and memory figures (150000 is Kubernetes' documented limit)")
 	flag.IntVar(&cfg.Apps, "apps", 1_000, "M: DemoApplications of the convergence figures")
 	flag.IntVar(&cfg.Runs, "runs", 3, "runs of each cheap figure; the median is reported")
@@ -49,6 +49,7 @@ func main() {
 	flag.IntVar(&cfg.Creators, "creators", 8, "goroutines creating pods and DemoApplications")
 	flag.StringVar(&scenarios, "scenarios", "", "comma-separated scenarios to run, of "+strings.Join(bench.Scenarios, ",")+"; empty for all")
 	flag.StringVar(&settings, "settings", "", `client budgets of the labelling and convergence figures, of "defaults,limited" (no client-side limit, 50 QPS/100 burst); empty for both`)
+	flag.StringVar(&roles, "roles", "", "comma-separated convergence roles to run, of "+strings.Join([]string{bench.RoleDirect, bench.RoleLeastWrites, bench.RoleLeastWritesApply, bench.RoleLeastWritesWatched, bench.RoleLeastWritesEvent, bench.RoleManager}, ",")+"; empty for all")
 	flag.Float64Var(&cfg.QPS, "qps", 0, "replaces the manager's default --kube-api-qps, to try another")
 	flag.IntVar(&cfg.Burst, "burst", 0, "replaces the manager's default --kube-api-burst")
 	flag.IntVar(&cfg.Concurrency, "concurrency", 0, "replaces the manager's default --max-concurrent-reconciles")
@@ -79,6 +80,9 @@ func main() {
 	}
 	if settings != "" {
 		cfg.Settings = strings.Split(settings, ",")
+	}
+	if roles != "" {
+		cfg.Roles = strings.Split(roles, ",")
 	}
 
 	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
