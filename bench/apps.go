@@ -30,7 +30,6 @@ import (
 	"github.com/prometheus/procfs"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	eventsv1 "k8s.io/api/events/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
@@ -63,20 +62,17 @@ const (
 	// its merge patch with a resourceVersion.
 	RoleLeastWritesApply = "least-writes-apply"
 	// RoleLeastWritesWatched is least-writes-apply while a process holds the operator's
-	// watches (RoleWatcher), so that what they cost the API server counts.
+	// watches (RoleWatcher), so that what they cost the API server counts: every ingredient of
+	// the manager's traffic but its reconciles, as the operator records no Event for a new app.
 	RoleLeastWritesWatched = "least-writes-apply-watched"
-	// RoleLeastWritesEvent adds to least-writes-apply-watched the operator's one Event per
-	// app: every ingredient of the manager's traffic but its reconciles.
-	RoleLeastWritesEvent = "least-writes-apply-watched-event"
 )
 
 // leastWrites are the roles that add, one at a time, an ingredient of the operator's
 // traffic to the least writes, so that the gap between the two decomposes.
-var leastWrites = map[string]struct{ apply, watched, event bool }{
+var leastWrites = map[string]struct{ apply, watched bool }{
 	RoleLeastWrites:        {},
 	RoleLeastWritesApply:   {apply: true},
 	RoleLeastWritesWatched: {apply: true, watched: true},
-	RoleLeastWritesEvent:   {apply: true, watched: true, event: true},
 }
 
 // createOnly is the resourceVersion no object has, which makes an apply create or be refused,
@@ -280,9 +276,6 @@ func (b *Bench) convergeRun(ctx context.Context, role string, s setting, m int) 
 		if least.apply {
 			run.Writes = map[string]int{"PATCH deployments": m, "PATCH services": m, "PATCH demoapplications/status": m}
 		}
-		if least.event {
-			run.Writes["POST events"] = m
-		}
 	}
 	if role == RoleManager {
 		// Let the reconciles that the objects' own create events trigger finish.
@@ -384,18 +377,6 @@ func (b *Bench) creator(namespace, role string, s setting) (func(context.Context
 		} else {
 			err = writer.Status().Update(ctx, app)
 		}
-		if err != nil || !least.event {
-			return err
-		}
-		// As the operator's recorder sends it: one Created Event regarding the app.
-		_, err = clientset.EventsV1().Events(namespace).Create(ctx, &eventsv1.Event{
-			ObjectMeta: metav1.ObjectMeta{GenerateName: name + "-", Namespace: namespace},
-			EventTime:  metav1.NowMicro(), ReportingController: "demo-operator", ReportingInstance: "bench",
-			Action: "Apply", Reason: "Created", Type: corev1.EventTypeNormal,
-			Regarding: corev1.ObjectReference{APIVersion: paasv1.GroupVersion.String(), Kind: "DemoApplication",
-				Namespace: namespace, Name: name, UID: app.UID},
-			Note: "Created Deployment " + name + ", Service " + name,
-		}, metav1.CreateOptions{})
 		return err
 	}, s.Concurrency
 }
@@ -414,7 +395,7 @@ func (b *Bench) convergence(ctx context.Context) error {
 		roles := []string{RoleDirect, RoleManager}
 		if j.s.Name == "defaults" {
 			// The least-writes roles in the order they add the operator's ingredients.
-			roles = []string{RoleDirect, RoleLeastWrites, RoleLeastWritesApply, RoleLeastWritesWatched, RoleLeastWritesEvent, RoleManager}
+			roles = []string{RoleDirect, RoleLeastWrites, RoleLeastWritesApply, RoleLeastWritesWatched, RoleManager}
 		}
 		if len(b.cfg.Roles) > 0 {
 			roles = slices.DeleteFunc(roles, func(r string) bool { return !slices.Contains(b.cfg.Roles, r) })

@@ -366,7 +366,6 @@ func roleName(role string) string {
 		RoleLeastWrites:        "least writes (no operator)",
 		RoleLeastWritesApply:   "least writes, applied as the operator does",
 		RoleLeastWritesWatched: "least writes, applied, operator's watches held",
-		RoleLeastWritesEvent:   "least writes, applied, watched, one Event",
 	}[role]
 }
 
@@ -554,7 +553,7 @@ func (r *Results) decompositionTable(sb *strings.Builder) {
 		fmt.Fprintf(sb, "Where the manager's API server + etcd CPU goes beyond the least writes, %s (median of runs; each row adds one ingredient to the row before)\n\n", s)
 		sb.WriteString("| how | CPU/app | × least writes | step over the row before | share of the gap | manager ÷ this row |\n|---|---|---|---|---|---|\n")
 		gap, before := op.ServerCPUMillisPerApp-least.ServerCPUMillisPerApp, least.ServerCPUMillisPerApp
-		for _, role := range []string{RoleLeastWrites, RoleLeastWritesApply, RoleLeastWritesWatched, RoleLeastWritesEvent, RoleManager} {
+		for _, role := range []string{RoleLeastWrites, RoleLeastWritesApply, RoleLeastWritesWatched, RoleManager} {
 			c := r.convergence(role, s)
 			if c == nil {
 				continue

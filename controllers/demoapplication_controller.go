@@ -88,7 +88,7 @@ func (r *DemoApplicationReconciler) Reconcile(ctx context.Context, req ctrl.Requ
 	original := app.DeepCopy()
 
 	// 2. Run each step; a failing one does not keep the others from doing their part.
-	s := &scope{app: app}
+	s := &scope{app: app, first: len(app.Status.Conditions) == 0}
 	for _, step := range []func(context.Context, *scope){
 		r.reconcileDeployment, r.reconcileService, r.reconcilePodServices,
 	} {

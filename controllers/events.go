@@ -30,7 +30,8 @@ import (
 
 // Event reasons of the operator's reconcilers.
 const (
-	// EventCreated: owned objects were created; one Event names all a pass created.
+	// EventCreated: owned objects were created after the app's first pass; one Event names
+	// all a pass created.
 	EventCreated = "Created"
 	// EventUpdated: an owned object was brought back to the spec.
 	EventUpdated = "Updated"
@@ -51,14 +52,18 @@ const (
 	// ReasonPodServicesFailed.
 )
 
-// recordCreated records what the pass created as one Event of its app. Like
-// kube-controller-manager's controllers (a ReplicaSet's SuccessfulCreate, a Deployment's
-// ScalingReplicaSet), the operator says what it created, for kubectl describe; unlike them it
-// says it once for a pass: a new app's Deployment and Service, or a burst of per-pod Services,
-// cost the API server one Event write rather than one each, as the events library of
-// kube-controller-manager aggregates similar Events of one object.
+// recordCreated records what the pass created as one Event of its app, except on the app's
+// first pass. Like kube-controller-manager's controllers (a ReplicaSet's SuccessfulCreate, a
+// Deployment's ScalingReplicaSet), the operator says what it created, for kubectl describe,
+// when that is news: an object someone deleted and the operator made again, per-pod Services
+// for a scale-up. A new app's Deployment and Service are not: its status reports them from
+// that first pass on (Available, Progressing), and an Event saying so would be the one
+// request of a new app that no operator needs, a sixth of what it costs the API server in
+// requests (bench/RESULTS.md). It says it once for a pass: a burst of per-pod Services costs
+// one Event write rather than one each, as the events library of kube-controller-manager
+// aggregates similar Events of one object.
 func (r *DemoApplicationReconciler) recordCreated(s *scope) {
-	if len(s.created) == 0 {
+	if len(s.created) == 0 || s.first {
 		return
 	}
 	r.Recorder.Eventf(regarding(s.app), nil, corev1.EventTypeNormal, EventCreated, "Apply", "%s", createdNote(s.created))

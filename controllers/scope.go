@@ -30,6 +30,9 @@ import (
 // requeue decision read it.
 type scope struct {
 	app *paasv1.DemoApplication
+	// first is set on the app's first pass: the operator has never reported on it, so its
+	// status has no condition yet.
+	first bool
 	// deployment is app's Deployment, nil when it has none. deploymentKnown is false when the
 	// pass could not tell (reading it failed): status then keeps what it said before.
 	deployment      *appsv1.Deployment

@@ -36,10 +36,11 @@ const DefaultMemoryLimit = 256 << 20
 // MemoryLimitRatio is the share of its memory, less the executable's pages, that the Go
 // runtime aims to stay under (AUTOMEMLIMIT replaces it). The rest is room above the target:
 // GOMEMLIMIT is soft, and a relist holds the old cache beside the new list until it replaces
-// it; the container's limit is hard. 0.6 of 256Mi (125 MiB) holds 150,000 pods' cache (an
-// 83 MiB live heap) in 153 MiB resident, 37 MiB of it the executable's pages
+// it; the container's limit is hard. 0.55 of 256Mi (114 MiB) holds 150,000 pods' cache (an
+// 83 MiB live heap, 97 MiB of the heap's spans with their holes) with room for the collector
+// to work in; lower, it would run almost without pause at that size
 // (bench/RESULTS-150k-memory.md).
-const MemoryLimitRatio = 0.6
+const MemoryLimitRatio = 0.55
 
 // GoMemoryLimit is the memory the Go runtime may use, before the ratio, in a container whose
 // limit container reports, or of DefaultMemoryLimit when there is none (or no cgroup): the

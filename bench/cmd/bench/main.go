@@ -49,7 +49,7 @@ func main() {
 	flag.IntVar(&cfg.Creators, "creators", 8, "goroutines creating pods and DemoApplications")
 	flag.StringVar(&scenarios, "scenarios", "", "comma-separated scenarios to run, of "+strings.Join(bench.Scenarios, ",")+"; empty for all")
 	flag.StringVar(&settings, "settings", "", `client budgets of the labelling and convergence figures, of "defaults,limited" (no client-side limit, 50 QPS/100 burst); empty for both`)
-	flag.StringVar(&roles, "roles", "", "comma-separated convergence roles to run, of "+strings.Join([]string{bench.RoleDirect, bench.RoleLeastWrites, bench.RoleLeastWritesApply, bench.RoleLeastWritesWatched, bench.RoleLeastWritesEvent, bench.RoleManager}, ",")+"; empty for all")
+	flag.StringVar(&roles, "roles", "", "comma-separated convergence roles to run, of "+strings.Join([]string{bench.RoleDirect, bench.RoleLeastWrites, bench.RoleLeastWritesApply, bench.RoleLeastWritesWatched, bench.RoleManager}, ",")+"; empty for all")
 	flag.Float64Var(&cfg.QPS, "qps", 0, "replaces the manager's default --kube-api-qps, to try another")
 	flag.IntVar(&cfg.Burst, "burst", 0, "replaces the manager's default --kube-api-burst")
 	flag.IntVar(&cfg.Concurrency, "concurrency", 0, "replaces the manager's default --max-concurrent-reconciles")
