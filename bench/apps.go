@@ -191,6 +191,10 @@ type ConvergeRun struct {
 	// ServerCPUSeconds is what kube-apiserver and etcd used from the first create to the
 	// last app converged: the cost of the run to the control plane.
 	ServerCPUSeconds float64 `json:"serverCPUSeconds"`
+	// MachineCPUSeconds is what every process of the machine used over the same span: the
+	// control plane, the bench's clients and the manager (or watcher) together. With the cores
+	// saturated, a run's time follows it.
+	MachineCPUSeconds float64 `json:"machineCPUSeconds"`
 	// RequestsPerApp are the requests the API server served during the run, reads included,
 	// per app, by verb and resource (apiserver_request_total): the bench's own (its creates,
 	// its watches) as well as the manager's, which a least-writes run shows alone.
@@ -242,6 +246,10 @@ func (b *Bench) convergeRun(ctx context.Context, role string, s setting, m int) 
 	if err != nil {
 		return ConvergeRun{}, ns, err
 	}
+	machineCPU, err := machineCPUSeconds()
+	if err != nil {
+		return ConvergeRun{}, ns, err
+	}
 	requests, err := b.apiRequests(ctx)
 	if err != nil {
 		return ConvergeRun{}, ns, err
@@ -265,6 +273,10 @@ func (b *Bench) convergeRun(ctx context.Context, role string, s setting, m int) 
 			return run, ns, err
 		}
 		run.ServerCPUSeconds = cpu - serverCPU
+		if cpu, err = machineCPUSeconds(); err != nil {
+			return run, ns, err
+		}
+		run.MachineCPUSeconds = cpu - machineCPU
 	case <-time.After(timeout):
 		return run, ns, fmt.Errorf("%s: not every app converged after %s", role, timeout)
 	}
@@ -534,6 +546,20 @@ func (b *Bench) serverCPUSeconds() (float64, error) {
 		return 0, fmt.Errorf("found %d of kube-apiserver and etcd among the bench's processes", found)
 	}
 	return total, nil
+}
+
+// machineCPUSeconds is the CPU time the machine's processors spent busy since boot.
+func machineCPUSeconds() (float64, error) {
+	fs, err := procfs.NewDefaultFS()
+	if err != nil {
+		return 0, err
+	}
+	stat, err := fs.Stat()
+	if err != nil {
+		return 0, err
+	}
+	t := stat.CPUTotal
+	return t.User + t.Nice + t.System + t.IRQ + t.SoftIRQ + t.Steal, nil
 }
 
 // settle waits until the cluster holds what it held before the first run (namespaces aside:
