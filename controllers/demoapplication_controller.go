@@ -146,6 +146,11 @@ func (r *DemoApplicationReconciler) conflictRetryInterval() time.Duration {
 // per-pod Service changes. Pods are watched as metadata, through the informer the pod
 // labeler already has.
 func (r *DemoApplicationReconciler) SetupWithManager(mgr ctrl.Manager, options controller.Options) error {
+	// Every reconcile lists its app's per-pod Services: indexed by app, that reads the app's
+	// own, where a label selector would scan every cached Service of the namespace.
+	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &corev1.Service{}, podServiceAppIndex, podServiceAppOf); err != nil {
+		return fmt.Errorf("indexing per-pod Services by app: %w", err)
+	}
 	// An informer's periodic resync replays every object unchanged: nothing to reconcile.
 	changed := builder.WithPredicates(predicate.ResourceVersionChangedPredicate{})
 	return ctrl.NewControllerManagedBy(mgr).
@@ -161,6 +166,20 @@ func (r *DemoApplicationReconciler) SetupWithManager(mgr ctrl.Manager, options c
 			}))).
 		WithOptions(options).
 		Complete(r)
+}
+
+// podServiceAppIndex indexes the cached Services that are per-pod Services by the name of
+// their app.
+const podServiceAppIndex = "podServiceApp"
+
+// podServiceAppOf is the value of podServiceAppIndex for obj, a Service: its app's name when
+// it is a per-pod Service.
+func podServiceAppOf(obj client.Object) []string {
+	labels := obj.GetLabels()
+	if labels[LabelPodService] == "" || labels[LabelApplication] == "" {
+		return nil
+	}
+	return []string{labels[LabelApplication]}
 }
 
 // podServiceApp maps a pod, or a per-pod Service, to its DemoApplication when that asks

@@ -76,8 +76,7 @@ func (r *DemoApplicationReconciler) reconcilePodServices(ctx context.Context, s 
 		return
 	}
 	existing := &corev1.ServiceList{}
-	err = r.List(ctx, existing, client.InNamespace(app.Namespace),
-		client.MatchingLabels{LabelApplication: app.Name}, client.HasLabels{LabelPodService})
+	err = r.List(ctx, existing, client.InNamespace(app.Namespace), client.MatchingFields{podServiceAppIndex: app.Name})
 	if err != nil {
 		s.fail(step, fmt.Errorf("listing per-pod Services: %w", err))
 		return
