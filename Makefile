@@ -214,6 +214,12 @@ helm-package: manifests ## Package the chart into bin/charts, with appVersion $(
 
 ##@ Tools
 
+.PHONY: tools
+tools: controller-gen kustomize codegen-tools operator-sdk ## Build every tool the tests run into bin/ (first time only): the generators, operator-sdk and scorecard-test, the control plane and the real node's binaries, OLM and opm.
+	@hack/operator-sdk.sh --scorecard-test >/dev/null
+	@hack/control-plane.sh --node >/dev/null
+	@hack/olm.sh >/dev/null
+
 .PHONY: controller-gen
 controller-gen: $(CONTROLLER_GEN) ## Build controller-gen at the version pinned in hack/tools/gen/go.mod.
 $(CONTROLLER_GEN): $(TOOLS_MOD)/go.mod

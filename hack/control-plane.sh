@@ -12,11 +12,15 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-kube_version=v1.37.1
-etcd_version=v3.6.6
+source "$root/hack/lib/modules.sh"
+kube_version=$(module_version "$root/hack/tools/kube" k8s.io/kubernetes)
+etcd_version=$(module_version "$root/hack/tools/etcd" go.etcd.io/etcd/server/v3)
 dir="$root/bin/k8s/${kube_version#v}-$(go env GOOS)-$(go env GOARCH)"
 
 mode=${1:-}
+resolved "kubernetes=$kube_version" "etcd=$etcd_version" \
+  "kwok=$(module_version "$root/hack/tools/kwok" sigs.k8s.io/kwok)" \
+  "coredns=$(module_version "$root/hack/tools/coredns" github.com/coredns/coredns)" && exit 0
 kube_cmds=(kube-apiserver)
 [[ "$mode" == "--all" || "$mode" == "--cluster" || "$mode" == "--node" ]] && kube_cmds+=(kube-controller-manager kube-scheduler)
 [[ "$mode" == "--node" ]] && kube_cmds+=(kubelet kube-proxy kubectl)
@@ -43,7 +47,7 @@ if [[ ! -x "$dir/etcd" || "$(cat "$dir/etcd.version" 2>/dev/null)" != "$etcd_ver
 fi
 
 if [[ "$mode" == "--cluster" || "$mode" == "--node" ]]; then
-  kwok_version=$(cd "$root/hack/tools/kwok" && go list -m -f '{{.Version}}' sigs.k8s.io/kwok)
+  kwok_version=$(module_version "$root/hack/tools/kwok" sigs.k8s.io/kwok)
   if [[ ! -x "$dir/kwok" || "$(cat "$dir/kwok.version" 2>/dev/null)" != "$kwok_version" ]]; then
     echo "building kwok $kwok_version (first time only)" >&2
     (cd "$root/hack/tools/kwok" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$dir/kwok.tmp" sigs.k8s.io/kwok/cmd/kwok)
@@ -53,7 +57,7 @@ if [[ "$mode" == "--cluster" || "$mode" == "--node" ]]; then
 fi
 
 if [[ "$mode" == "--node" ]]; then
-  coredns_version=$(cd "$root/hack/tools/coredns" && go list -m -f '{{.Version}}' github.com/coredns/coredns)
+  coredns_version=$(module_version "$root/hack/tools/coredns" github.com/coredns/coredns)
   if [[ ! -x "$dir/coredns" || "$(cat "$dir/coredns.version" 2>/dev/null)" != "$coredns_version" ]]; then
     echo "building CoreDNS $coredns_version (first time only)" >&2
     (cd "$root/hack/tools/coredns" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$dir/coredns.tmp" ./cmd/coredns)

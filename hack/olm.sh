@@ -17,9 +17,15 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-olm_version=$(cd "$root/hack/tools/olm" && go list -m -f '{{.Version}}' github.com/operator-framework/operator-lifecycle-manager)
-opm_version=$(cd "$root/hack/tools/opm" && go list -m -f '{{.Version}}' github.com/operator-framework/operator-registry)
+source "$root/hack/lib/modules.sh"
+olm_module=github.com/operator-framework/operator-lifecycle-manager
+olm_version=$(module_version "$root/hack/tools/olm" "$olm_module")
+opm_version=$(module_version "$root/hack/tools/opm" github.com/operator-framework/operator-registry)
 dir="$root/bin/olm/${olm_version#v}-$(go env GOOS)-$(go env GOARCH)"
+if [[ -n "${RESOLVE_ONLY:-}" ]]; then
+  src=$(module_dir "$root/hack/tools/olm" "$olm_module")
+  resolved "olm=$olm_version" "opm=$opm_version" "olm_crds=$src/deploy/chart/crds" && exit 0
+fi
 mkdir -p "$dir"
 
 # OLM reports OLMVersion in its logs and operator status; its own Makefile stamps it the same way.
@@ -34,7 +40,7 @@ for entry in "${olm_cmds[@]}"; do
   if [[ ! -x "$dir/$cmd" ]]; then
     echo "building OLM $cmd $olm_version (first time only, several minutes)" >&2
     (cd "$root/hack/tools/olm" && CGO_ENABLED=0 go build -trimpath -tags json1 -ldflags "$olm_ldflags" \
-      -o "$dir/$cmd.tmp" "github.com/operator-framework/operator-lifecycle-manager/${entry#*:}")
+      -o "$dir/$cmd.tmp" "$olm_module/${entry#*:}")
     mv "$dir/$cmd.tmp" "$dir/$cmd"
   fi
 done
@@ -66,7 +72,9 @@ fi
 # OLM's CRDs, as its Helm chart installs them, and deploy/ with the chart itself and the values
 # of OLM's upstream release, which internal/test/olmdeploy renders to deploy OLM as pods, from the
 # same module version.
-src=$(cd "$root/hack/tools/olm" && go list -m -f '{{.Dir}}' github.com/operator-framework/operator-lifecycle-manager)
+if [[ ! -d "$dir/crds" || ! -d "$dir/deploy" ]]; then
+  src=$(module_dir "$root/hack/tools/olm" "$olm_module")
+fi
 if [[ ! -d "$dir/crds" ]]; then
   mkdir -p "$dir/crds.tmp"
   cp "$src"/deploy/chart/crds/*.yaml "$dir/crds.tmp/"

@@ -10,21 +10,24 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+source "$root/hack/lib/modules.sh"
 mod="$root/hack/tools/operator-sdk"
 pkg=github.com/operator-framework/operator-sdk
-version=$(cd "$mod" && go list -m -f '{{.Version}}' "$pkg")
-src=$(cd "$mod" && go list -m -f '{{.Dir}}' "$pkg")
+version=$(module_version "$mod" "$pkg")
 
 cmd=operator-sdk main=cmd/operator-sdk
 [[ "${1:-}" == "--scorecard-test" ]] && cmd=scorecard-test main=images/scorecard-test
 bin="$root/bin/$cmd-$version"
-if [[ ! -x "$bin" ]]; then
-  echo "building $cmd $version from the Go module proxy (first time only, several minutes)" >&2
+if [[ ! -x "$bin" || -n "${RESOLVE_ONLY:-}" ]]; then
   # The variables and values operator-sdk's Makefile stamps: the release's tag and commit (the
   # module proxy records the commit of the tag), and its Makefile's Kubernetes and image versions.
-  commit=$(cd "$mod" && go mod download -json "$pkg@$version" | sed -n 's/.*"Hash": "\([0-9a-f]*\)".*/\1/p')
+  download=$(module_download "$mod" "$pkg")
+  src=$(json_field Dir <<<"$download")
+  commit=$(json_field Hash <<<"$download")
   k8s=$(sed -n 's/^export K8S_VERSION = //p' "$src/Makefile")
   image=$(sed -n 's/^export IMAGE_VERSION = //p' "$src/Makefile")
+  resolved "version=$version" "commit=$commit" "kubernetes=$k8s" "image=$image" && exit 0
+  echo "building $cmd $version from the Go module proxy (first time only, several minutes)" >&2
   v="$pkg/internal/version"
   (cd "$mod" && CGO_ENABLED=0 go build -trimpath -tags containers_image_openpgp -ldflags "-s -w \
     -X $v.Version=$version -X $v.GitVersion=$version -X $v.GitCommit=$commit \
