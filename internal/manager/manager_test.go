@@ -18,6 +18,7 @@ package manager
 
 import (
 	"flag"
+	"reflect"
 	"testing"
 
 	. "github.com/onsi/gomega"
@@ -53,7 +54,17 @@ func podCache(o *Options) cache.ByObject {
 func TestDefaultsAreValid(t *testing.T) {
 	o := DefaultOptions()
 	NewWithT(t).Expect(o.Validate()).To(Succeed())
-	NewWithT(t).Expect(&o).To(Equal(parse(t)))
+
+	// Every default, written out as --help shows it, is accepted and means the default: what a
+	// user copies from the help text (or a chart renders) runs the manager the defaults run.
+	fs := flag.NewFlagSet("manager", flag.ContinueOnError)
+	(&Options{}).BindFlags(fs)
+	var args []string
+	fs.VisitAll(func(f *flag.Flag) { args = append(args, "--"+f.Name+"="+f.DefValue) })
+	NewWithT(t).Expect(args).To(HaveLen(reflect.TypeFor[Options]().NumField()), "a flag per option")
+	explicit := parse(t, args...)
+	NewWithT(t).Expect(explicit.Validate()).To(Succeed())
+	NewWithT(t).Expect(explicit).To(Equal(&o))
 }
 
 func TestBadFlagsAreRefusedWithTheirName(t *testing.T) {
