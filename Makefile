@@ -51,6 +51,8 @@ KUSTOMIZE ?= $(LOCALBIN)/kustomize
 OPERATOR_SDK ?= $(LOCALBIN)/operator-sdk
 # The client generators hack/update-codegen.sh runs from bin/.
 CODEGEN_TOOLS = client-gen lister-gen informer-gen applyconfiguration-gen
+GOLANGCI_LINT ?= $(LOCALBIN)/golangci-lint
+LINT_MOD = hack/tools/lint
 KUBECTL ?= kubectl
 # The tools' paths, for the tests that run them (internal/test/sdkbundle runs make bundle).
 TOOL_PATHS = CONTROLLER_GEN="$(CONTROLLER_GEN)" KUSTOMIZE="$(KUSTOMIZE)" OPERATOR_SDK="$(OPERATOR_SDK)"
@@ -84,6 +86,14 @@ fmt: ## Run go fmt against code.
 .PHONY: vet
 vet: ## Run go vet against code.
 	go vet ./...
+
+.PHONY: lint
+lint: golangci-lint ## Run golangci-lint (.golangci.yml) against the module, every tier's build tags included.
+	$(GOLANGCI_LINT) run
+
+.PHONY: lint-fix
+lint-fix: golangci-lint ## Run golangci-lint and apply its fixes.
+	$(GOLANGCI_LINT) run --fix
 
 .PHONY: envtest
 envtest: ## Build kube-apiserver and etcd from the Go module proxy into bin/ (first time only).
@@ -215,7 +225,7 @@ helm-package: manifests ## Package the chart into bin/charts, with appVersion $(
 ##@ Tools
 
 .PHONY: tools
-tools: controller-gen kustomize codegen-tools operator-sdk ## Build every tool the tests run into bin/ (first time only): the generators, operator-sdk and scorecard-test, the control plane and the real node's binaries, OLM and opm.
+tools: controller-gen kustomize codegen-tools golangci-lint operator-sdk ## Build every tool the tests run into bin/ (first time only): the generators, golangci-lint, operator-sdk and scorecard-test, the control plane and the real node's binaries, OLM and opm.
 	@hack/operator-sdk.sh --scorecard-test >/dev/null
 	@hack/control-plane.sh --node >/dev/null
 	@hack/olm.sh >/dev/null
@@ -229,6 +239,11 @@ $(CONTROLLER_GEN): $(TOOLS_MOD)/go.mod
 kustomize: $(KUSTOMIZE) ## Build kustomize at the version pinned in hack/tools/gen/go.mod.
 $(KUSTOMIZE): $(TOOLS_MOD)/go.mod
 	cd $(TOOLS_MOD) && go build -o $(KUSTOMIZE) sigs.k8s.io/kustomize/kustomize/v5
+
+.PHONY: golangci-lint
+golangci-lint: $(GOLANGCI_LINT) ## Build golangci-lint at the version pinned in hack/tools/lint/go.mod.
+$(GOLANGCI_LINT): $(LINT_MOD)/go.mod
+	cd $(LINT_MOD) && go build -o $(GOLANGCI_LINT) github.com/golangci/golangci-lint/v2/cmd/golangci-lint
 
 .PHONY: operator-sdk
 operator-sdk: ## Build bin/operator-sdk at the version pinned in hack/tools/operator-sdk/go.mod (first time only); OPERATOR_SDK=<path> uses yours instead.

@@ -32,7 +32,10 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
@@ -85,15 +88,15 @@ func directObjects(namespace, name string) (*appsv1.Deployment, *corev1.Service)
 	selector := map[string]string{controllers.LabelName: name, controllers.LabelApplication: name}
 	labels := map[string]string{controllers.LabelName: name, controllers.LabelApplication: name,
 		controllers.LabelManagedBy: controllers.ManagedByValue}
-	meta := metav1.ObjectMeta{Namespace: namespace, Name: name, Labels: labels}
-	deployment := &appsv1.Deployment{ObjectMeta: meta, Spec: appsv1.DeploymentSpec{
+	objectMeta := metav1.ObjectMeta{Namespace: namespace, Name: name, Labels: labels}
+	deployment := &appsv1.Deployment{ObjectMeta: objectMeta, Spec: appsv1.DeploymentSpec{
 		Replicas: ptr.To[int32](2),
 		Selector: &metav1.LabelSelector{MatchLabels: selector},
 		Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels},
 			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: controllers.ContainerName, Image: "nginx:1.27",
 				Ports: []corev1.ContainerPort{{ContainerPort: 8080, Protocol: corev1.ProtocolTCP}}}}}},
 	}}
-	service := &corev1.Service{ObjectMeta: meta, Spec: corev1.ServiceSpec{Selector: selector,
+	service := &corev1.Service{ObjectMeta: objectMeta, Spec: corev1.ServiceSpec{Selector: selector,
 		Ports: []corev1.ServicePort{{Port: 80, TargetPort: intstr.FromInt32(8080), Protocol: corev1.ProtocolTCP}}}}
 	return deployment, service
 }
@@ -135,7 +138,7 @@ func (t *appTracker) update(name string, f func(*appState)) {
 func (t *appTracker) latencies() []float64 {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	var out []float64
+	out := make([]float64, 0, len(t.apps))
 	for _, s := range t.apps {
 		out = append(out, seconds(s.converged.Sub(s.created)))
 	}
@@ -356,13 +359,18 @@ func (b *Bench) creator(namespace, role string, s setting) (func(context.Context
 			obj.SetOwnerReferences([]metav1.OwnerReference{owner})
 			if least.apply {
 				// An apply names its kind in its body, which a typed object leaves empty.
-				gvk, err := apiutil.GVKForObject(obj, manager.Scheme)
-				if err != nil {
+				var gvk schema.GroupVersionKind
+				if gvk, err = apiutil.GVKForObject(obj, manager.Scheme); err != nil {
 					return err
 				}
 				obj.GetObjectKind().SetGroupVersionKind(gvk)
 				obj.SetResourceVersion(createOnly)
-				err = writer.Patch(ctx, obj, client.Apply, client.FieldOwner(controllers.FieldManager), client.ForceOwnership)
+				var u map[string]any
+				if u, err = runtime.DefaultUnstructuredConverter.ToUnstructured(obj); err != nil {
+					return err
+				}
+				err = writer.Apply(ctx, client.ApplyConfigurationFromUnstructured(&unstructured.Unstructured{Object: u}),
+					client.FieldOwner(controllers.FieldManager), client.ForceOwnership)
 			} else {
 				err = writer.Create(ctx, obj)
 			}
@@ -405,7 +413,7 @@ func (b *Bench) convergence(ctx context.Context) error {
 		}
 		runs := map[string][]ConvergeRun{}
 		roles := []string{RoleDirect, RoleManager}
-		if j.s.Name == "defaults" {
+		if j.s.Name == settingDefaults {
 			// The least-writes roles in the order they add the operator's ingredients.
 			roles = []string{RoleDirect, RoleLeastWrites, RoleLeastWritesApply, RoleLeastWritesWatched, RoleManager}
 		}
@@ -575,7 +583,7 @@ func (b *Bench) settle(ctx context.Context, baseline map[string]int) error {
 		}
 		var left []string
 		for resource, n := range counts {
-			if resource != "namespaces" && n > baseline[resource] {
+			if resource != resourceNamespaces && n > baseline[resource] {
 				left = append(left, fmt.Sprintf("%s %d (was %d)", resource, n, baseline[resource]))
 			}
 		}

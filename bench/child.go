@@ -122,6 +122,10 @@ type Stats struct {
 	Reconciles map[string]float64 `json:"reconciles"`
 }
 
+// eventStats is both the line the parent writes to a child's stdin to ask for its stats and
+// the event of the message that answers it.
+const eventStats = "stats"
+
 // message is one line a child writes to its stdout.
 type message struct {
 	Event string    `json:"event"`
@@ -162,8 +166,8 @@ func RunChild(args []string) int {
 	go func() {
 		in := bufio.NewScanner(os.Stdin)
 		for in.Scan() {
-			if in.Text() == "stats" {
-				out.send(message{Event: "stats", Stats: w.stats()})
+			if in.Text() == eventStats {
+				out.send(message{Event: eventStats, Stats: w.stats()})
 				if f.cpuProfile != "" {
 					// What the heap holds when the figures are read, by allocation site.
 					writeHeapProfile(strings.TrimSuffix(f.cpuProfile, ".cpu.pprof") + ".heap.pprof")
@@ -283,7 +287,7 @@ func (r *fullPodLabeler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.
 	if err := r.Get(ctx, req.NamespacedName, pod); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	want := pod.Annotations[controllers.DefaultPodLabelAnnotation] == "true"
+	want := pod.Annotations[controllers.DefaultPodLabelAnnotation] == controllers.OptIn
 	current, has := pod.Labels[controllers.DefaultPodNameLabel]
 	if want == has && (!want || current == pod.Name) {
 		return ctrl.Result{}, nil
@@ -345,7 +349,7 @@ func (w *writeCounter) wrap(rt http.RoundTripper) http.RoundTripper {
 func resourceOf(path string) (resource, name string) {
 	parts := strings.Split(strings.Trim(path, "/"), "/")
 	for i, p := range parts {
-		if p == "namespaces" && i+2 < len(parts) {
+		if p == resourceNamespaces && i+2 < len(parts) {
 			parts = parts[i+2:]
 			break
 		}

@@ -83,7 +83,7 @@ func (b *Bench) startToReady(ctx context.Context) (ready, caches float64, err er
 	if err := p.await(5*time.Minute, "ready"); err != nil {
 		return 0, 0, err
 	}
-	at, _ := p.event("ready")
+	at := p.event("ready")
 	return ready, seconds(at.Sub(p.started)), nil
 }
 
@@ -126,7 +126,7 @@ func (b *Bench) failover(namespace string) (kill, graceful float64, err error) {
 	if err := second.await(time.Minute, "elected"); err != nil {
 		return 0, 0, err
 	}
-	at, _ := second.event("elected")
+	at := second.event("elected")
 	kill = seconds(at.Sub(killed))
 
 	third, err := startOne()
@@ -141,7 +141,7 @@ func (b *Bench) failover(namespace string) (kill, graceful float64, err error) {
 	if err := third.await(time.Minute, "elected"); err != nil {
 		return 0, 0, err
 	}
-	at, _ = third.event("elected")
+	at = third.event("elected")
 	return kill, seconds(at.Sub(stopped)), nil
 }
 

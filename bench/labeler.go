@@ -51,7 +51,7 @@ func runClientGoLabeler(ctx context.Context, cfg *rest.Config, namespace string,
 	defer queue.ShutDown()
 	enqueue := func(obj any) {
 		pod, ok := obj.(*metav1.PartialObjectMetadata)
-		if ok && pod.Annotations[controllers.DefaultPodLabelAnnotation] == "true" &&
+		if ok && pod.Annotations[controllers.DefaultPodLabelAnnotation] == controllers.OptIn &&
 			pod.Labels[controllers.DefaultPodNameLabel] != pod.Name {
 			queue.Add(types.NamespacedName{Namespace: pod.Namespace, Name: pod.Name})
 		}

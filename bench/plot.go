@@ -39,11 +39,11 @@ func (r *Results) plot(path string, sizes []int) error {
 	memory.X.Label.Text = "pods in the cluster (N, half annotated)"
 	memory.Y.Label.Text = "bytes per pod"
 
-	var lines []any
+	lines := make([]any, 0, 4)
 	for _, role := range []string{RoleManager, RoleClientGoLabeler} {
 		var xys plotter.XYs
 		for _, n := range sizes {
-			if l := r.labeling(role, "defaults", n); l != nil {
+			if l := r.labeling(role, settingDefaults, n); l != nil {
 				xys = append(xys, plotter.XY{X: float64(n), Y: l.PodsPerSecond})
 			}
 		}

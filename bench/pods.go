@@ -43,6 +43,13 @@ type setting struct {
 	Concurrency int     `json:"concurrency"`
 }
 
+// The names of the two client budgets the figures compare: the manager's defaults, and the
+// former limit below.
+const (
+	settingDefaults = "defaults"
+	settingLimited  = "limited"
+)
+
 // The client limits the manager had by default before it followed controller-runtime in
 // setting none: measured beside the defaults, to show what a limit costs.
 const (
@@ -51,11 +58,11 @@ const (
 )
 
 func (b *Bench) defaultSetting() setting {
-	return setting{"defaults", b.defaults.QPS, b.defaults.Burst, b.defaults.MaxConcurrent}
+	return setting{settingDefaults, b.defaults.QPS, b.defaults.Burst, b.defaults.MaxConcurrent}
 }
 
 func (b *Bench) limitedSetting() setting {
-	return setting{"limited", limitedQPS, limitedBurst, b.defaults.MaxConcurrent}
+	return setting{settingLimited, limitedQPS, limitedBurst, b.defaults.MaxConcurrent}
 }
 
 // rateBound returns how long n requests take at s's QPS, none without a limit.
@@ -113,7 +120,7 @@ func newPod(namespace string, p podSpec) *corev1.Pod {
 	labels := map[string]string{"app.kubernetes.io/name": "bench", "pod-template-hash": "5d8f7c9b4"}
 	annotations := map[string]string{"kubectl.kubernetes.io/default-container": "app"}
 	if p.annotated {
-		annotations[controllers.DefaultPodLabelAnnotation] = "true"
+		annotations[controllers.DefaultPodLabelAnnotation] = controllers.OptIn
 	}
 	if p.labelled {
 		labels[controllers.DefaultPodNameLabel] = p.name

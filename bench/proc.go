@@ -85,7 +85,7 @@ func (b *Bench) start(f childFlags) (*proc, error) {
 			if json.Unmarshal(lines.Bytes(), &m) != nil {
 				continue
 			}
-			if m.Event == "stats" {
+			if m.Event == eventStats {
 				p.stats <- m
 				continue
 			}
@@ -104,12 +104,11 @@ func (b *Bench) start(f childFlags) (*proc, error) {
 	return p, nil
 }
 
-// event returns when the child first reported event, if it did.
-func (p *proc) event(event string) (time.Time, bool) {
+// event returns when the child first reported event, or the zero time if it has not.
+func (p *proc) event(event string) time.Time {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	m, ok := p.seen[event]
-	return m.Time, ok
+	return p.seen[event].Time
 }
 
 // await waits until the child has reported every one of events.
@@ -143,7 +142,7 @@ func (p *proc) await(timeout time.Duration, events ...string) error {
 
 // Stats asks the child for its stats.
 func (p *proc) Stats() (*Stats, error) {
-	if _, err := io.WriteString(p.stdin, "stats\n"); err != nil {
+	if _, err := io.WriteString(p.stdin, eventStats+"\n"); err != nil {
 		return nil, fmt.Errorf("%s: %w", p.name, err)
 	}
 	select {

@@ -120,6 +120,10 @@ type ClusterState struct {
 // idleWindow is how long the control plane's idle CPU is sampled before each run.
 const idleWindow = 2 * time.Second
 
+// resourceNamespaces is the namespaces resource, also the segment of an API path that a
+// namespace's name follows.
+const resourceNamespaces = "namespaces"
+
 // countedResources are what a convergence run creates, directly or through the API server
 // (a Service's cluster IP is an IPAddress object; a manager's Lease and Events).
 var countedResources = []schema.GroupVersionResource{
@@ -129,11 +133,11 @@ var countedResources = []schema.GroupVersionResource{
 	{Group: "networking.k8s.io", Version: "v1", Resource: "ipaddresses"},
 	{Version: "v1", Resource: "events"},
 	{Group: "coordination.k8s.io", Version: "v1", Resource: "leases"},
-	{Version: "v1", Resource: "namespaces"},
+	{Version: "v1", Resource: resourceNamespaces},
 }
 
 func (s ClusterState) String() string {
-	var objects []string
+	objects := make([]string, 0, len(countedResources))
 	for _, gvr := range countedResources {
 		objects = append(objects, fmt.Sprintf("%s %d", gvr.Resource, s.Objects[gvr.Resource]))
 	}

@@ -117,8 +117,9 @@ func newResults(b *Bench) *Results {
 		Machine: Machine{CPUs: runtime.NumCPU(), OSArch: runtime.GOOS + "/" + runtime.GOARCH,
 			CPUModel: procField("/proc/cpuinfo", "model name", ":"), Kernel: strings.TrimSpace(readFile("/proc/sys/kernel/osrelease"))}}
 	var kb float64
-	fmt.Sscan(strings.TrimSuffix(procField("/proc/meminfo", "MemTotal", ":"), " kB"), &kb)
-	r.Machine.MemoryGB = int(math.Round(kb / (1 << 20)))
+	if _, err := fmt.Sscan(strings.TrimSuffix(procField("/proc/meminfo", "MemTotal", ":"), " kB"), &kb); err == nil {
+		r.Machine.MemoryGB = int(math.Round(kb / (1 << 20)))
+	}
 	r.Versions["go"] = runtime.Version()
 	if v, err := b.clientset.Discovery().ServerVersion(); err == nil {
 		r.Versions["kube-apiserver"] = v.GitVersion
@@ -170,7 +171,7 @@ func percentile(xs []float64, p float64) float64 {
 }
 
 func (r *Results) addLabeling(role string, s setting, n int, runs []LabelRun) {
-	var secs, creates []float64
+	secs, creates := make([]float64, 0, len(runs)), make([]float64, 0, len(runs))
 	for _, run := range runs {
 		secs, creates = append(secs, run.Seconds), append(creates, run.CreateSeconds)
 	}
@@ -181,7 +182,7 @@ func (r *Results) addLabeling(role string, s setting, n int, runs []LabelRun) {
 
 func (r *Results) addConvergence(role string, s setting, m int, runs []ConvergeRun) {
 	pick := func(f func(ConvergeRun) float64) float64 {
-		var xs []float64
+		xs := make([]float64, 0, len(runs))
 		for _, run := range runs {
 			xs = append(xs, f(run))
 		}
@@ -238,7 +239,7 @@ func (r *Results) evaluate(b *Bench) {
 		r.Targets = append(r.Targets, Target{Name: name, Want: want, Got: got, Met: met})
 	}
 	n := b.cfg.Pods
-	for _, s := range []string{"defaults", "limited"} {
+	for _, s := range []string{settingDefaults, settingLimited} {
 		op, base := r.labeling(RoleManager, s, n), r.labeling(RoleClientGoLabeler, s, n)
 		if op == nil || base == nil {
 			continue
@@ -292,7 +293,7 @@ func (r *Results) evaluate(b *Bench) {
 			break
 		}
 	}
-	for _, s := range []string{"defaults", "limited"} {
+	for _, s := range []string{settingDefaults, settingLimited} {
 		op, base := r.convergence(RoleManager, s), r.convergence(RoleDirect, s)
 		if op == nil || base == nil {
 			continue
@@ -400,7 +401,8 @@ func (r *Results) writeFigures(sb *strings.Builder) {
 		sb.WriteString("\n")
 	}
 	if len(r.Memory) > 0 {
-		sb.WriteString("Memory with N pods in the cluster, half annotated (heap after GC; growth over the same process with no pods; bin/manager is the binary an image ships, of which only RSS is read)\n\n")
+		sb.WriteString("Memory with N pods in the cluster, half annotated (heap after GC; growth over the same process with no pods; " +
+			"bin/manager is the binary an image ships, of which only RSS is read)\n\n")
 		sb.WriteString("| manager | pods | heap | RSS | heap growth | bytes/pod |\n|---|---|---|---|---|---|\n")
 		for _, m := range r.Memory {
 			if m.Role == RoleBinary || m.Role == RoleBinaryContained {
@@ -414,7 +416,8 @@ func (r *Results) writeFigures(sb *strings.Builder) {
 	}
 	if len(r.Convergence) > 0 {
 		sb.WriteString("DemoApplication convergence: first create to last app converged (median of runs)\n\n")
-		sb.WriteString("| how | setting (QPS/burst/workers) | apps | time | p50 | p99 | writes/app | events/app | API server + etcd CPU/app | machine CPU/app (all processes) | runs |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
+		sb.WriteString("| how | setting (QPS/burst/workers) | apps | time | p50 | p99 | writes/app | events/app | " +
+			"API server + etcd CPU/app | machine CPU/app (all processes) | runs |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
 		for _, c := range r.Convergence {
 			fmt.Fprintf(sb, "| %s | %s | %d | %.1f s | %.2f s | %.2f s | %.2f | %.2f | %.1f ms | %.1f ms | %d |\n", roleName(c.Role),
 				settingText(c.Setting), c.Apps, c.Seconds, c.P50Seconds, c.P99Seconds, c.WritesPerApp, c.EventsPerApp,
@@ -464,7 +467,7 @@ func counts(m map[string]float64) string {
 }
 
 func floats(xs []float64) string {
-	var parts []string
+	parts := make([]string, 0, len(xs))
 	for _, x := range xs {
 		parts = append(parts, fmt.Sprintf("%.2f", x))
 	}
@@ -479,7 +482,7 @@ func (r *Results) markdown(b *Bench) string {
 	fmt.Fprintf(&sb, "- date: %s; scenarios took %.0f s (%s)\n", r.Date, r.TotalSeconds, durations(r.Durations))
 	fmt.Fprintf(&sb, "- machine: %d CPUs (%s), %d GiB, %s, Linux %s\n", r.Machine.CPUs, r.Machine.CPUModel,
 		r.Machine.MemoryGB, r.Machine.OSArch, r.Machine.Kernel)
-	var versions []string
+	versions := make([]string, 0, len(r.Versions))
 	for _, k := range slices.Sorted(maps.Keys(r.Versions)) {
 		versions = append(versions, k+" "+r.Versions[k])
 	}
@@ -523,7 +526,8 @@ func (r *Results) requestsTable(sb *strings.Builder) {
 		return
 	}
 	slices.Sort(keys)
-	sb.WriteString("API server requests per app during convergence, by verb and resource (apiserver_request_total; the bench's own creates and watches included, which the least-writes row makes alone)\n\n| request |")
+	sb.WriteString("API server requests per app during convergence, by verb and resource (apiserver_request_total; " +
+		"the bench's own creates and watches included, which the least-writes row makes alone)\n\n| request |")
 	for _, c := range r.Convergence {
 		fmt.Fprintf(sb, " %s, %s |", roleName(c.Role), c.Setting.Name)
 	}
@@ -549,12 +553,13 @@ func (r *Results) requestsTable(sb *strings.Builder) {
 // step from the row before is that ingredient's cost, and what is left to the manager's row
 // is its reconciles' own (their reads of the cache cost the API server nothing).
 func (r *Results) decompositionTable(sb *strings.Builder) {
-	for _, s := range []string{"defaults", "limited"} {
+	for _, s := range []string{settingDefaults, settingLimited} {
 		least, op := r.convergence(RoleLeastWrites, s), r.convergence(RoleManager, s)
 		if least == nil || op == nil {
 			continue
 		}
-		fmt.Fprintf(sb, "Where the manager's API server + etcd CPU goes beyond the least writes, %s (median of runs; each row adds one ingredient to the row before)\n\n", s)
+		fmt.Fprintf(sb, "Where the manager's API server + etcd CPU goes beyond the least writes, %s "+
+			"(median of runs; each row adds one ingredient to the row before)\n\n", s)
 		sb.WriteString("| how | CPU/app | × least writes | step over the row before | share of the gap | manager ÷ this row |\n|---|---|---|---|---|---|\n")
 		gap, before := op.ServerCPUMillisPerApp-least.ServerCPUMillisPerApp, least.ServerCPUMillisPerApp
 		for _, role := range []string{RoleLeastWrites, RoleLeastWritesApply, RoleLeastWritesWatched, RoleManager} {
@@ -598,8 +603,10 @@ func (r *Results) roundsTable(sb *strings.Builder) {
 			rounds[c.Setting.Name][round] = append(rounds[c.Setting.Name][round], row{c, run})
 		}
 	}
-	sb.WriteString("Convergence runs, in the order they ran (each round starts with the next role; every run starts once the earlier runs' objects are deleted and etcd is compacted and defragmented)\n\n")
-	sb.WriteString("| setting | round | # | how | time | p50 | p99 | API server + etcd CPU/app | apps, Services, Events stored at start | etcd revision, db at start | idle control-plane CPU at start |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
+	sb.WriteString("Convergence runs, in the order they ran (each round starts with the next role; " +
+		"every run starts once the earlier runs' objects are deleted and etcd is compacted and defragmented)\n\n")
+	sb.WriteString("| setting | round | # | how | time | p50 | p99 | API server + etcd CPU/app | apps, Services, Events stored at start | " +
+		"etcd revision, db at start | idle control-plane CPU at start |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, s := range settings {
 		for i, round := range rounds[s] {
 			slices.SortFunc(round, func(a, b row) int { return a.run.Order - b.run.Order })

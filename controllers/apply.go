@@ -94,7 +94,8 @@ func (r *DemoApplicationReconciler) apply(ctx context.Context, s *scope, current
 // writes nothing when the fields the operator owns already hold the desired values, and
 // never touches an object that owner does not control. Its Events go to the app; what it
 // creates is noted in s, for the pass's one Created Event.
-func (r *DemoApplicationReconciler) applyOwnedBy(ctx context.Context, s *scope, owner metav1.Object, current client.Object, desired runtime.ApplyConfiguration) (bool, error) {
+func (r *DemoApplicationReconciler) applyOwnedBy(ctx context.Context, s *scope, owner metav1.Object, current client.Object,
+	desired runtime.ApplyConfiguration) (bool, error) {
 	app := s.app
 	kind := r.kindOf(current)
 	key := client.ObjectKeyFromObject(current)
@@ -126,7 +127,7 @@ func (r *DemoApplicationReconciler) applyOwnedBy(ctx context.Context, s *scope, 
 	} else {
 		precondition(desired, current.GetUID(), "")
 	}
-	err = r.Client.Apply(ctx, desired, client.FieldOwner(FieldManager), client.ForceOwnership)
+	err = r.Apply(ctx, desired, client.FieldOwner(FieldManager), client.ForceOwnership)
 	if !created && replaced(err) {
 		// Not a refusal of the spec: the next pass reads the cache again.
 		return false, fmt.Errorf("%s %s was replaced since the cache read it: %s", kind, key, err.Error())
@@ -138,7 +139,7 @@ func (r *DemoApplicationReconciler) applyOwnedBy(ctx context.Context, s *scope, 
 		}
 		// Ours, but not yet (or no longer) labelled for the cache: applying relabels it.
 		precondition(desired, "", "")
-		err = r.Client.Apply(ctx, desired, client.FieldOwner(FieldManager), client.ForceOwnership)
+		err = r.Apply(ctx, desired, client.FieldOwner(FieldManager), client.ForceOwnership)
 	}
 	if err != nil {
 		r.Recorder.Eventf(regarding(app), nil, corev1.EventTypeWarning, EventApplyFailed, "Apply",
@@ -197,7 +198,8 @@ func replaced(err error) bool {
 // getOwned reads the object of key from the cache into obj. It reports false when the
 // cache has none, and a conflictError, recorded as app's Event, when it has one that owner
 // does not control.
-func (r *DemoApplicationReconciler) getOwned(ctx context.Context, app *paasv1.DemoApplication, owner metav1.Object, key client.ObjectKey, obj client.Object) (bool, error) {
+func (r *DemoApplicationReconciler) getOwned(ctx context.Context, app *paasv1.DemoApplication, owner metav1.Object,
+	key client.ObjectKey, obj client.Object) (bool, error) {
 	kind := r.kindOf(obj)
 	if err := r.Get(ctx, key, obj); err != nil {
 		if apierrors.IsNotFound(err) {

@@ -153,9 +153,9 @@ func TestServicePortEdits(t *testing.T) {
 	})
 }
 
-// withoutVerb removes verb from the operator's rules on resource until the returned
+// withoutVerb removes verb from the operator's rules on a resource until the returned
 // function, or the end of t, puts it back.
-func withoutVerb(t *testing.T, resource, verb string) (restore func()) {
+func withoutVerb(t *testing.T, resourceName, verb string) (restore func()) {
 	t.Helper()
 	g := NewWithT(t)
 	ctx := context.Background()
@@ -163,7 +163,7 @@ func withoutVerb(t *testing.T, resource, verb string) (restore func()) {
 	g.Expect(k8sClient.Get(ctx, client.ObjectKey{Name: "manager-role"}, role)).To(Succeed())
 	original := role.DeepCopy()
 	for i, rule := range role.Rules {
-		if slices.Contains(rule.Resources, resource) {
+		if slices.Contains(rule.Resources, resourceName) {
 			role.Rules[i].Verbs = slices.DeleteFunc(slices.Clone(rule.Verbs), func(v string) bool { return v == verb })
 		}
 	}

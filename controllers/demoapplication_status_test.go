@@ -31,10 +31,11 @@ import (
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 )
 
-func deployment(replicas int32, status appsv1.DeploymentStatus) *appsv1.Deployment {
+// deployment is a Deployment of two replicas, at generation 3, with status.
+func deployment(status appsv1.DeploymentStatus) *appsv1.Deployment {
 	return &appsv1.Deployment{
 		ObjectMeta: metav1.ObjectMeta{Generation: 3},
-		Spec:       appsv1.DeploymentSpec{Replicas: ptr.To(replicas)},
+		Spec:       appsv1.DeploymentSpec{Replicas: ptr.To[int32](2)},
 		Status:     status,
 	}
 }
@@ -62,27 +63,28 @@ func TestSetStatus(t *testing.T) {
 		},
 		{
 			name:       "rolling out",
-			deployment: deployment(2, appsv1.DeploymentStatus{ObservedGeneration: 3, Replicas: 2, UpdatedReplicas: 1}),
+			deployment: deployment(appsv1.DeploymentStatus{ObservedGeneration: 3, Replicas: 2, UpdatedReplicas: 1}),
 			want:       map[string]metav1.ConditionStatus{paasv1.ConditionAvailable: "False", paasv1.ConditionProgressing: "True"},
 			reasons:    map[string]string{paasv1.ConditionAvailable: paasv1.ReasonReplicasUnavailable, paasv1.ConditionProgressing: paasv1.ReasonRollingOut},
 		},
 		{
 			name: "rolled out and available",
-			deployment: deployment(2, appsv1.DeploymentStatus{ObservedGeneration: 3, Replicas: 2, UpdatedReplicas: 2,
+			deployment: deployment(appsv1.DeploymentStatus{ObservedGeneration: 3, Replicas: 2, UpdatedReplicas: 2,
 				ReadyReplicas: 2, AvailableReplicas: 2, Conditions: []appsv1.DeploymentCondition{available(corev1.ConditionTrue)}}),
 			want:    map[string]metav1.ConditionStatus{paasv1.ConditionAvailable: "True", paasv1.ConditionProgressing: "False", paasv1.ConditionDegraded: "False"},
 			reasons: map[string]string{paasv1.ConditionAvailable: paasv1.ReasonMinimumReplicasAvailable, paasv1.ConditionProgressing: paasv1.ReasonRolloutComplete},
 		},
 		{
 			name:       "the Deployment has not seen its latest spec",
-			deployment: deployment(2, appsv1.DeploymentStatus{ObservedGeneration: 2, Replicas: 2, UpdatedReplicas: 2, AvailableReplicas: 2}),
+			deployment: deployment(appsv1.DeploymentStatus{ObservedGeneration: 2, Replicas: 2, UpdatedReplicas: 2, AvailableReplicas: 2}),
 			want:       map[string]metav1.ConditionStatus{paasv1.ConditionProgressing: "True"},
 		},
 		{
 			name:       "stalled rollout",
-			deployment: deployment(2, appsv1.DeploymentStatus{Conditions: []appsv1.DeploymentCondition{stalled}}),
+			deployment: deployment(appsv1.DeploymentStatus{Conditions: []appsv1.DeploymentCondition{stalled}}),
 			want:       map[string]metav1.ConditionStatus{paasv1.ConditionProgressing: "False", paasv1.ConditionDegraded: "True"},
-			reasons:    map[string]string{paasv1.ConditionProgressing: paasv1.ReasonProgressDeadlineExceeded, paasv1.ConditionDegraded: paasv1.ReasonProgressDeadlineExceeded},
+			reasons: map[string]string{paasv1.ConditionProgressing: paasv1.ReasonProgressDeadlineExceeded,
+				paasv1.ConditionDegraded: paasv1.ReasonProgressDeadlineExceeded},
 		},
 		{
 			name: "Deployment name taken",
@@ -154,7 +156,7 @@ func TestSetStatus(t *testing.T) {
 		g := NewWithT(t)
 		app := testApp()
 		app.Generation = 6
-		setStatus(&scope{app: app, deployment: deployment(2, appsv1.DeploymentStatus{Replicas: 2}), deploymentKnown: true, podServices: ptr.To[int32](2)})
+		setStatus(&scope{app: app, deployment: deployment(appsv1.DeploymentStatus{Replicas: 2}), deploymentKnown: true, podServices: ptr.To[int32](2)})
 		before := app.Status.DeepCopy()
 
 		app.Generation = 7

@@ -96,7 +96,7 @@ func newDeployment(app *paasv1.DemoApplication, extraEnv []corev1.EnvVar, keys P
 		WithLabels(labelsFor(app)).
 		WithSpec(corev1ac.PodSpec().WithContainers(container))
 	if podServicesEnabled(app) {
-		template.WithAnnotations(map[string]string{keys.Annotation: "true"})
+		template.WithAnnotations(map[string]string{keys.Annotation: OptIn})
 	}
 	return appsv1ac.Deployment(app.Name, app.Namespace).
 		WithLabels(labelsFor(app)).

@@ -27,7 +27,7 @@ func TestCreatedNote(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	// A burst of per-pod Services with the longest names: the note must still be accepted.
-	var created []string
+	created := make([]string, 0, 100)
 	for i := range 100 {
 		created = append(created, fmt.Sprintf("Service %s-%04d", strings.Repeat("p", 58), i))
 	}

@@ -40,6 +40,8 @@ const (
 	DefaultPodLabelAnnotation = "padok.fr/add-pod-name-label"
 	// DefaultPodNameLabel is the label that carries the pod's own name.
 	DefaultPodNameLabel = "padok.fr/pod-name"
+	// OptIn is the value of the annotation that opts a pod in.
+	OptIn = "true"
 )
 
 // PodLabelKeys are the pod labeler's keys. The DemoApplication controller's per-pod
@@ -106,7 +108,7 @@ func (r *PodReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.R
 // desiredLabel returns the value of the pod-name label pod should carry, and whether it
 // should carry one at all.
 func (r *PodReconciler) desiredLabel(pod metav1.Object) (string, bool) {
-	return pod.GetName(), pod.GetAnnotations()[r.Annotation] == "true"
+	return pod.GetName(), pod.GetAnnotations()[r.Annotation] == OptIn
 }
 
 // needsChange reports whether pod's pod-name label differs from what it should be.

@@ -212,7 +212,12 @@ func TestPodLabelerScopedToNamespaces(t *testing.T) {
 	g.Expect(err).NotTo(HaveOccurred())
 	done := make(chan error)
 	go func() { done <- scoped.Start(ctrl.LoggerInto(ctx, ctrl.Log.WithName("scoped"))) }()
-	defer func() { cancel(); <-done }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Logf("scoped manager stopped: %v", err)
+		}
+	}()
 
 	in := newPod(watched, "in", map[string]string{opts.PodLabelAnnotation: "true"}, nil)
 	out := newPod(other, "out", map[string]string{opts.PodLabelAnnotation: "true"}, nil)

@@ -37,7 +37,7 @@ import (
 // the pod-name label of a cached pod with PodLabel. Sharing is safe because nobody writes to
 // a cached object: the cache hands out copies.
 func PodCacheTransform(keys PodLabelKeys) toolscache.TransformFunc {
-	optedIn := map[string]string{keys.Annotation: "true"}
+	optedIn := map[string]string{keys.Annotation: OptIn}
 	labelled := map[string]string{keys.Label: OwnName}
 	return func(in any) (any, error) {
 		pod, ok := in.(*metav1.PartialObjectMetadata)
@@ -49,7 +49,7 @@ func PodCacheTransform(keys PodLabelKeys) toolscache.TransformFunc {
 		var annotations map[string]string
 		if value, ok := pod.Annotations[keys.Annotation]; ok {
 			annotations = optedIn
-			if value != "true" {
+			if value != OptIn {
 				annotations = map[string]string{keys.Annotation: value}
 			}
 		}

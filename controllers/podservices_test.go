@@ -53,7 +53,7 @@ func podServices(g Gomega, app *paasv1.DemoApplication) []string {
 	list := &corev1.ServiceList{}
 	g.Expect(k8sClient.List(context.Background(), list, client.InNamespace(app.Namespace),
 		client.MatchingLabels{controllers.LabelApplication: app.Name}, client.HasLabels{controllers.LabelPodService})).To(Succeed())
-	var names []string
+	names := make([]string, 0, len(list.Items))
 	for _, s := range list.Items {
 		names = append(names, s.Name)
 	}

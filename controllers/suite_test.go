@@ -97,7 +97,12 @@ func runSuite(m *testing.M) int {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
 	go func() { done <- mgr.Start(ctx) }()
-	defer func() { cancel(); <-done }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			fmt.Fprintln(os.Stderr, "manager stopped:", err)
+		}
+	}()
 
 	return m.Run()
 }

@@ -252,7 +252,3 @@ type DemoApplicationList struct {
 	metav1.ListMeta `json:"metadata,omitempty"`
 	Items           []DemoApplication `json:"items"`
 }
-
-func init() {
-	SchemeBuilder.Register(&DemoApplication{}, &DemoApplicationList{})
-}

@@ -39,6 +39,13 @@ import (
 	"github.com/cmft/demo-operator/internal/olmrun"
 )
 
+// The commands olmrun runs, its first argument.
+const (
+	commandRun     = "run"
+	commandUpgrade = "upgrade"
+	commandCleanup = "cleanup"
+)
+
 func main() {
 	if len(os.Args) < 2 {
 		usage()
@@ -53,18 +60,19 @@ func main() {
 	fs.DurationVar(&opts.Timeout, "timeout", olmrun.DefaultTimeout, "Time the command may take.")
 	var installMode string
 	switch command {
-	case "run", "upgrade":
-		if command == "run" {
-			fs.StringVar(&installMode, "install-mode", "", "AllNamespaces, OwnNamespace, SingleNamespace=<ns> or MultiNamespace=<ns>,<ns> (default: AllNamespaces if the CSV supports it, else OwnNamespace).")
+	case commandRun, commandUpgrade:
+		if command == commandRun {
+			fs.StringVar(&installMode, "install-mode", "", "AllNamespaces, OwnNamespace, SingleNamespace=<ns> or MultiNamespace=<ns>,<ns> "+
+				"(default: AllNamespaces if the CSV supports it, else OwnNamespace).")
 		}
 		index := olmrun.DefaultIndexImage
-		if command == "upgrade" {
+		if command == commandUpgrade {
 			index = "" // the one run used
 		}
 		fs.StringVar(&opts.IndexImage, "index-image", index, "Image of the registry pod serving the catalog: opm's (upgrade: default the one run used).")
 		fs.BoolVar(&opts.Registry.PlainHTTP, "use-http", false, "Pull the bundle image over plain HTTP.")
 		fs.BoolVar(&opts.Registry.SkipTLSVerify, "skip-tls-verify", false, "Accept any certificate of the bundle image's registry.")
-	case "cleanup":
+	case commandCleanup:
 	default:
 		usage()
 	}
@@ -98,7 +106,7 @@ func run(command string, fs *flag.FlagSet, opts olmrun.Options, installMode stri
 	}
 	start := time.Now()
 	switch command {
-	case "run":
+	case commandRun:
 		mode, err := olmrun.ParseInstallMode(installMode)
 		if err != nil {
 			return err
@@ -108,13 +116,13 @@ func run(command string, fs *flag.FlagSet, opts olmrun.Options, installMode stri
 			return err
 		}
 		fmt.Printf("%s installed in %s in %s\n", csv.Name, opts.Namespace, time.Since(start).Round(100*time.Millisecond))
-	case "upgrade":
+	case commandUpgrade:
 		csv, err := r.UpgradeBundle(ctx, fs.Arg(0))
 		if err != nil {
 			return err
 		}
 		fmt.Printf("upgraded to %s in %s in %s\n", csv.Name, opts.Namespace, time.Since(start).Round(100*time.Millisecond))
-	case "cleanup":
+	case commandCleanup:
 		if err := r.Cleanup(ctx, fs.Arg(0)); err != nil {
 			return err
 		}

@@ -260,13 +260,15 @@ func show(kubeconfig string, c *localcluster.Cluster) {
 	if os.Getenv("KUBECONFIG") == "" {
 		env = "export KUBECONFIG=" + kubeconfig + "\n"
 	}
-	commands := [][]string{
-		{"get", "demoapplications", "-n", sampleNamespace},
-		{"get", "deployment,service", "nginx-demo", "-n", sampleNamespace},
-		{"get", "pods", "-n", sampleNamespace, "-o", "wide", "--show-labels"},
+	// The arguments of each kubectl get.
+	gets := [][]string{
+		{"demoapplications", "-n", sampleNamespace},
+		{"deployment,service", "nginx-demo", "-n", sampleNamespace},
+		{"pods", "-n", sampleNamespace, "-o", "wide", "--show-labels"},
 	}
 	_, err := exec.LookPath("kubectl")
-	for _, args := range commands {
+	for _, get := range gets {
+		args := append([]string{"get"}, get...)
 		step("kubectl %s", strings.Join(args, " "))
 		if err != nil {
 			fmt.Println("    (kubectl is not installed)")

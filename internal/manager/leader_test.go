@@ -54,7 +54,12 @@ func TestLeaderElectionID(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error)
 		go func() { done <- mgr.Start(ctx) }()
-		stop := sync.OnceFunc(func() { cancel(); <-done })
+		stop := sync.OnceFunc(func() {
+			cancel()
+			if err := <-done; err != nil {
+				t.Logf("manager %s stopped: %v", id, err)
+			}
+		})
 		t.Cleanup(stop)
 		return mgr, stop
 	}

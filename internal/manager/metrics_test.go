@@ -61,7 +61,12 @@ func TestMetricsCertPath(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
 	go func() { done <- mgr.Start(ctx) }()
-	t.Cleanup(func() { cancel(); <-done })
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Logf("manager stopped: %v", err)
+		}
+	})
 
 	roots := x509.NewCertPool()
 	g.Expect(roots.AppendCertsFromPEM(crt)).To(BeTrue())

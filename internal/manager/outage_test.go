@@ -88,7 +88,12 @@ func TestRecoversAfterAPIServerOutage(t *testing.T) {
 	mgrCtx, cancel := context.WithCancel(ctx)
 	done := make(chan error)
 	go func() { done <- mgr.Start(mgrCtx) }()
-	t.Cleanup(func() { cancel(); <-done })
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Logf("manager stopped: %v", err)
+		}
+	})
 	// Killed once the controller has queued every app, before it reconciles many.
 	g.Eventually(queueAdds, time.Minute, 5*time.Millisecond).
 		Should(BeNumerically(">=", queued+apps))

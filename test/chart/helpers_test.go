@@ -126,7 +126,7 @@ func mustRender(t *testing.T, vals map[string]interface{}) manifest {
 
 // keys lists the rendered objects, for assertions on what a value set adds or removes.
 func (m manifest) keys() []string {
-	var out []string
+	out := make([]string, 0, len(m))
 	for k := range m {
 		out = append(out, k)
 	}

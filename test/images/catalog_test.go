@@ -81,7 +81,7 @@ func TestCatalogImage(t *testing.T) {
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(cfg.Packages).To(HaveLen(1))
 	pkg := cfg.Packages[0]
-	var channels []string
+	channels := make([]string, 0, len(cfg.Channels))
 	for _, ch := range cfg.Channels {
 		channels = append(channels, ch.Name)
 	}
@@ -104,7 +104,7 @@ func TestCatalogImage(t *testing.T) {
 	got, err := registry.GetPackage(ctx, &api.GetPackageRequest{Name: pkg.Name})
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(got.DefaultChannelName).To(Equal(pkg.DefaultChannel))
-	var servedChannels []string
+	servedChannels := make([]string, 0, len(got.Channels))
 	for _, ch := range got.Channels {
 		servedChannels = append(servedChannels, ch.Name)
 		g.Expect(ch.CsvName).NotTo(BeEmpty(), "channel %s has a head bundle", ch.Name)

@@ -131,8 +131,9 @@ func uncomment(t *testing.T, kustomization, marker string) string {
 }
 
 func objects(g Gomega, resources resmap.ResMap) []*unstructured.Unstructured {
-	var objs []*unstructured.Unstructured
-	for _, r := range resources.Resources() {
+	rs := resources.Resources()
+	objs := make([]*unstructured.Unstructured, 0, len(rs))
+	for _, r := range rs {
 		data, err := r.MarshalJSON()
 		g.Expect(err).NotTo(HaveOccurred())
 		obj := &unstructured.Unstructured{}

@@ -25,7 +25,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/blang/semver/v4"
 	. "github.com/onsi/gomega"
 	operatorsv1alpha1 "github.com/operator-framework/api/pkg/operators/v1alpha1"
 	appsv1 "k8s.io/api/apps/v1"
@@ -144,7 +143,7 @@ func withNextRelease(t *testing.T, current packageInfo) (string, string) {
 	if csv.Name != current.Head {
 		t.Fatalf("bundle/ is %s, but catalog/'s %s channel leads to %s: run make bundle catalog", csv.Name, current.DefaultChannel, current.Head)
 	}
-	version := semver.Version(csv.Spec.Version.Version)
+	version := csv.Spec.Version.Version
 	version.Patch++
 	version.Pre, version.Build = nil, nil
 	tmp := t.TempDir()

@@ -60,8 +60,8 @@ var nodePorts atomic.Int32
 // several ports with environment variables, per-pod Services. kwok's nodes run its pods,
 // whose image is never pulled.
 func newApp(namespace string, i int) *paasv1.DemoApplication {
-	http := builder.Port("http", 80, 8080)
-	ports, replicas := []paasv1.DemoApplicationPort{http}, int32(1)
+	web := builder.Port("http", 80, 8080)
+	ports, replicas := []paasv1.DemoApplicationPort{web}, int32(1)
 	var env []corev1.EnvVar
 	switch i % 4 {
 	case 1:
@@ -122,7 +122,8 @@ func span(first, n int) []int {
 // saw.
 func converged(app *paasv1.DemoApplication) string {
 	why := notConverged(app)
-	if degraded := meta.FindStatusCondition(app.Status.Conditions, paasv1.ConditionDegraded); why != "" && degraded != nil && degraded.Status == metav1.ConditionTrue {
+	degraded := meta.FindStatusCondition(app.Status.Conditions, paasv1.ConditionDegraded)
+	if why != "" && degraded != nil && degraded.Status == metav1.ConditionTrue {
 		why += fmt.Sprintf(" (Degraded: %s: %s)", degraded.Reason, degraded.Message)
 	}
 	return why
@@ -302,7 +303,7 @@ func TestUpgradeRestartsNothing(t *testing.T) {
 	writes := auditEvents(g, func(e *auditv1.Event) bool {
 		return sentBy(e, newPodNames...) && succeeded(e) && !isLeaderElection(e)
 	})
-	var described []string
+	described := make([]string, 0, len(writes))
 	for _, e := range writes {
 		described = append(described, describe(e))
 	}

@@ -43,17 +43,17 @@ import (
 // someoneElses is an object named like the i-th DemoApplication that another team owns: a
 // Deployment of no pods for even i, a Service for odd i.
 func someoneElses(namespace string, i int) client.Object {
-	meta := metav1.ObjectMeta{Namespace: namespace, Name: fmt.Sprintf("app-%03d", i), Labels: map[string]string{"team": "other"}}
+	objectMeta := metav1.ObjectMeta{Namespace: namespace, Name: fmt.Sprintf("app-%03d", i), Labels: map[string]string{"team": "other"}}
 	if i%2 == 0 {
-		labels := map[string]string{"app": meta.Name}
-		return &appsv1.Deployment{ObjectMeta: meta, Spec: appsv1.DeploymentSpec{
+		labels := map[string]string{"app": objectMeta.Name}
+		return &appsv1.Deployment{ObjectMeta: objectMeta, Spec: appsv1.DeploymentSpec{
 			Replicas: ptr.To[int32](0),
 			Selector: &metav1.LabelSelector{MatchLabels: labels},
 			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels},
 				Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "other", Image: "registry.invalid/other:1"}}}},
 		}}
 	}
-	return &corev1.Service{ObjectMeta: meta, Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Port: 443}}}}
+	return &corev1.Service{ObjectMeta: objectMeta, Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Port: 443}}}}
 }
 
 // interleaved creates app-000 to app-199 in namespace, a colliding one and a valid one in
@@ -61,7 +61,7 @@ func someoneElses(namespace string, i int) client.Object {
 // app-100 to app-199, took to converge.
 func interleaved(t *testing.T, namespace string, n int) time.Duration {
 	t.Helper()
-	var indices []int
+	indices := make([]int, 0, 2*n)
 	valid := map[string]bool{}
 	for i := range n {
 		indices = append(indices, i, n+i)
@@ -174,8 +174,9 @@ func TestConflictsAtVolume(t *testing.T) {
 	// The operator never wrote the other teams' objects: the audit log has no write of its
 	// pods to any of them. (Their objects still change: kube-controller-manager writes a
 	// Deployment's status and revision.)
-	var operatorPods []string
-	for _, p := range managerPods(t, currentImage, time.Minute) {
+	pods := managerPods(t, currentImage, time.Minute)
+	operatorPods := make([]string, 0, len(pods))
+	for _, p := range pods {
 		operatorPods = append(operatorPods, p.Name)
 	}
 	writes := auditEvents(g, func(e *auditv1.Event) bool {

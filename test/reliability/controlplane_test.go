@@ -167,7 +167,8 @@ func TestControlPlaneRestartsUnderBurst(t *testing.T) {
 	g.Expect(k8s.List(ctx, deployments, client.InNamespace(ns))).To(Succeed())
 	g.Expect(k8s.List(ctx, replicaSets, client.InNamespace(ns))).To(Succeed())
 	g.Expect(k8s.List(ctx, services, client.InNamespace(ns))).To(Succeed())
-	var d, r, s []metav1.Object
+	d, r := make([]metav1.Object, 0, len(deployments.Items)), make([]metav1.Object, 0, len(replicaSets.Items))
+	var s []metav1.Object
 	for i := range deployments.Items {
 		d = append(d, &deployments.Items[i])
 	}

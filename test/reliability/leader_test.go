@@ -187,7 +187,7 @@ func TestPartitionedLeaderNeverWrites(t *testing.T) {
 	}
 	g.Expect(takeover).NotTo(BeZero())
 	loss := lostLease(g, leader, takeover, leaseDuration)
-	var late []string
+	late := make([]string, 0, len(loss.late))
 	for _, e := range loss.late {
 		late = append(late, describe(e))
 	}

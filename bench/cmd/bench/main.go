@@ -48,13 +48,17 @@ func main() {
 	flag.DurationVar(&cfg.SyncPeriod, "sync-period", 30*time.Second, "informer resync during the steady state, so that resyncs fall in the window")
 	flag.IntVar(&cfg.Creators, "creators", 8, "goroutines creating pods and DemoApplications")
 	flag.StringVar(&scenarios, "scenarios", "", "comma-separated scenarios to run, of "+strings.Join(bench.Scenarios, ",")+"; empty for all")
-	flag.StringVar(&settings, "settings", "", `client budgets of the labelling and convergence figures, of "defaults,limited" (no client-side limit, 50 QPS/100 burst); empty for both`)
-	flag.StringVar(&roles, "roles", "", "comma-separated convergence roles to run, of "+strings.Join([]string{bench.RoleDirect, bench.RoleLeastWrites, bench.RoleLeastWritesApply, bench.RoleLeastWritesWatched, bench.RoleManager}, ",")+"; empty for all")
+	flag.StringVar(&settings, "settings", "", `client budgets of the labelling and convergence figures, `+
+		`of "defaults,limited" (no client-side limit, 50 QPS/100 burst); empty for both`)
+	flag.StringVar(&roles, "roles", "", "comma-separated convergence roles to run, of "+
+		strings.Join([]string{bench.RoleDirect, bench.RoleLeastWrites, bench.RoleLeastWritesApply, bench.RoleLeastWritesWatched,
+			bench.RoleManager}, ",")+"; empty for all")
 	flag.Float64Var(&cfg.QPS, "qps", 0, "replaces the manager's default --kube-api-qps, to try another")
 	flag.IntVar(&cfg.Burst, "burst", 0, "replaces the manager's default --kube-api-burst")
 	flag.IntVar(&cfg.Concurrency, "concurrency", 0, "replaces the manager's default --max-concurrent-reconciles")
 	flag.StringVar(&cfg.Manager, "manager", "", "the operator's binary (make build), whose RSS the memory figures add at 0 and N pods")
-	flag.Func("container-memory", `with -manager, also measure the binary's RSS in a memory cgroup of this limit ("256Mi": the chart's), as in a container`, func(v string) error {
+	flag.Func("container-memory", `with -manager, also measure the binary's RSS in a memory cgroup of this limit `+
+		`("256Mi": the chart's), as in a container`, func(v string) error {
 		q, err := resource.ParseQuantity(v)
 		cfg.ContainerMemory = q.Value()
 		return err

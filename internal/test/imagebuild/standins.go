@@ -81,8 +81,8 @@ func PlatformImage(image, arch string) string {
 // scratch or the Dockerfiles' own stages.
 func BaseImages(dockerfiles ...string) ([]string, error) {
 	var images []string
-	for _, path := range dockerfiles {
-		f, err := os.Open(path)
+	for _, dockerfile := range dockerfiles {
+		f, err := os.Open(dockerfile)
 		if err != nil {
 			return nil, err
 		}

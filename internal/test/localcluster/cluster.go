@@ -575,6 +575,9 @@ func (c *Cluster) WaitAPIServer(ctx context.Context) error {
 	return nil
 }
 
+// kwokNodeTypeLabel is the label that kwok's own node template gives its nodes, with the value "kwok".
+const kwokNodeTypeLabel = "type"
+
 // createNodes registers the kwok nodes; kwok then reports them Ready and keeps their leases.
 func (c *Cluster) createNodes(ctx context.Context, cs *kubernetes.Clientset) error {
 	capacity := corev1.ResourceList{
@@ -592,7 +595,7 @@ func (c *Cluster) createNodes(ctx context.Context, cs *kubernetes.Clientset) err
 				Annotations: map[string]string{"kwok.x-k8s.io/node": "fake"},
 				// The labels a kubelet sets, as kwok's own node template has them: node
 				// affinity on the platform (config/manager's) selects them.
-				Labels: map[string]string{"type": "kwok", corev1.LabelHostname: fmt.Sprintf("kwok-node-%d", i),
+				Labels: map[string]string{kwokNodeTypeLabel: "kwok", corev1.LabelHostname: fmt.Sprintf("kwok-node-%d", i),
 					corev1.LabelArchStable: runtime.GOARCH, corev1.LabelOSStable: "linux"},
 			},
 			Spec:   corev1.NodeSpec{Taints: taints},

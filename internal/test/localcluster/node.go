@@ -82,6 +82,8 @@ const (
 	nodeOwner = "/run/demo-operator-node"
 	// cniBinDir is where Debian's containernetworking-plugins installs the plugins.
 	cniBinDir = "/usr/lib/cni"
+	// cniBridge is the CNI plugin that puts the pods on bridgeName.
+	cniBridge = "bridge"
 	// KwokTaint keeps workloads off the simulated nodes of a cluster with a real node; pods
 	// that only load the API server (benchmarks, the memory test) tolerate it.
 	KwokTaint = "kwok.x-k8s.io/node"
@@ -137,7 +139,7 @@ func (c *Cluster) nodePrerequisites() error {
 			missing = append(missing, cmd)
 		}
 	}
-	for _, plugin := range []string{"bridge", "host-local", "loopback"} {
+	for _, plugin := range []string{cniBridge, "host-local", "loopback"} {
 		if _, err := os.Stat(filepath.Join(cniBinDir, plugin)); err != nil {
 			missing = append(missing, filepath.Join(cniBinDir, plugin))
 		}
@@ -205,16 +207,19 @@ func (c *Cluster) nodeNetworkUp() error {
 	if err := os.WriteFile(c.nodeDir("ip_forward"), forward, 0o600); err != nil {
 		return err
 	}
-	for _, args := range [][]string{
-		{"ip", "link", "add", nodeInterface, "type", "bridge"},
-		{"ip", "addr", "add", NodeIP + "/32", "dev", nodeInterface},
-		{"ip", "link", "set", nodeInterface, "up"},
-		{"ip", "route", "add", ServiceCIDR, "dev", nodeInterface},
-		{"ip", "route", "add", kwokPodCIDR, "dev", nodeInterface},
-	} {
-		if err := run(args...); err != nil {
-			return err
+	// ip runs an ip command unless one before it failed.
+	ip := func(args ...string) {
+		if err == nil {
+			err = run(append([]string{"ip"}, args...)...)
 		}
+	}
+	ip("link", "add", nodeInterface, "type", "bridge")
+	ip("addr", "add", NodeIP+"/32", "dev", nodeInterface)
+	ip("link", "set", nodeInterface, "up")
+	ip("route", "add", ServiceCIDR, "dev", nodeInterface)
+	ip("route", "add", kwokPodCIDR, "dev", nodeInterface)
+	if err != nil {
+		return err
 	}
 	guard := fmt.Sprintf(`table ip %s {
 	chain forward {
@@ -248,7 +253,7 @@ func (c *Cluster) writeNodeConfig() error {
 			"version": 0.1,
 			"log":     map[string]any{"level": "warn", "accesslog": map[string]any{"disabled": true}},
 			"storage": map[string]any{"filesystem": map[string]any{"rootdirectory": c.nodeDir("registry")},
-				"delete": map[string]any{"enabled": true}},
+				"delete": map[string]any{"enabled": true}}, //nolint:goconst // a key of the registry's and the kubelet's config files, spelt as they read it
 			"http": http,
 		}
 	}
@@ -260,7 +265,7 @@ func (c *Cluster) writeNodeConfig() error {
 		"cni/10-demo-bridge.conflist": map[string]any{
 			"cniVersion": "1.0.0", "name": "demo-bridge",
 			"plugins": []any{map[string]any{
-				"type": "bridge", "bridge": bridgeName, "isGateway": true, "ipMasq": false, "hairpinMode": true,
+				"type": cniBridge, "bridge": bridgeName, "isGateway": true, "ipMasq": false, "hairpinMode": true,
 				// Pods reach the node and cluster IPs through the bridge; the guard table
 				// keeps them from going further.
 				"ipam": map[string]any{"type": "host-local", "dataDir": c.nodeDir("cni-ipam"),
@@ -509,13 +514,15 @@ func (c *Cluster) nodeDown() error {
 	errs = append(errs, removePodNetworks())
 	errs = append(errs, unmountUnder(c.Dir))
 	errs = append(errs, removeCgroups())
-	for _, args := range [][]string{
-		{"ip", "link", "del", nodeInterface}, {"ip", "link", "del", bridgeName},
-		{"nft", "delete", "table", "ip", guardTable},
-		{"nft", "delete", "table", "ip", "kube-proxy"}, {"nft", "delete", "table", "ip6", "kube-proxy"},
-	} {
-		if exists(args) {
-			errs = append(errs, run(args...))
+	// The node's interfaces, and the guard's and kube-proxy's nftables tables, where they exist.
+	for _, link := range []string{nodeInterface, bridgeName} {
+		if exec.Command("ip", "link", "show", link).Run() == nil {
+			errs = append(errs, run("ip", "link", "del", link))
+		}
+	}
+	for _, table := range []struct{ family, name string }{{"ip", guardTable}, {"ip", "kube-proxy"}, {"ip6", "kube-proxy"}} {
+		if exec.Command("nft", "list", "table", table.family, table.name).Run() == nil {
+			errs = append(errs, run("nft", "delete", "table", table.family, table.name))
 		}
 	}
 	// containerd's shims keep their sockets there, whatever containerd's state directory:
@@ -539,16 +546,6 @@ func (c *Cluster) nodeDown() error {
 		errs = append(errs, os.Remove(nodeOwner))
 	}
 	return errors.Join(errs...)
-}
-
-// exists reports whether the interface or table a delete command names is there.
-func exists(del []string) bool {
-	switch del[0] {
-	case "ip":
-		return exec.Command("ip", "link", "show", del[3]).Run() == nil
-	default:
-		return exec.Command("nft", "list", "table", del[3], del[4]).Run() == nil
-	}
 }
 
 // removePods stops and removes every pod sandbox through the CRI, as the kubelet would.

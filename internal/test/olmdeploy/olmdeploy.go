@@ -74,6 +74,11 @@ const (
 	fieldOwner = "demo-operator-olmdeploy"
 	// operatorsGroup is the API group of OLM's own kinds.
 	operatorsGroup = "operators.coreos.com"
+	// releaseName is the Helm release OLM's chart is rendered as.
+	releaseName = "olm"
+	// crdKind is the kind of the CRDs, which are applied first and must be established
+	// before the objects of their kinds.
+	crdKind = "CustomResourceDefinition"
 )
 
 // The images operator-sdk names with no flag to change them, which a node here cannot pull from
@@ -202,7 +207,7 @@ func Render(deployDir string, images Images) ([]*unstructured.Unstructured, erro
 	catalog["commandArgs"] = ""
 	install := action.NewInstall(&action.Configuration{})
 	install.DryRun, install.ClientOnly, install.Replace = true, true, true
-	install.ReleaseName, install.Namespace = "olm", Namespace
+	install.ReleaseName, install.Namespace = releaseName, Namespace
 	rel, err := install.Run(ch, vals)
 	if err != nil {
 		return nil, fmt.Errorf("rendering OLM's chart: %w", err)
@@ -230,7 +235,7 @@ func Render(deployDir string, images Images) ([]*unstructured.Unstructured, erro
 // namespaces, built-in kinds, then OLM's own (the global OperatorGroup, packageserver's CSV).
 func applyOrder(o *unstructured.Unstructured) int {
 	switch {
-	case o.GetKind() == "CustomResourceDefinition":
+	case o.GetKind() == crdKind:
 		return 0
 	case o.GetKind() == "Namespace":
 		return 1
@@ -249,7 +254,7 @@ func Deploy(ctx context.Context, cfg *rest.Config, objs []*unstructured.Unstruct
 	}
 	var crds []string
 	for i, obj := range objs {
-		if obj.GetKind() != "CustomResourceDefinition" && len(crds) > 0 {
+		if obj.GetKind() != crdKind && len(crds) > 0 {
 			if err := waitEstablished(ctx, cfg, crds); err != nil {
 				return err
 			}
@@ -262,7 +267,7 @@ func Deploy(ctx context.Context, cfg *rest.Config, objs []*unstructured.Unstruct
 		if err := k8s.Apply(ctx, client.ApplyConfigurationFromUnstructured(obj), client.FieldOwner(fieldOwner), client.ForceOwnership); err != nil {
 			return fmt.Errorf("applying %s %s (object %d): %w", obj.GetKind(), obj.GetName(), i, err)
 		}
-		if obj.GetKind() == "CustomResourceDefinition" {
+		if obj.GetKind() == crdKind {
 			crds = append(crds, obj.GetName())
 		}
 	}

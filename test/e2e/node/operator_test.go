@@ -294,7 +294,7 @@ func TestMemoryLimit(t *testing.T) {
 			})
 		}()
 	}
-	var createErrs []error
+	createErrs := make([]error, 0, pods)
 	for range pods {
 		createErrs = append(createErrs, <-errs)
 	}

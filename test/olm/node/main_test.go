@@ -160,7 +160,7 @@ func setUp(dir, olmAssets string) error {
 // returns the storage name of each reference.
 func buildOperatorImages(ctx context.Context, b *imagebuild.Builder, dir string) (map[string]string, error) {
 	root := testenv.Root()
-	registry := cluster.RegistryHost()
+	registryHost := cluster.RegistryHost()
 	local := map[string]string{}
 	const managerLocal = "localhost/demo-operator-olm-node/manager:e2e"
 	if _, err := b.BuildLocally(ctx, root, imagebuild.BuildOptions{ContextDir: root, Tag: managerLocal}); err != nil {
@@ -177,7 +177,7 @@ func buildOperatorImages(ctx context.Context, b *imagebuild.Builder, dir string)
 	catalogContext := filepath.Join(dir, "catalog-context")
 	for _, version := range []string{current, next.String()} {
 		r := release{version: version, csv: csv.Name[:strings.LastIndex(csv.Name, ".v")] + ".v" + version,
-			managerImage: registry + "/demo-operator:" + version, bundle: registry + "/demo-operator-bundle:v" + version}
+			managerImage: registryHost + "/demo-operator:" + version, bundle: registryHost + "/demo-operator-bundle:v" + version}
 		// make bundle with operator-sdk, on a copy of the repository.
 		bundleContext := filepath.Join(dir, "bundle-"+version)
 		r.bundleDir = filepath.Join(bundleContext, "bundle")
@@ -204,7 +204,7 @@ func buildOperatorImages(ctx context.Context, b *imagebuild.Builder, dir string)
 		local[r.managerImage], local[r.bundle] = releaseManager, bundleLocal
 		releases = append(releases, r)
 	}
-	catalogImage = registry + "/demo-operator-catalog:v" + next.String()
+	catalogImage = registryHost + "/demo-operator-catalog:v" + next.String()
 	local[catalogImage] = "localhost/demo-operator-olm-node/catalog:v" + next.String()
 	if _, err := b.BuildLocally(ctx, root, imagebuild.BuildOptions{ContextDir: catalogContext, Dockerfile: filepath.Join(root, "catalog.Dockerfile"),
 		Tag: local[catalogImage]}); err != nil {

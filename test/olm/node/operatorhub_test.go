@@ -60,7 +60,7 @@ func TestOperatorHubPath(t *testing.T) {
 	g.Eventually(func(g Gomega) {
 		g.Expect(k8s.Get(ctx, client.ObjectKey{Namespace: olmdeploy.Namespace, Name: "demo-operator"}, pm)).To(Succeed())
 		channels, _, _ := unstructured.NestedSlice(pm.Object, "status", "channels")
-		var names []string
+		names := make([]string, 0, len(channels))
 		for _, c := range channels {
 			names = append(names, c.(map[string]any)["name"].(string))
 		}

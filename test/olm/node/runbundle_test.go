@@ -58,7 +58,8 @@ func TestRunBundle(t *testing.T) {
 
 // expectRunBundleInstalled checks what run bundle leaves in namespace: the CSV csvName
 // Succeeded, and one OperatorGroup, targeting what mode needs.
-func expectRunBundleInstalled(t *testing.T, namespace, csvName string, mode operatorsv1alpha1.InstallModeType) (*operatorsv1alpha1.ClusterServiceVersion, *operatorsv1.OperatorGroup) {
+func expectRunBundleInstalled(t *testing.T, namespace, csvName string,
+	mode operatorsv1alpha1.InstallModeType) (*operatorsv1alpha1.ClusterServiceVersion, *operatorsv1.OperatorGroup) {
 	t.Helper()
 	g := NewWithT(t)
 	ctx := context.Background()
@@ -170,7 +171,7 @@ func expectRunBundleCatalog(t *testing.T, namespace string, bundles ...string) s
 	g.Expect(k8s.Get(ctx, client.ObjectKey{Namespace: namespace, Name: "demo-operator-catalog"}, source)).To(Succeed())
 	var injected []struct{ ImageTag string }
 	g.Expect(json.Unmarshal([]byte(source.Annotations[olmrun.AnnotationInjectedBundles]), &injected)).To(Succeed())
-	var images []string
+	images := make([]string, 0, len(injected))
 	for _, b := range injected {
 		images = append(images, b.ImageTag)
 	}
