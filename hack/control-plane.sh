@@ -31,13 +31,18 @@ ldflags="-s -w -X k8s.io/component-base/version.gitVersion=$kube_version \
  -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=$minor \
  -X k8s.io/component-base/version.gitTreeState=clean"
 
+missing=()
 for cmd in "${kube_cmds[@]}"; do
-  if [[ ! -x "$dir/$cmd" ]]; then
-    echo "building $cmd $kube_version (first time only, several minutes)" >&2
-    (cd "$root/hack/tools/kube" && CGO_ENABLED=0 go build -trimpath -ldflags "$ldflags" -o "$dir/$cmd.tmp" "k8s.io/kubernetes/cmd/$cmd")
-    mv "$dir/$cmd.tmp" "$dir/$cmd"
-  fi
+  [[ -x "$dir/$cmd" ]] || missing+=("$cmd")
 done
+if (( ${#missing[@]} )); then
+  echo "building ${missing[*]} $kube_version (first time only, several minutes)" >&2
+  # One go build for them all links each binary while the next packages compile.
+  tmp=$(mktemp -d "$dir/build.XXXXXX")
+  (cd "$root/hack/tools/kube" && CGO_ENABLED=0 go build -trimpath -ldflags "$ldflags" -o "$tmp/" "${missing[@]/#/k8s.io/kubernetes/cmd/}")
+  for cmd in "${missing[@]}"; do mv "$tmp/$cmd" "$dir/$cmd"; done
+  rmdir "$tmp"
+fi
 
 if [[ ! -x "$dir/etcd" || "$(cat "$dir/etcd.version" 2>/dev/null)" != "$etcd_version" ]]; then
   echo "building etcd $etcd_version (first time only)" >&2

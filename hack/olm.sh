@@ -35,15 +35,19 @@ olm_ldflags="-s -w -X github.com/operator-framework/operator-lifecycle-manager/p
 # bundle out; copy-content serves catalog pods that extract their content.
 olm_cmds=(olm:cmd/olm catalog:cmd/catalog package-server:cmd/package-server copy-content:cmd/copy-content cpb:util/cpb)
 [[ "${1:-}" == "--opm" ]] && olm_cmds=()
+missing=() pkgs=()
 for entry in "${olm_cmds[@]}"; do
   cmd=${entry%%:*}
-  if [[ ! -x "$dir/$cmd" ]]; then
-    echo "building OLM $cmd $olm_version (first time only, several minutes)" >&2
-    (cd "$root/hack/tools/olm" && CGO_ENABLED=0 go build -trimpath -tags json1 -ldflags "$olm_ldflags" \
-      -o "$dir/$cmd.tmp" "$olm_module/${entry#*:}")
-    mv "$dir/$cmd.tmp" "$dir/$cmd"
-  fi
+  [[ -x "$dir/$cmd" ]] || { missing+=("$cmd"); pkgs+=("$olm_module/${entry#*:}"); }
 done
+if (( ${#missing[@]} )); then
+  echo "building OLM's ${missing[*]} $olm_version (first time only, several minutes)" >&2
+  # One go build for them all, as for the control plane; each binary is named by its package.
+  tmp=$(mktemp -d "$dir/build.XXXXXX")
+  (cd "$root/hack/tools/olm" && CGO_ENABLED=0 go build -trimpath -tags json1 -ldflags "$olm_ldflags" -o "$tmp/" "${pkgs[@]}")
+  for cmd in "${missing[@]}"; do mv "$tmp/$cmd" "$dir/$cmd"; done
+  rmdir "$tmp"
+fi
 
 # opm serves file-based catalogs only here, so it builds without cgo: its sqlite code (for the
 # deprecated sqlite indexes) is never reached. The tags are operator-registry's own.
