@@ -47,6 +47,7 @@ import (
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/controllers"
+	"github.com/cmft/demo-operator/controllers/wellknown"
 	"github.com/cmft/demo-operator/internal/manager"
 	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/pkg/generated/clientset/versioned"
@@ -85,9 +86,9 @@ var createOnly = strconv.FormatUint(math.MaxUint64, 10)
 // directObjects are what the direct client creates for an app: the operator's Deployment
 // and Service, less the owner reference a DemoApplication would give them.
 func directObjects(namespace, name string) (*appsv1.Deployment, *corev1.Service) {
-	selector := map[string]string{controllers.LabelName: name, controllers.LabelApplication: name}
-	labels := map[string]string{controllers.LabelName: name, controllers.LabelApplication: name,
-		controllers.LabelManagedBy: controllers.ManagedByValue}
+	selector := map[string]string{wellknown.LabelName: name, wellknown.LabelApplication: name}
+	labels := map[string]string{wellknown.LabelName: name, wellknown.LabelApplication: name,
+		wellknown.LabelManagedBy: wellknown.ManagedByValue}
 	objectMeta := metav1.ObjectMeta{Namespace: namespace, Name: name, Labels: labels}
 	deployment := &appsv1.Deployment{ObjectMeta: objectMeta, Spec: appsv1.DeploymentSpec{
 		Replicas: ptr.To[int32](2),
@@ -370,7 +371,7 @@ func (b *Bench) creator(namespace, role string, s setting) (func(context.Context
 					return err
 				}
 				err = writer.Apply(ctx, client.ApplyConfigurationFromUnstructured(&unstructured.Unstructured{Object: u}),
-					client.FieldOwner(controllers.FieldManager), client.ForceOwnership)
+					client.FieldOwner(wellknown.FieldManager), client.ForceOwnership)
 			} else {
 				err = writer.Create(ctx, obj)
 			}

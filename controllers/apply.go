@@ -38,6 +38,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/controllers/wellknown"
 )
 
 // This file is the DemoApplication controller's apply and ownership machinery: how an
@@ -79,9 +80,6 @@ type applyError struct {
 
 func (e *applyError) Error() string { return fmt.Sprintf("applying %s: %v", e.kind, e.err) }
 func (e *applyError) Unwrap() error { return e.err }
-
-// FieldManager is the name under which the operator owns the fields it applies.
-const FieldManager = "demo-operator"
 
 // apply makes the app's object named like current match desired, as applyOwnedBy does with
 // the app as the owner.
@@ -127,7 +125,7 @@ func (r *DemoApplicationReconciler) applyOwnedBy(ctx context.Context, s *scope, 
 	} else {
 		precondition(desired, current.GetUID(), "")
 	}
-	err = r.Apply(ctx, desired, client.FieldOwner(FieldManager), client.ForceOwnership)
+	err = r.Apply(ctx, desired, client.FieldOwner(wellknown.FieldManager), client.ForceOwnership)
 	if !created && replaced(err) {
 		// Not a refusal of the spec: the next pass reads the cache again.
 		return false, fmt.Errorf("%s %s was replaced since the cache read it: %s", kind, key, err.Error())
@@ -139,7 +137,7 @@ func (r *DemoApplicationReconciler) applyOwnedBy(ctx context.Context, s *scope, 
 		}
 		// Ours, but not yet (or no longer) labelled for the cache: applying relabels it.
 		precondition(desired, "", "")
-		err = r.Apply(ctx, desired, client.FieldOwner(FieldManager), client.ForceOwnership)
+		err = r.Apply(ctx, desired, client.FieldOwner(wellknown.FieldManager), client.ForceOwnership)
 	}
 	if err != nil {
 		r.Recorder.Eventf(regarding(app), nil, corev1.EventTypeWarning, EventApplyFailed, "Apply",
@@ -309,7 +307,7 @@ func (r *DemoApplicationReconciler) replacePorts(ctx context.Context, app *paasv
 	}
 	// A JSON merge patch replaces a list whole.
 	patch := client.MergeFromWithOptions(svc, client.MergeFromWithOptimisticLock{})
-	if err := r.Patch(ctx, patched, patch, client.FieldOwner(FieldManager)); err != nil {
+	if err := r.Patch(ctx, patched, patch, client.FieldOwner(wellknown.FieldManager)); err != nil {
 		return fmt.Errorf("replacing the ports of Service %s: %w", klog.KObj(svc), err)
 	}
 	return nil
@@ -320,9 +318,9 @@ func (r *DemoApplicationReconciler) replacePorts(ctx context.Context, app *paasv
 func ownedFields(obj client.Object) (any, error) {
 	switch o := obj.(type) {
 	case *appsv1.Deployment:
-		return appsv1ac.ExtractDeployment(o, FieldManager)
+		return appsv1ac.ExtractDeployment(o, wellknown.FieldManager)
 	case *corev1.Service:
-		return corev1ac.ExtractService(o, FieldManager)
+		return corev1ac.ExtractService(o, wellknown.FieldManager)
 	}
 	return nil, fmt.Errorf("no apply configuration for %T", obj)
 }

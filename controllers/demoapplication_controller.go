@@ -37,6 +37,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/controllers/wellknown"
 )
 
 // DefaultConflictRetryInterval is how often a DemoApplication blocked by an object it does
@@ -58,7 +59,7 @@ type DemoApplicationReconciler struct {
 	// ConflictRetryInterval overrides DefaultConflictRetryInterval when set.
 	ConflictRetryInterval time.Duration
 	// PodLabels are the pod labeler's keys, which per-pod Services rely on.
-	PodLabels PodLabelKeys
+	PodLabels wellknown.PodLabelKeys
 }
 
 // +kubebuilder:rbac:groups=paas.cmft.com,resources=demoapplications,verbs=get;list;watch
@@ -162,7 +163,7 @@ func (r *DemoApplicationReconciler) SetupWithManager(mgr ctrl.Manager, options c
 			builder.OnlyMetadata, builder.WithPredicates(r.podServiceInputsChanged())).
 		Watches(&corev1.Service{}, handler.EnqueueRequestsFromMapFunc(r.podServiceApp),
 			builder.WithPredicates(predicate.ResourceVersionChangedPredicate{}, predicate.NewPredicateFuncs(func(o client.Object) bool {
-				return o.GetLabels()[LabelPodService] != ""
+				return o.GetLabels()[wellknown.LabelPodService] != ""
 			}))).
 		WithOptions(options).
 		Complete(r)
@@ -176,16 +177,16 @@ const podServiceAppIndex = "podServiceApp"
 // it is a per-pod Service.
 func podServiceAppOf(obj client.Object) []string {
 	labels := obj.GetLabels()
-	if labels[LabelPodService] == "" || labels[LabelApplication] == "" {
+	if labels[wellknown.LabelPodService] == "" || labels[wellknown.LabelApplication] == "" {
 		return nil
 	}
-	return []string{labels[LabelApplication]}
+	return []string{labels[wellknown.LabelApplication]}
 }
 
 // podServiceApp maps a pod, or a per-pod Service, to its DemoApplication when that asks
 // for per-pod Services.
 func (r *DemoApplicationReconciler) podServiceApp(ctx context.Context, obj client.Object) []reconcile.Request {
-	key := client.ObjectKey{Namespace: obj.GetNamespace(), Name: obj.GetLabels()[LabelApplication]}
+	key := client.ObjectKey{Namespace: obj.GetNamespace(), Name: obj.GetLabels()[wellknown.LabelApplication]}
 	app := &paasv1.DemoApplication{}
 	if key.Name == "" || r.Get(ctx, key, app) != nil || !podServicesEnabled(app) {
 		// Turning per-pod Services off is a spec change, which reconciles app anyway.
@@ -198,7 +199,7 @@ func (r *DemoApplicationReconciler) podServiceApp(ctx context.Context, obj clien
 // Service: most pod updates are status changes, which do not.
 func (r *DemoApplicationReconciler) podServiceInputsChanged() predicate.Funcs {
 	labelled := func(o client.Object) bool {
-		value, _ := PodLabel(o, r.PodLabels.Label)
+		value, _ := wellknown.PodLabel(o, r.PodLabels.Label)
 		return value == o.GetName()
 	}
 	return predicate.Funcs{

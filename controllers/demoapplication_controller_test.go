@@ -36,6 +36,7 @@ import (
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/controllers"
+	"github.com/cmft/demo-operator/controllers/wellknown"
 	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
@@ -97,7 +98,7 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 			d := get(g, ns, "shop", &appsv1.Deployment{})
 			g.Expect(metav1.IsControlledBy(d, app)).To(BeTrue())
 			g.Expect(*metav1.GetControllerOf(d).BlockOwnerDeletion).To(BeTrue(), "the app's foreground deletion waits for it")
-			g.Expect(d.Labels).To(HaveKeyWithValue(controllers.LabelManagedBy, controllers.ManagedByValue))
+			g.Expect(d.Labels).To(HaveKeyWithValue(wellknown.LabelManagedBy, wellknown.ManagedByValue))
 			g.Expect(*d.Spec.Replicas).To(Equal(int32(2)))
 			c := d.Spec.Template.Spec.Containers[0]
 			g.Expect(c.Image).To(Equal("nginx:1.27"))
@@ -234,7 +235,7 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 		d = get(g, ns, "shop", &appsv1.Deployment{})
 		mergePatch(t, d, `{"metadata":{"labels":{"app.kubernetes.io/managed-by":null}}}`)
 		g.Eventually(func(g Gomega) {
-			g.Expect(get(g, ns, "shop", &appsv1.Deployment{}).Labels).To(HaveKeyWithValue(controllers.LabelManagedBy, controllers.ManagedByValue))
+			g.Expect(get(g, ns, "shop", &appsv1.Deployment{}).Labels).To(HaveKeyWithValue(wellknown.LabelManagedBy, wellknown.ManagedByValue))
 		}).Should(Succeed())
 	})
 
@@ -318,7 +319,7 @@ func TestDemoApplicationConflict(t *testing.T) {
 	// The same when their object carries the operator's label and so sits in its cache.
 	svc := &corev1.Service{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "labelled",
-			Labels: map[string]string{controllers.LabelManagedBy: controllers.ManagedByValue}},
+			Labels: map[string]string{wellknown.LabelManagedBy: wellknown.ManagedByValue}},
 		Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Port: 1234}}},
 	}
 	g.Expect(k8sClient.Create(ctx, svc)).To(Succeed())

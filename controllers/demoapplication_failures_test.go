@@ -39,6 +39,7 @@ import (
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/controllers"
+	"github.com/cmft/demo-operator/controllers/wellknown"
 	"github.com/cmft/demo-operator/internal/test/builder"
 )
 
@@ -236,7 +237,7 @@ func TestFailuresReachStatus(t *testing.T) {
 
 		update(g, app, func(a *paasv1.DemoApplication) { a.Spec.PodServices = &paasv1.PodServices{Enabled: true} })
 		g.Eventually(func(g Gomega) {
-			g.Expect(get(g, ns, "quota", &appsv1.Deployment{}).Spec.Template.Annotations).To(HaveKey(controllers.DefaultPodLabelAnnotation))
+			g.Expect(get(g, ns, "quota", &appsv1.Deployment{}).Spec.Template.Annotations).To(HaveKey(wellknown.DefaultPodLabelAnnotation))
 		}).Should(Succeed())
 		newAppPod(g, app, "quota-5c8d7-aaaaa")
 		g.Eventually(func(g Gomega) {
@@ -321,7 +322,7 @@ func TestReplacedSinceCached(t *testing.T) {
 		OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(app, paasv1.GroupVersion.WithKind("DemoApplication"))}}}
 	// Theirs selects the app's pods, so that nothing but the precondition refuses the apply.
 	theirs := theirDeployment(ns, "replaced")
-	selector := map[string]string{controllers.LabelName: "replaced", controllers.LabelApplication: "replaced"}
+	selector := map[string]string{wellknown.LabelName: "replaced", wellknown.LabelApplication: "replaced"}
 	theirs.Spec.Selector.MatchLabels, theirs.Spec.Template.Labels = selector, selector
 	g.Expect(k8sClient.Create(ctx, theirs)).To(Succeed())
 

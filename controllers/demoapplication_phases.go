@@ -30,6 +30,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/controllers/wellknown"
 )
 
 // The steps of a DemoApplication's reconcile. Each reads the app from the scope, records
@@ -120,12 +121,12 @@ func (r *DemoApplicationReconciler) labelledPods(ctx context.Context, app *paasv
 	pods := &metav1.PartialObjectMetadataList{}
 	pods.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("PodList"))
 	// The pod cache keeps, of the app's selector, the label naming the app: it is enough.
-	if err := r.List(ctx, pods, client.InNamespace(app.Namespace), client.MatchingLabels{LabelApplication: app.Name}); err != nil {
+	if err := r.List(ctx, pods, client.InNamespace(app.Namespace), client.MatchingLabels{wellknown.LabelApplication: app.Name}); err != nil {
 		return nil, fmt.Errorf("listing pods: %w", err)
 	}
 	for i := range pods.Items {
 		pod := &pods.Items[i]
-		if value, _ := PodLabel(pod, r.PodLabels.Label); pod.DeletionTimestamp.IsZero() && value == pod.Name {
+		if value, _ := wellknown.PodLabel(pod, r.PodLabels.Label); pod.DeletionTimestamp.IsZero() && value == pod.Name {
 			wanted[pod.Name] = pod
 		}
 	}

@@ -14,10 +14,8 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package controllers holds the operator's two reconcilers, which one manager runs.
-//
-// PodReconciler (pod_controller.go, with the trimmed pod cache in podcache.go) labels every
-// pod that opts in with its own name, so that a Service can select exactly that pod.
+// Package controllers holds the DemoApplication reconciler; the pod labeler is in podlabel,
+// and the names both rely on in wellknown.
 //
 // DemoApplicationReconciler (demoapplication_controller.go) turns a DemoApplication into a
 // Deployment, a Service and per-pod Services. A pass runs its steps

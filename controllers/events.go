@@ -44,8 +44,6 @@ const (
 	// EventPodServiceNameInvalid: a pod's name is not a valid Service name, so it gets no
 	// per-pod Service.
 	EventPodServiceNameInvalid = "PodServiceNameInvalid"
-	// EventPodNameTooLong: the pod's name does not fit in a label value.
-	EventPodNameTooLong = "PodNameTooLong"
 	// Any other failure that lasts until someone acts (a delete refused by an admission
 	// policy, a read forbidden by RBAC) is a Warning Event whose reason names the step, as
 	// the Degraded condition does: paasv1.ReasonDeploymentFailed, ReasonServiceFailed,

@@ -53,6 +53,8 @@ import (
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	paasv1beta1 "github.com/cmft/demo-operator/api/v1beta1"
 	"github.com/cmft/demo-operator/controllers"
+	"github.com/cmft/demo-operator/controllers/podlabel"
+	"github.com/cmft/demo-operator/controllers/wellknown"
 )
 
 // DefaultLeaderElectionID names the Lease that elects the one active manager, unless
@@ -126,9 +128,9 @@ func (o *Options) BindFlags(fs *flag.FlagSet) {
 		"Serve metrics over HTTP/2 as well; off by default against HTTP/2 stream-reset attacks.")
 	fs.StringVar(&o.WatchNamespaces, "watch-namespaces", "",
 		"Comma-separated namespaces to watch; empty means all, or those in the WATCH_NAMESPACE environment variable that OLM sets.")
-	fs.StringVar(&o.PodLabelAnnotation, "pod-label-annotation", controllers.DefaultPodLabelAnnotation,
+	fs.StringVar(&o.PodLabelAnnotation, "pod-label-annotation", wellknown.DefaultPodLabelAnnotation,
 		`Annotation whose value "true" opts a pod in to the pod-name label.`)
-	fs.StringVar(&o.PodNameLabel, "pod-name-label", controllers.DefaultPodNameLabel, "Label that carries the pod's own name.")
+	fs.StringVar(&o.PodNameLabel, "pod-name-label", wellknown.DefaultPodNameLabel, "Label that carries the pod's own name.")
 	fs.BoolVar(&o.EnablePodLabeler, "enable-pod-labeler", true, "Run the pod labeler.")
 	fs.BoolVar(&o.EnableDemoApp, "enable-demoapplication-controller", true, "Run the DemoApplication controller.")
 	fs.IntVar(&o.MaxConcurrent, "max-concurrent-reconciles", 16,
@@ -160,8 +162,8 @@ func (o *Options) namespaces() []string {
 }
 
 // podLabelKeys returns the pod labeler's keys, which both controllers and the pod cache use.
-func (o *Options) podLabelKeys() controllers.PodLabelKeys {
-	return controllers.PodLabelKeys{Annotation: o.PodLabelAnnotation, Label: o.PodNameLabel}
+func (o *Options) podLabelKeys() wellknown.PodLabelKeys {
+	return wellknown.PodLabelKeys{Annotation: o.PodLabelAnnotation, Label: o.PodNameLabel}
 }
 
 // Validate reports every bad setting at once, before anything starts.
@@ -220,10 +222,10 @@ func (o *Options) Validate() error {
 // the pod informer; without the labeler, which must see every pod, it holds the
 // DemoApplications' pods alone.
 func (o *Options) cacheOptions() cache.Options {
-	managed := labels.SelectorFromSet(labels.Set{controllers.LabelManagedBy: controllers.ManagedByValue})
-	pods := cache.ByObject{Transform: controllers.PodCacheTransform(o.podLabelKeys())}
+	managed := labels.SelectorFromSet(labels.Set{wellknown.LabelManagedBy: wellknown.ManagedByValue})
+	pods := cache.ByObject{Transform: podlabel.PodCacheTransform(o.podLabelKeys())}
 	if !o.EnablePodLabeler {
-		selector, err := labels.Parse(controllers.LabelApplication)
+		selector, err := labels.Parse(wellknown.LabelApplication)
 		utilruntime.Must(err)
 		pods.Label = selector
 	}
@@ -285,7 +287,7 @@ func New(cfg *rest.Config, opts Options, customize ...func(*ctrl.Options)) (ctrl
 	}
 
 	if opts.EnablePodLabeler {
-		err := (&controllers.PodReconciler{
+		err := (&podlabel.Reconciler{
 			Client:       mgr.GetClient(),
 			Recorder:     mgr.GetEventRecorder("pod-labeler"),
 			PodLabelKeys: opts.podLabelKeys(),
