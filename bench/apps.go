@@ -46,7 +46,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
-	"github.com/cmft/demo-operator/controllers"
+	"github.com/cmft/demo-operator/controllers/demoapplication"
 	"github.com/cmft/demo-operator/controllers/wellknown"
 	"github.com/cmft/demo-operator/internal/manager"
 	"github.com/cmft/demo-operator/internal/test/builder"
@@ -80,7 +80,7 @@ var leastWrites = map[string]struct{ apply, watched bool }{
 }
 
 // createOnly is the resourceVersion no object has, which makes an apply create or be refused,
-// as controllers/apply.go sends it for a name its cache does not hold.
+// as controllers/demoapplication/apply.go sends it for a name its cache does not hold.
 var createOnly = strconv.FormatUint(math.MaxUint64, 10)
 
 // directObjects are what the direct client creates for an app: the operator's Deployment
@@ -94,7 +94,7 @@ func directObjects(namespace, name string) (*appsv1.Deployment, *corev1.Service)
 		Replicas: ptr.To[int32](2),
 		Selector: &metav1.LabelSelector{MatchLabels: selector},
 		Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels},
-			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: controllers.ContainerName, Image: "nginx:1.27",
+			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: demoapplication.ContainerName, Image: "nginx:1.27",
 				Ports: []corev1.ContainerPort{{ContainerPort: 8080, Protocol: corev1.ProtocolTCP}}}}}},
 	}}
 	service := &corev1.Service{ObjectMeta: objectMeta, Spec: corev1.ServiceSpec{Selector: selector,

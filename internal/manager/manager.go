@@ -52,7 +52,7 @@ import (
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	paasv1beta1 "github.com/cmft/demo-operator/api/v1beta1"
-	"github.com/cmft/demo-operator/controllers"
+	"github.com/cmft/demo-operator/controllers/demoapplication"
 	"github.com/cmft/demo-operator/controllers/podlabel"
 	"github.com/cmft/demo-operator/controllers/wellknown"
 )
@@ -135,7 +135,7 @@ func (o *Options) BindFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&o.EnableDemoApp, "enable-demoapplication-controller", true, "Run the DemoApplication controller.")
 	fs.IntVar(&o.MaxConcurrent, "max-concurrent-reconciles", 16,
 		"Reconciles each controller runs at once; 16 converges 1,000 new DemoApplications in 0.7 times the time 4 takes (bench/RESULTS.md).")
-	fs.DurationVar(&o.ConflictRetry, "conflict-retry-interval", controllers.DefaultConflictRetryInterval,
+	fs.DurationVar(&o.ConflictRetry, "conflict-retry-interval", demoapplication.DefaultConflictRetryInterval,
 		"How often a DemoApplication blocked by an object it does not own checks whether the name was freed.")
 	fs.DurationVar(&o.MaxRetryBackoff, "max-retry-backoff", 30*time.Second,
 		"Longest wait before a failed reconcile is retried (the wait doubles from 5ms at each failure); "+
@@ -297,7 +297,7 @@ func New(cfg *rest.Config, opts Options, customize ...func(*ctrl.Options)) (ctrl
 		}
 	}
 	if opts.EnableDemoApp {
-		err := (&controllers.DemoApplicationReconciler{
+		err := (&demoapplication.Reconciler{
 			Client:    mgr.GetClient(),
 			APIReader: mgr.GetAPIReader(),
 			Recorder:  mgr.GetEventRecorder("demoapplication-controller"),

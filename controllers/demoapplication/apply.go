@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package controllers
+package demoapplication
 
 import (
 	"context"
@@ -83,7 +83,7 @@ func (e *applyError) Unwrap() error { return e.err }
 
 // apply makes the app's object named like current match desired, as applyOwnedBy does with
 // the app as the owner.
-func (r *DemoApplicationReconciler) apply(ctx context.Context, s *scope, current client.Object, desired runtime.ApplyConfiguration) (bool, error) {
+func (r *Reconciler) apply(ctx context.Context, s *scope, current client.Object, desired runtime.ApplyConfiguration) (bool, error) {
 	return r.applyOwnedBy(ctx, s, s.app, current, desired)
 }
 
@@ -92,7 +92,7 @@ func (r *DemoApplicationReconciler) apply(ctx context.Context, s *scope, current
 // writes nothing when the fields the operator owns already hold the desired values, and
 // never touches an object that owner does not control. Its Events go to the app; what it
 // creates is noted in s, for the pass's one Created Event.
-func (r *DemoApplicationReconciler) applyOwnedBy(ctx context.Context, s *scope, owner metav1.Object, current client.Object,
+func (r *Reconciler) applyOwnedBy(ctx context.Context, s *scope, owner metav1.Object, current client.Object,
 	desired runtime.ApplyConfiguration) (bool, error) {
 	app := s.app
 	kind := r.kindOf(current)
@@ -196,7 +196,7 @@ func replaced(err error) bool {
 // getOwned reads the object of key from the cache into obj. It reports false when the
 // cache has none, and a conflictError, recorded as app's Event, when it has one that owner
 // does not control.
-func (r *DemoApplicationReconciler) getOwned(ctx context.Context, app *paasv1.DemoApplication, owner metav1.Object,
+func (r *Reconciler) getOwned(ctx context.Context, app *paasv1.DemoApplication, owner metav1.Object,
 	key client.ObjectKey, obj client.Object) (bool, error) {
 	kind := r.kindOf(obj)
 	if err := r.Get(ctx, key, obj); err != nil {
@@ -215,7 +215,7 @@ func (r *DemoApplicationReconciler) getOwned(ctx context.Context, app *paasv1.De
 // create-only apply (refused). It returns nil when owner controls it, and a conflictError,
 // recorded as app's Event, when it does not. The object is outside the cache: only the API
 // server knows it.
-func (r *DemoApplicationReconciler) ownUncached(ctx context.Context, app *paasv1.DemoApplication, owner metav1.Object, obj client.Object, refused error) error {
+func (r *Reconciler) ownUncached(ctx context.Context, app *paasv1.DemoApplication, owner metav1.Object, obj client.Object, refused error) error {
 	kind, key := r.kindOf(obj), client.ObjectKeyFromObject(obj)
 	gvk, err := r.GroupVersionKindFor(obj)
 	if err != nil {
@@ -237,7 +237,7 @@ func (r *DemoApplicationReconciler) ownUncached(ctx context.Context, app *paasv1
 }
 
 // deleteOwned deletes the object named like obj if app controls it.
-func (r *DemoApplicationReconciler) deleteOwned(ctx context.Context, app *paasv1.DemoApplication, obj client.Object) error {
+func (r *Reconciler) deleteOwned(ctx context.Context, app *paasv1.DemoApplication, obj client.Object) error {
 	if err := r.Get(ctx, client.ObjectKeyFromObject(obj), obj); err != nil {
 		return client.IgnoreNotFound(err)
 	}
@@ -248,7 +248,7 @@ func (r *DemoApplicationReconciler) deleteOwned(ctx context.Context, app *paasv1
 }
 
 // delete deletes obj, unless it was replaced since it was read, and records it as app's Event.
-func (r *DemoApplicationReconciler) delete(ctx context.Context, app *paasv1.DemoApplication, obj client.Object) error {
+func (r *Reconciler) delete(ctx context.Context, app *paasv1.DemoApplication, obj client.Object) error {
 	uid := obj.GetUID()
 	if err := r.Delete(ctx, obj, client.Preconditions{UID: &uid}); err != nil {
 		return client.IgnoreNotFound(err)
@@ -260,7 +260,7 @@ func (r *DemoApplicationReconciler) delete(ctx context.Context, app *paasv1.Demo
 // conflict records that obj's name is taken and returns the conflictError. The Event
 // names obj as related, so that a conflict over the Deployment and one over the Service
 // stay two Events.
-func (r *DemoApplicationReconciler) conflict(app *paasv1.DemoApplication, kind string, obj client.Object) error {
+func (r *Reconciler) conflict(app *paasv1.DemoApplication, kind string, obj client.Object) error {
 	err := &conflictError{kind: kind, name: obj.GetName(), holder: holderOf(obj)}
 	r.Recorder.Eventf(regarding(app), r.related(obj), corev1.EventTypeWarning, EventResourceConflict, "Apply", "%s; it is left untouched", err)
 	return err
@@ -273,7 +273,7 @@ func (r *DemoApplicationReconciler) conflict(app *paasv1.DemoApplication, kind s
 // whole list (a strategic-merge delete keys them by number alone) can take the other half
 // of a TCP/UDP pair with it. The write is guarded by the resourceVersion it was computed
 // from, and keeps the node ports the cluster allocated to ports the spec keeps.
-func (r *DemoApplicationReconciler) replacePorts(ctx context.Context, app *paasv1.DemoApplication, desired *corev1ac.ServiceApplyConfiguration) error {
+func (r *Reconciler) replacePorts(ctx context.Context, app *paasv1.DemoApplication, desired *corev1ac.ServiceApplyConfiguration) error {
 	svc := &corev1.Service{}
 	if err := r.Get(ctx, client.ObjectKeyFromObject(app), svc); err != nil || !metav1.IsControlledBy(svc, app) {
 		return client.IgnoreNotFound(err)
@@ -326,7 +326,7 @@ func ownedFields(obj client.Object) (any, error) {
 }
 
 // kindOf names the kind of a typed object, for messages.
-func (r *DemoApplicationReconciler) kindOf(obj client.Object) string {
+func (r *Reconciler) kindOf(obj client.Object) string {
 	gvk, err := r.GroupVersionKindFor(obj)
 	if err != nil {
 		return fmt.Sprintf("%T", obj)

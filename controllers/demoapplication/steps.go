@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package controllers
+package demoapplication
 
 import (
 	"context"
@@ -37,7 +37,7 @@ import (
 // there what it observed and what it could not do, and never stops the steps after it.
 
 // reconcileDeployment applies the desired Deployment and records the one it observed.
-func (r *DemoApplicationReconciler) reconcileDeployment(ctx context.Context, s *scope) {
+func (r *Reconciler) reconcileDeployment(ctx context.Context, s *scope) {
 	current := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: s.app.Name, Namespace: s.app.Namespace}}
 	found, err := r.apply(ctx, s, current, newDeployment(s.app, r.ExtraEnv, r.PodLabels))
 	f := s.fail(paasv1.ReasonDeploymentFailed, err)
@@ -50,7 +50,7 @@ func (r *DemoApplicationReconciler) reconcileDeployment(ctx context.Context, s *
 }
 
 // reconcileService applies the desired Service, or deletes ours when the app has no ports.
-func (r *DemoApplicationReconciler) reconcileService(ctx context.Context, s *scope) {
+func (r *Reconciler) reconcileService(ctx context.Context, s *scope) {
 	current := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: s.app.Name, Namespace: s.app.Namespace}}
 	desired := newService(s.app)
 	if desired == nil {
@@ -68,7 +68,7 @@ func (r *DemoApplicationReconciler) reconcileService(ctx context.Context, s *sco
 // reconcilePodServices keeps, while app asks for per-pod Services, one for each of its pods
 // that carries the pod-name label, and deletes those whose pod is gone or going, or all of
 // them when app no longer asks. It records how many are in place.
-func (r *DemoApplicationReconciler) reconcilePodServices(ctx context.Context, s *scope) {
+func (r *Reconciler) reconcilePodServices(ctx context.Context, s *scope) {
 	const step = paasv1.ReasonPodServicesFailed
 	app := s.app
 	wanted, err := r.labelledPods(ctx, app)
@@ -113,7 +113,7 @@ func (r *DemoApplicationReconciler) reconcilePodServices(ctx context.Context, s 
 
 // labelledPods returns, by name, app's pods that carry their pod-name label and are not
 // being deleted: the pods that get a Service of their own. None when app does not ask.
-func (r *DemoApplicationReconciler) labelledPods(ctx context.Context, app *paasv1.DemoApplication) (map[string]*metav1.PartialObjectMetadata, error) {
+func (r *Reconciler) labelledPods(ctx context.Context, app *paasv1.DemoApplication) (map[string]*metav1.PartialObjectMetadata, error) {
 	wanted := map[string]*metav1.PartialObjectMetadata{}
 	if !podServicesEnabled(app) {
 		return wanted, nil

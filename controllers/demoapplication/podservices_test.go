@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package controllers_test
+package demoapplication_test
 
 import (
 	"context"
@@ -28,7 +28,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
-	"github.com/cmft/demo-operator/controllers"
+	"github.com/cmft/demo-operator/controllers/demoapplication"
 	"github.com/cmft/demo-operator/controllers/wellknown"
 	"github.com/cmft/demo-operator/internal/test/builder"
 )
@@ -194,7 +194,7 @@ func TestPodServiceNameTaken(t *testing.T) {
 		g.Expect(latest).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonResourceConflict))
 		g.Expect(condition(latest, paasv1.ConditionDegraded).Message).To(ContainSubstring(`Service "api-5c8d7-aaaaa"`))
 		g.Expect(latest.Status.PodServices).To(Equal(int32(1)), "the other pod still gets its Service")
-		g.Expect(eventsFor(g, ns, "api")).To(ContainElement(controllers.EventResourceConflict))
+		g.Expect(eventsFor(g, ns, "api")).To(ContainElement(demoapplication.EventResourceConflict))
 	}).Should(Succeed())
 
 	kept := get(g, ns, "api-5c8d7-aaaaa", &corev1.Service{})

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package controllers
+package demoapplication
 
 import (
 	"context"
@@ -45,10 +45,10 @@ import (
 // event tells when its name is freed.
 const DefaultConflictRetryInterval = 30 * time.Second
 
-// DemoApplicationReconciler turns a DemoApplication into the Deployment and Service it
+// Reconciler turns a DemoApplication into the Deployment and Service it
 // declares, and the per-pod Services it asks for; it keeps them as declared, and reports
 // their state in the DemoApplication's status.
-type DemoApplicationReconciler struct {
+type Reconciler struct {
 	client.Client
 	// APIReader reads an object the cache does not hold, once its name proved taken, to tell
 	// whose it is.
@@ -77,7 +77,7 @@ type DemoApplicationReconciler struct {
 // Service, its per-pod Services), each run whatever the others met, then rebuilds its
 // status from what they observed. Status is written at the end of every pass, failed or
 // not, once and only when it changed.
-func (r *DemoApplicationReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	// 1. Load the DemoApplication; the garbage collector deletes what it owns once it goes.
 	app := &paasv1.DemoApplication{}
 	if err := r.Get(ctx, req.NamespacedName, app); err != nil {
@@ -108,7 +108,7 @@ func (r *DemoApplicationReconciler) Reconcile(ctx context.Context, req ctrl.Requ
 
 // result retries a failed pass with backoff, except when every failure is a name held by
 // someone else: only they can free it, and no event says when, so look again at intervals.
-func (r *DemoApplicationReconciler) result(s *scope) (ctrl.Result, error) {
+func (r *Reconciler) result(s *scope) (ctrl.Result, error) {
 	if len(s.failures) == 0 {
 		return ctrl.Result{}, nil
 	}
@@ -121,7 +121,7 @@ func (r *DemoApplicationReconciler) result(s *scope) (ctrl.Result, error) {
 }
 
 // patchStatus writes app's status if it differs from original's.
-func (r *DemoApplicationReconciler) patchStatus(ctx context.Context, original, app *paasv1.DemoApplication) error {
+func (r *Reconciler) patchStatus(ctx context.Context, original, app *paasv1.DemoApplication) error {
 	if equality.Semantic.DeepEqual(original.Status, app.Status) {
 		return nil
 	}
@@ -134,7 +134,7 @@ func (r *DemoApplicationReconciler) patchStatus(ctx context.Context, original, a
 	return nil
 }
 
-func (r *DemoApplicationReconciler) conflictRetryInterval() time.Duration {
+func (r *Reconciler) conflictRetryInterval() time.Duration {
 	if r.ConflictRetryInterval > 0 {
 		return r.ConflictRetryInterval
 	}
@@ -146,7 +146,7 @@ func (r *DemoApplicationReconciler) conflictRetryInterval() time.Duration {
 // whenever one of their pods gains or loses its pod-name label or goes, and whenever a
 // per-pod Service changes. Pods are watched as metadata, through the informer the pod
 // labeler already has.
-func (r *DemoApplicationReconciler) SetupWithManager(mgr ctrl.Manager, options controller.Options) error {
+func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, options controller.Options) error {
 	// Every reconcile lists its app's per-pod Services: indexed by app, that reads the app's
 	// own, where a label selector would scan every cached Service of the namespace.
 	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &corev1.Service{}, podServiceAppIndex, podServiceAppOf); err != nil {
@@ -185,7 +185,7 @@ func podServiceAppOf(obj client.Object) []string {
 
 // podServiceApp maps a pod, or a per-pod Service, to its DemoApplication when that asks
 // for per-pod Services.
-func (r *DemoApplicationReconciler) podServiceApp(ctx context.Context, obj client.Object) []reconcile.Request {
+func (r *Reconciler) podServiceApp(ctx context.Context, obj client.Object) []reconcile.Request {
 	key := client.ObjectKey{Namespace: obj.GetNamespace(), Name: obj.GetLabels()[wellknown.LabelApplication]}
 	app := &paasv1.DemoApplication{}
 	if key.Name == "" || r.Get(ctx, key, app) != nil || !podServicesEnabled(app) {
@@ -197,7 +197,7 @@ func (r *DemoApplicationReconciler) podServiceApp(ctx context.Context, obj clien
 
 // podServiceInputsChanged lets through the pod events that change which pods get a
 // Service: most pod updates are status changes, which do not.
-func (r *DemoApplicationReconciler) podServiceInputsChanged() predicate.Funcs {
+func (r *Reconciler) podServiceInputsChanged() predicate.Funcs {
 	labelled := func(o client.Object) bool {
 		value, _ := wellknown.PodLabel(o, r.PodLabels.Label)
 		return value == o.GetName()

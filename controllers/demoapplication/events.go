@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package controllers
+package demoapplication
 
 import (
 	"fmt"
@@ -60,7 +60,7 @@ const (
 // requests (bench/RESULTS.md). It says it once for a pass: a burst of per-pod Services costs
 // one Event write rather than one each, as the events library of kube-controller-manager
 // aggregates similar Events of one object.
-func (r *DemoApplicationReconciler) recordCreated(s *scope) {
+func (r *Reconciler) recordCreated(s *scope) {
 	if len(s.created) == 0 || s.first {
 		return
 	}
@@ -92,7 +92,7 @@ func createdNote(created []string) string {
 // recordFailures makes each persistent failure of the pass a Warning Event of its app, so
 // that kubectl describe shows it beside the Degraded condition, unless apply recorded it
 // already. A transient failure is retried and raises none.
-func (r *DemoApplicationReconciler) recordFailures(s *scope) {
+func (r *Reconciler) recordFailures(s *scope) {
 	for _, f := range s.failures {
 		if f.persistent && !f.recorded() {
 			r.Recorder.Eventf(regarding(s.app), nil, corev1.EventTypeWarning, f.step, "Reconcile", "%v", f.err)
@@ -107,7 +107,7 @@ func regarding(app *paasv1.DemoApplication) *corev1.ObjectReference {
 
 // related refers to obj, the object an Event of an app is about, as reference does; nil
 // when obj's kind is unknown.
-func (r *DemoApplicationReconciler) related(obj client.Object) runtime.Object {
+func (r *Reconciler) related(obj client.Object) runtime.Object {
 	gvk, err := r.GroupVersionKindFor(obj)
 	if err != nil {
 		return nil
