@@ -43,12 +43,20 @@ import (
 
 // This file is the DemoApplication controller's apply and ownership machinery: how an
 // object it needs is read, compared, applied or deleted, never touching one it does not own.
+// It raises no Event: what it did goes into the scope, and events.go reports it.
 
 // conflictError says that an object the DemoApplication needs is held by someone else.
 type conflictError struct {
 	kind, name string
 	// holder says whose it is: its controller, else the field managers that wrote it.
 	holder string
+	// held is the object, for the Event to name it.
+	held client.Object
+}
+
+// newConflict returns the conflictError of obj, whose name is taken by someone else.
+func newConflict(kind string, obj client.Object) *conflictError {
+	return &conflictError{kind: kind, name: obj.GetName(), holder: holderOf(obj), held: obj}
 }
 
 func (e *conflictError) Error() string {
@@ -74,8 +82,8 @@ func holderOf(obj metav1.Object) string {
 
 // applyError is a refusal by the API server of an object the DemoApplication owns.
 type applyError struct {
-	kind string
-	err  error
+	kind, name string
+	err        error
 }
 
 func (e *applyError) Error() string { return fmt.Sprintf("applying %s: %v", e.kind, e.err) }
@@ -90,14 +98,13 @@ func (r *Reconciler) apply(ctx context.Context, s *scope, current client.Object,
 // applyOwnedBy makes the object named like current (the app's, or one of its pods', by
 // owner) match desired and reads it into current, reporting whether current holds it. It
 // writes nothing when the fields the operator owns already hold the desired values, and
-// never touches an object that owner does not control. Its Events go to the app; what it
-// creates is noted in s, for the pass's one Created Event.
+// never touches an object that owner does not control. What it creates or updates is noted
+// in s, for the pass's Events.
 func (r *Reconciler) applyOwnedBy(ctx context.Context, s *scope, owner metav1.Object, current client.Object,
 	desired runtime.ApplyConfiguration) (bool, error) {
-	app := s.app
 	kind := r.kindOf(current)
 	key := client.ObjectKeyFromObject(current)
-	exists, err := r.getOwned(ctx, app, owner, key, current)
+	exists, err := r.getOwned(ctx, owner, key, current)
 	if err != nil {
 		return false, err
 	}
@@ -132,7 +139,7 @@ func (r *Reconciler) applyOwnedBy(ctx context.Context, s *scope, owner metav1.Ob
 	}
 	if created && apierrors.IsConflict(err) {
 		created = false
-		if err := r.ownUncached(ctx, app, owner, current, err); err != nil {
+		if err := r.ownUncached(ctx, owner, current, err); err != nil {
 			return false, err
 		}
 		// Ours, but not yet (or no longer) labelled for the cache: applying relabels it.
@@ -140,14 +147,12 @@ func (r *Reconciler) applyOwnedBy(ctx context.Context, s *scope, owner metav1.Ob
 		err = r.Apply(ctx, desired, client.FieldOwner(wellknown.FieldManager), client.ForceOwnership)
 	}
 	if err != nil {
-		r.Recorder.Eventf(regarding(app), nil, corev1.EventTypeWarning, EventApplyFailed, "Apply",
-			"Applying %s %s failed: %v", kind, key.Name, err)
-		return exists, &applyError{kind: kind, err: err}
+		return exists, &applyError{kind: kind, name: key.Name, err: err}
 	}
 	if created {
 		s.created = append(s.created, kind+" "+key.Name)
 	} else {
-		r.Recorder.Eventf(regarding(app), r.related(current), corev1.EventTypeNormal, EventUpdated, "Apply", "Updated %s %s", kind, key.Name)
+		s.updated = append(s.updated, current)
 	}
 	ctrl.LoggerFrom(ctx).V(1).Info("applied", "kind", kind, "name", key.Name, "created", created)
 	// Apply filled desired with the API server's answer: the object as it now stands.
@@ -194,10 +199,8 @@ func replaced(err error) bool {
 }
 
 // getOwned reads the object of key from the cache into obj. It reports false when the
-// cache has none, and a conflictError, recorded as app's Event, when it has one that owner
-// does not control.
-func (r *Reconciler) getOwned(ctx context.Context, app *paasv1.DemoApplication, owner metav1.Object,
-	key client.ObjectKey, obj client.Object) (bool, error) {
+// cache has none, and a conflictError when it has one that owner does not control.
+func (r *Reconciler) getOwned(ctx context.Context, owner metav1.Object, key client.ObjectKey, obj client.Object) (bool, error) {
 	kind := r.kindOf(obj)
 	if err := r.Get(ctx, key, obj); err != nil {
 		if apierrors.IsNotFound(err) {
@@ -206,16 +209,15 @@ func (r *Reconciler) getOwned(ctx context.Context, app *paasv1.DemoApplication, 
 		return false, fmt.Errorf("getting %s %s: %w", kind, key, err)
 	}
 	if !metav1.IsControlledBy(obj, owner) {
-		return false, r.conflict(app, kind, obj)
+		return false, newConflict(kind, obj)
 	}
 	return true, nil
 }
 
 // ownUncached reads, as metadata, the object named like obj whose existence refused a
-// create-only apply (refused). It returns nil when owner controls it, and a conflictError,
-// recorded as app's Event, when it does not. The object is outside the cache: only the API
-// server knows it.
-func (r *Reconciler) ownUncached(ctx context.Context, app *paasv1.DemoApplication, owner metav1.Object, obj client.Object, refused error) error {
+// create-only apply (refused). It returns nil when owner controls it, and a conflictError
+// when it does not. The object is outside the cache: only the API server knows it.
+func (r *Reconciler) ownUncached(ctx context.Context, owner metav1.Object, obj client.Object, refused error) error {
 	kind, key := r.kindOf(obj), client.ObjectKeyFromObject(obj)
 	gvk, err := r.GroupVersionKindFor(obj)
 	if err != nil {
@@ -231,39 +233,30 @@ func (r *Reconciler) ownUncached(ctx context.Context, app *paasv1.DemoApplicatio
 		return fmt.Errorf("getting %s %s: %w", kind, key, err)
 	}
 	if !metav1.IsControlledBy(meta, owner) {
-		return r.conflict(app, kind, meta)
+		return newConflict(kind, meta)
 	}
 	return nil
 }
 
-// deleteOwned deletes the object named like obj if app controls it.
-func (r *Reconciler) deleteOwned(ctx context.Context, app *paasv1.DemoApplication, obj client.Object) error {
+// deleteOwned deletes the object named like obj if the app controls it.
+func (r *Reconciler) deleteOwned(ctx context.Context, s *scope, obj client.Object) error {
 	if err := r.Get(ctx, client.ObjectKeyFromObject(obj), obj); err != nil {
 		return client.IgnoreNotFound(err)
 	}
-	if !metav1.IsControlledBy(obj, app) {
+	if !metav1.IsControlledBy(obj, s.app) {
 		return nil
 	}
-	return r.delete(ctx, app, obj)
+	return r.delete(ctx, s, obj)
 }
 
-// delete deletes obj, unless it was replaced since it was read, and records it as app's Event.
-func (r *Reconciler) delete(ctx context.Context, app *paasv1.DemoApplication, obj client.Object) error {
+// delete deletes obj, unless it was replaced since it was read, and notes it in s.
+func (r *Reconciler) delete(ctx context.Context, s *scope, obj client.Object) error {
 	uid := obj.GetUID()
 	if err := r.Delete(ctx, obj, client.Preconditions{UID: &uid}); err != nil {
 		return client.IgnoreNotFound(err)
 	}
-	r.Recorder.Eventf(regarding(app), r.related(obj), corev1.EventTypeNormal, EventDeleted, "Delete", "Deleted %s %s", r.kindOf(obj), obj.GetName())
+	s.deleted = append(s.deleted, obj)
 	return nil
-}
-
-// conflict records that obj's name is taken and returns the conflictError. The Event
-// names obj as related, so that a conflict over the Deployment and one over the Service
-// stay two Events.
-func (r *Reconciler) conflict(app *paasv1.DemoApplication, kind string, obj client.Object) error {
-	err := &conflictError{kind: kind, name: obj.GetName(), holder: holderOf(obj)}
-	r.Recorder.Eventf(regarding(app), r.related(obj), corev1.EventTypeWarning, EventResourceConflict, "Apply", "%s; it is left untouched", err)
-	return err
 }
 
 // replacePorts writes the Service's whole port list, with its type, when the app's Service

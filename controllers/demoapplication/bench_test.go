@@ -26,7 +26,7 @@ import (
 	"github.com/cmft/demo-operator/internal/test/builder"
 )
 
-// The benchmarks run with make bench (go test -run '^$' -bench . -benchmem ./controllers):
+// The benchmarks run with make bench (go test -run '^$' -bench . -benchmem ./controllers/...):
 // the CPU and allocations of the pure code each reconcile runs, apart from the API server.
 
 func benchApp() *paasv1.DemoApplication {

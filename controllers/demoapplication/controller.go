@@ -97,8 +97,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	}
 
 	// 3. Report what was observed, and why the spec is not (yet) in place when it is not.
-	r.recordCreated(s)
-	r.recordFailures(s)
+	r.recordEvents(s)
 	setStatus(s)
 	if err := r.patchStatus(ctx, original, app); err != nil {
 		return ctrl.Result{}, errors.Join(s.err(), err)

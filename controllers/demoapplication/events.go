@@ -18,6 +18,7 @@ package demoapplication
 
 import (
 	"fmt"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -28,7 +29,7 @@ import (
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 )
 
-// Event reasons of the operator's reconcilers.
+// Event reasons of the DemoApplication controller.
 const (
 	// EventCreated: owned objects were created after the app's first pass; one Event names
 	// all a pass created.
@@ -49,6 +50,24 @@ const (
 	// the Degraded condition does: paasv1.ReasonDeploymentFailed, ReasonServiceFailed,
 	// ReasonPodServicesFailed.
 )
+
+// recordEvents turns the scope into the app's Events, at the end of every pass: what the
+// pass created, updated and deleted, the pods it could give no Service, and what kept the
+// app from its spec. Nothing else raises a DemoApplication's Events.
+func (r *Reconciler) recordEvents(s *scope) {
+	r.recordCreated(s)
+	for _, obj := range s.updated {
+		r.Recorder.Eventf(regarding(s.app), r.related(obj), corev1.EventTypeNormal, EventUpdated, "Apply", "Updated %s %s", r.kindOf(obj), obj.GetName())
+	}
+	for _, obj := range s.deleted {
+		r.Recorder.Eventf(regarding(s.app), r.related(obj), corev1.EventTypeNormal, EventDeleted, "Delete", "Deleted %s %s", r.kindOf(obj), obj.GetName())
+	}
+	for _, pod := range s.misnamedPods {
+		r.Recorder.Eventf(regarding(s.app), nil, corev1.EventTypeWarning, EventPodServiceNameInvalid, "Apply",
+			"Pod %s gets no Service of its own: its name is not a valid Service name: %s", pod.name, strings.Join(pod.problems, "; "))
+	}
+	r.recordFailures(s)
+}
 
 // recordCreated records what the pass created as one Event of its app, except on the app's
 // first pass. Like kube-controller-manager's controllers (a ReplicaSet's SuccessfulCreate, a
@@ -89,12 +108,21 @@ func createdNote(created []string) string {
 	return note
 }
 
-// recordFailures makes each persistent failure of the pass a Warning Event of its app, so
-// that kubectl describe shows it beside the Degraded condition, unless apply recorded it
-// already. A transient failure is retried and raises none.
+// recordFailures makes the failures of the pass Warning Events of its app, so that kubectl
+// describe shows them beside the Degraded condition: every name held by someone else (the
+// Event names that object as related, so that a conflict over the Deployment and one over
+// the Service stay two Events), every apply the API server refused, and any other failure
+// that lasts until someone acts. A transient failure is retried and raises none.
 func (r *Reconciler) recordFailures(s *scope) {
 	for _, f := range s.failures {
-		if f.persistent && !f.recorded() {
+		switch {
+		case f.conflict != nil:
+			r.Recorder.Eventf(regarding(s.app), r.related(f.conflict.held), corev1.EventTypeWarning, EventResourceConflict, "Apply",
+				"%s; it is left untouched", f.conflict)
+		case f.refused != nil:
+			r.Recorder.Eventf(regarding(s.app), nil, corev1.EventTypeWarning, EventApplyFailed, "Apply",
+				"Applying %s %s failed: %v", f.refused.kind, f.refused.name, f.refused.err)
+		case f.persistent:
 			r.Recorder.Eventf(regarding(s.app), nil, corev1.EventTypeWarning, f.step, "Reconcile", "%v", f.err)
 		}
 	}

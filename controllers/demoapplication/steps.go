@@ -21,7 +21,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -46,7 +45,7 @@ func (r *Reconciler) reconcileDeployment(ctx context.Context, s *scope) {
 	}
 	// Only a failed read leaves unknown whether app has a Deployment: a name held by someone
 	// else, or a refused write, says it has none.
-	s.deploymentKnown = found || f == nil || f.recorded()
+	s.deploymentKnown = found || f == nil || f.afterRead()
 }
 
 // reconcileService applies the desired Service, or deletes ours when the app has no ports.
@@ -54,7 +53,7 @@ func (r *Reconciler) reconcileService(ctx context.Context, s *scope) {
 	current := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: s.app.Name, Namespace: s.app.Namespace}}
 	desired := newService(s.app)
 	if desired == nil {
-		s.fail(paasv1.ReasonServiceFailed, r.deleteOwned(ctx, s.app, current))
+		s.fail(paasv1.ReasonServiceFailed, r.deleteOwned(ctx, s, current))
 		return
 	}
 	if err := r.replacePorts(ctx, s.app, desired); err != nil {
@@ -90,15 +89,14 @@ func (r *Reconciler) reconcilePodServices(ctx context.Context, s *scope) {
 		// The pod's Service, if it came back under the same name, is made after this
 		// deletion shows in the cache, which requeues app.
 		delete(wanted, svc.Name)
-		s.fail(step, r.delete(ctx, app, svc))
+		s.fail(step, r.delete(ctx, s, svc))
 	}
 
 	var ready int32
 	for _, name := range slices.Sorted(maps.Keys(wanted)) {
 		pod := wanted[name]
 		if msgs := validation.IsDNS1035Label(name); len(msgs) > 0 {
-			r.Recorder.Eventf(regarding(app), nil, corev1.EventTypeWarning, EventPodServiceNameInvalid, "Apply",
-				"Pod %s gets no Service of its own: its name is not a valid Service name: %s", name, strings.Join(msgs, "; "))
+			s.misnamedPods = append(s.misnamedPods, misnamedPod{name: name, problems: msgs})
 			continue
 		}
 		current := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: app.Namespace}}
