@@ -43,7 +43,8 @@ import (
 
 // This file is the DemoApplication controller's apply and ownership machinery: how an
 // object it needs is read, compared, applied or deleted, never touching one it does not own.
-// It raises no Event: what it did goes into the scope, and events.go reports it.
+// It raises no Event and keeps no record: it returns what it did, which the steps note in
+// the scope.
 
 // conflictError says that an object the DemoApplication needs is held by someone else.
 type conflictError struct {
@@ -89,32 +90,40 @@ type applyError struct {
 func (e *applyError) Error() string { return fmt.Sprintf("applying %s: %v", e.kind, e.err) }
 func (e *applyError) Unwrap() error { return e.err }
 
-// apply makes the app's object named like current match desired, as applyOwnedBy does with
-// the app as the owner.
-func (r *Reconciler) apply(ctx context.Context, s *scope, current client.Object, desired runtime.ApplyConfiguration) (bool, error) {
-	return r.applyOwnedBy(ctx, s, s.app, current, desired)
-}
+// outcome is what apply or delete did to an object, and whether current holds it after.
+type outcome int
 
-// applyOwnedBy makes the object named like current (the app's, or one of its pods', by
-// owner) match desired and reads it into current, reporting whether current holds it. It
-// writes nothing when the fields the operator owns already hold the desired values, and
-// never touches an object that owner does not control. What it creates or updates is noted
-// in s, for the pass's Events.
-func (r *Reconciler) applyOwnedBy(ctx context.Context, s *scope, owner metav1.Object, current client.Object,
-	desired runtime.ApplyConfiguration) (bool, error) {
+const (
+	// absent: current does not hold the object; owner has none, or it could not be read.
+	absent outcome = iota
+	// unchanged: the object exists and was not written.
+	unchanged
+	// created, updated: apply created the object, or brought it back to the desired fields;
+	// current holds it.
+	created
+	updated
+	// deleted: delete deleted the object.
+	deleted
+)
+
+// apply makes the object named like current (the app's, or one of its pods', by owner)
+// match desired and reads it into current. It writes nothing when the fields the operator
+// owns already hold the desired values, and never touches an object that owner does not
+// control.
+func (r *Reconciler) apply(ctx context.Context, owner metav1.Object, current client.Object, desired runtime.ApplyConfiguration) (outcome, error) {
 	kind := r.kindOf(current)
 	key := client.ObjectKeyFromObject(current)
 	exists, err := r.getOwned(ctx, owner, key, current)
 	if err != nil {
-		return false, err
+		return absent, err
 	}
 	if exists {
 		owned, err := ownedFields(current)
 		if err != nil {
-			return true, fmt.Errorf("reading the fields of %s %s the operator owns: %w", kind, key, err)
+			return unchanged, fmt.Errorf("reading the fields of %s %s the operator owns: %w", kind, key, err)
 		}
 		if equality.Semantic.DeepEqual(owned, desired) {
-			return true, nil
+			return unchanged, nil
 		}
 	}
 
@@ -126,38 +135,40 @@ func (r *Reconciler) applyOwnedBy(ctx context.Context, s *scope, owner metav1.Ob
 	// So too a name the cache holds as ours may since have been freed and taken by someone
 	// else's object, before the cache saw it: the apply names the uid read, which the API
 	// server refuses to change (422) if the object of that name is now another.
-	created := !exists
-	if created {
+	create := !exists
+	if create {
 		precondition(desired, "", unmatchedResourceVersion)
 	} else {
 		precondition(desired, current.GetUID(), "")
 	}
 	err = r.Apply(ctx, desired, client.FieldOwner(wellknown.FieldManager), client.ForceOwnership)
-	if !created && replaced(err) {
+	if !create && replaced(err) {
 		// Not a refusal of the spec: the next pass reads the cache again.
-		return false, fmt.Errorf("%s %s was replaced since the cache read it: %s", kind, key, err.Error())
+		return absent, fmt.Errorf("%s %s was replaced since the cache read it: %s", kind, key, err.Error())
 	}
-	if created && apierrors.IsConflict(err) {
-		created = false
+	if create && apierrors.IsConflict(err) {
+		create = false
 		if err := r.ownUncached(ctx, owner, current, err); err != nil {
-			return false, err
+			return absent, err
 		}
 		// Ours, but not yet (or no longer) labelled for the cache: applying relabels it.
 		precondition(desired, "", "")
 		err = r.Apply(ctx, desired, client.FieldOwner(wellknown.FieldManager), client.ForceOwnership)
 	}
 	if err != nil {
-		return exists, &applyError{kind: kind, name: key.Name, err: err}
+		o := absent
+		if exists {
+			o = unchanged
+		}
+		return o, &applyError{kind: kind, name: key.Name, err: err}
 	}
-	if created {
-		s.created = append(s.created, kind+" "+key.Name)
-	} else {
-		s.updated = append(s.updated, current)
-	}
-	ctrl.LoggerFrom(ctx).V(1).Info("applied", "kind", kind, "name", key.Name, "created", created)
+	ctrl.LoggerFrom(ctx).V(1).Info("applied", "kind", kind, "name", key.Name, "created", create)
 	// Apply filled desired with the API server's answer: the object as it now stands.
 	convert(desired, current)
-	return true, nil
+	if create {
+		return created, nil
+	}
+	return updated, nil
 }
 
 // unmatchedResourceVersion is a resourceVersion no object has: resourceVersions are
@@ -238,25 +249,27 @@ func (r *Reconciler) ownUncached(ctx context.Context, owner metav1.Object, obj c
 	return nil
 }
 
-// deleteOwned deletes the object named like obj if the app controls it.
-func (r *Reconciler) deleteOwned(ctx context.Context, s *scope, obj client.Object) error {
+// deleteOwned deletes the object named like obj if owner controls it.
+func (r *Reconciler) deleteOwned(ctx context.Context, owner metav1.Object, obj client.Object) (outcome, error) {
 	if err := r.Get(ctx, client.ObjectKeyFromObject(obj), obj); err != nil {
-		return client.IgnoreNotFound(err)
+		return absent, client.IgnoreNotFound(err)
 	}
-	if !metav1.IsControlledBy(obj, s.app) {
-		return nil
+	if !metav1.IsControlledBy(obj, owner) {
+		return unchanged, nil
 	}
-	return r.delete(ctx, s, obj)
+	return r.delete(ctx, obj)
 }
 
-// delete deletes obj, unless it was replaced since it was read, and notes it in s.
-func (r *Reconciler) delete(ctx context.Context, s *scope, obj client.Object) error {
+// delete deletes obj, unless it was replaced since it was read.
+func (r *Reconciler) delete(ctx context.Context, obj client.Object) (outcome, error) {
 	uid := obj.GetUID()
 	if err := r.Delete(ctx, obj, client.Preconditions{UID: &uid}); err != nil {
-		return client.IgnoreNotFound(err)
+		if apierrors.IsNotFound(err) {
+			return absent, nil
+		}
+		return unchanged, err
 	}
-	s.deleted = append(s.deleted, obj)
-	return nil
+	return deleted, nil
 }
 
 // replacePorts writes the Service's whole port list, with its type, when the app's Service

@@ -83,7 +83,11 @@ func (r *Reconciler) recordCreated(s *scope) {
 	if len(s.created) == 0 || s.first {
 		return
 	}
-	r.Recorder.Eventf(regarding(s.app), nil, corev1.EventTypeNormal, EventCreated, "Apply", "%s", createdNote(s.created))
+	created := make([]string, 0, len(s.created))
+	for _, obj := range s.created {
+		created = append(created, r.kindOf(obj)+" "+obj.GetName())
+	}
+	r.Recorder.Eventf(regarding(s.app), nil, corev1.EventTypeNormal, EventCreated, "Apply", "%s", createdNote(created))
 }
 
 // noteLimit is the longest note the API server accepts in an Event.

@@ -54,7 +54,7 @@ func TestRecordEvents(t *testing.T) {
 	forbidden := apierrors.NewForbidden(schema.GroupResource{Resource: "services"}, "web-0", errors.New("denied"))
 	s := &scope{
 		app:          testApp(),
-		created:      []string{"Service web-1"},
+		created:      []client.Object{service("web-1")},
 		updated:      []client.Object{service("web")},
 		deleted:      []client.Object{service("web-0")},
 		misnamedPods: []misnamedPod{{name: "1web", problems: []string{"must start with a letter"}}},

@@ -42,10 +42,9 @@ type scope struct {
 	podServices *int32
 	// failures are what the steps could not do, in the order they met them.
 	failures []failure
-	// created names, as "Kind name", the objects the pass created; updated are those it
-	// brought back to the spec, deleted those it deleted.
-	created          []string
-	updated, deleted []client.Object
+	// created, updated and deleted are the objects the pass created, brought back to the
+	// spec, and deleted.
+	created, updated, deleted []client.Object
 	// misnamedPods are the pods that get no per-pod Service: their name is not a valid
 	// Service name.
 	misnamedPods []misnamedPod
@@ -74,6 +73,18 @@ type failure struct {
 // afterRead reports whether f came once the object was read: its name is someone else's,
 // or applying it was refused. Any other failure may leave unknown whether it exists.
 func (f *failure) afterRead() bool { return f.conflict != nil || f.refused != nil }
+
+// note records what apply or delete did to obj, for the pass's Events.
+func (s *scope) note(obj client.Object, o outcome) {
+	switch o {
+	case created:
+		s.created = append(s.created, obj)
+	case updated:
+		s.updated = append(s.updated, obj)
+	case deleted:
+		s.deleted = append(s.deleted, obj)
+	}
+}
 
 // fail records err, if any, as a failure of step and returns it. This is the one place an
 // error is examined: what it says goes into the failure's fields.

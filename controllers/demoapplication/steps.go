@@ -38,8 +38,10 @@ import (
 // reconcileDeployment applies the desired Deployment and records the one it observed.
 func (r *Reconciler) reconcileDeployment(ctx context.Context, s *scope) {
 	current := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: s.app.Name, Namespace: s.app.Namespace}}
-	found, err := r.apply(ctx, s, current, newDeployment(s.app, r.ExtraEnv, r.PodLabels))
+	done, err := r.apply(ctx, s.app, current, newDeployment(s.app, r.ExtraEnv, r.PodLabels))
+	s.note(current, done)
 	f := s.fail(paasv1.ReasonDeploymentFailed, err)
+	found := done != absent
 	if found {
 		s.deployment = current
 	}
@@ -53,14 +55,17 @@ func (r *Reconciler) reconcileService(ctx context.Context, s *scope) {
 	current := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: s.app.Name, Namespace: s.app.Namespace}}
 	desired := newService(s.app)
 	if desired == nil {
-		s.fail(paasv1.ReasonServiceFailed, r.deleteOwned(ctx, s, current))
+		done, err := r.deleteOwned(ctx, s.app, current)
+		s.note(current, done)
+		s.fail(paasv1.ReasonServiceFailed, err)
 		return
 	}
 	if err := r.replacePorts(ctx, s.app, desired); err != nil {
 		s.fail(paasv1.ReasonServiceFailed, err)
 		return
 	}
-	_, err := r.apply(ctx, s, current, desired)
+	done, err := r.apply(ctx, s.app, current, desired)
+	s.note(current, done)
 	s.fail(paasv1.ReasonServiceFailed, err)
 }
 
@@ -89,7 +94,9 @@ func (r *Reconciler) reconcilePodServices(ctx context.Context, s *scope) {
 		// The pod's Service, if it came back under the same name, is made after this
 		// deletion shows in the cache, which requeues app.
 		delete(wanted, svc.Name)
-		s.fail(step, r.delete(ctx, s, svc))
+		done, err := r.delete(ctx, svc)
+		s.note(svc, done)
+		s.fail(step, err)
 	}
 
 	var ready int32
@@ -100,7 +107,9 @@ func (r *Reconciler) reconcilePodServices(ctx context.Context, s *scope) {
 			continue
 		}
 		current := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: app.Namespace}}
-		if _, err := r.applyOwnedBy(ctx, s, pod, current, newPodService(app, pod, r.PodLabels)); err != nil {
+		done, err := r.apply(ctx, pod, current, newPodService(app, pod, r.PodLabels))
+		s.note(current, done)
+		if err != nil {
 			s.fail(step, err)
 			continue
 		}
