@@ -17,8 +17,6 @@ limitations under the License.
 package demoapplication
 
 import (
-	"encoding/json"
-	"fmt"
 	"slices"
 
 	corev1 "k8s.io/api/core/v1"
@@ -227,20 +225,6 @@ func isPodService(svc *corev1.Service) bool {
 	owner := metav1.GetControllerOf(svc)
 	return owner != nil && owner.APIVersion == "v1" && owner.Kind == "Pod" && owner.Name == svc.Name &&
 		svc.Labels[wellknown.LabelPodService] == svc.Name
-}
-
-// convert copies in into out through their shared JSON form: a typed API value and its
-// apply configuration are generated from the same definition. Only values without
-// non-pointer struct fields go into an apply configuration this way: those would serialise
-// as empty objects and claim fields the user never set.
-func convert(in, out any) {
-	data, err := json.Marshal(in)
-	if err == nil {
-		err = json.Unmarshal(data, out)
-	}
-	if err != nil {
-		panic(fmt.Sprintf("converting %T to %T: %v", in, out, err))
-	}
 }
 
 // ownerReference makes app the controller of an object, so that the garbage collector

@@ -26,6 +26,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
+	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
+	"k8s.io/klog/v2"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
@@ -67,6 +69,53 @@ func (r *Reconciler) reconcileService(ctx context.Context, s *scope) {
 	done, err := r.apply(ctx, s.app, current, desired)
 	s.note(current, done)
 	s.fail(paasv1.ReasonServiceFailed, err)
+}
+
+// replacePorts writes the Service's whole port list, with its type, when the app's Service
+// has a port the app does not declare: applying cannot remove it when it is someone else's
+// field (an edit by hand), nor a port keyed like a declared one (a protocol swapped) that
+// names it differently. Ports are keyed by port and protocol, so anything less than the
+// whole list (a strategic-merge delete keys them by number alone) can take the other half
+// of a TCP/UDP pair with it. The write is guarded by the resourceVersion it was computed
+// from, and keeps the node ports the cluster allocated to ports the spec keeps.
+func (r *Reconciler) replacePorts(ctx context.Context, app *paasv1.DemoApplication, desired *corev1ac.ServiceApplyConfiguration) error {
+	svc := &corev1.Service{}
+	if err := r.Get(ctx, client.ObjectKeyFromObject(app), svc); err != nil || !metav1.IsControlledBy(svc, app) {
+		return client.IgnoreNotFound(err)
+	}
+	type key struct {
+		port     int32
+		protocol corev1.Protocol
+	}
+	declared := map[key]bool{}
+	for _, p := range desired.Spec.Ports {
+		declared[key{*p.Port, *p.Protocol}] = true
+	}
+	live := map[key]int32{}
+	undeclared := false
+	for _, p := range svc.Spec.Ports {
+		live[key{p.Port, p.Protocol}] = p.NodePort
+		undeclared = undeclared || !declared[key{p.Port, p.Protocol}]
+	}
+	if !undeclared {
+		return nil
+	}
+
+	patched := svc.DeepCopy()
+	patched.Spec.Type = *desired.Spec.Type
+	patched.Spec.Ports = make([]corev1.ServicePort, len(desired.Spec.Ports))
+	for i, p := range desired.Spec.Ports {
+		convert(p, &patched.Spec.Ports[i])
+		if p.NodePort == nil && patched.Spec.Type == corev1.ServiceTypeNodePort {
+			patched.Spec.Ports[i].NodePort = live[key{*p.Port, *p.Protocol}]
+		}
+	}
+	// A JSON merge patch replaces a list whole.
+	patch := client.MergeFromWithOptions(svc, client.MergeFromWithOptimisticLock{})
+	if err := r.Patch(ctx, patched, patch, client.FieldOwner(wellknown.FieldManager)); err != nil {
+		return fmt.Errorf("replacing the ports of Service %s: %w", klog.KObj(svc), err)
+	}
+	return nil
 }
 
 // reconcilePodServices keeps, while app asks for per-pod Services, one for each of its pods
