@@ -69,16 +69,12 @@ func (r *Reconciler) recordEvents(s *scope) {
 	r.recordFailures(s)
 }
 
-// recordCreated records what the pass created as one Event of its app, except on the app's
-// first pass. Like kube-controller-manager's controllers (a ReplicaSet's SuccessfulCreate, a
-// Deployment's ScalingReplicaSet), the operator says what it created, for kubectl describe,
-// when that is news: an object someone deleted and the operator made again, per-pod Services
-// for a scale-up. A new app's Deployment and Service are not: its status reports them from
-// that first pass on (Available, Progressing), and an Event saying so would be the one
-// request of a new app that no operator needs, a sixth of what it costs the API server in
-// requests (bench/RESULTS.md). It says it once for a pass: a burst of per-pod Services costs
-// one Event write rather than one each, as the events library of kube-controller-manager
-// aggregates similar Events of one object.
+// recordCreated records what the pass created as one Event of its app, for kubectl describe,
+// as kube-controller-manager's controllers do (a ReplicaSet's SuccessfulCreate): an object
+// someone deleted and the operator made again, per-pod Services for a scale-up. Not on the
+// app's first pass: its status reports the new Deployment and Service from then on, and an
+// Event would be a request per new app that no one needs (bench/RESULTS.md counts them).
+// One Event for the pass rather than one per object, as the events library aggregates them.
 func (r *Reconciler) recordCreated(s *scope) {
 	if len(s.created) == 0 || s.first {
 		return

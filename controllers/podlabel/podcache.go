@@ -34,10 +34,10 @@ import (
 //
 // What many pods hold alike is held once: the strings of their namespace and kind, the
 // annotations of every pod that opts in, and the labels of every pod whose only kept label is
-// the pod-name label naming it, kept as {label: wellknown.OwnName}: a Go map of one entry costs 336
-// bytes (its header and a group of eight slots), more than the rest of a cached pod. Read
-// the pod-name label of a cached pod with wellknown.PodLabel. Sharing is safe because nobody writes to
-// a cached object: the cache hands out copies.
+// the pod-name label naming it, kept as {label: wellknown.OwnName}: a map of its own would
+// cost a pod more than the rest of its cached metadata (README's Performance). Read the
+// pod-name label of a cached pod with wellknown.PodLabel. Sharing is safe because nobody
+// writes to a cached object: the cache hands out copies.
 func PodCacheTransform(keys wellknown.PodLabelKeys) toolscache.TransformFunc {
 	optedIn := map[string]string{keys.Annotation: wellknown.OptIn}
 	labelled := map[string]string{keys.Label: wellknown.OwnName}

@@ -134,7 +134,7 @@ func (o *Options) BindFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&o.EnablePodLabeler, "enable-pod-labeler", true, "Run the pod labeler.")
 	fs.BoolVar(&o.EnableDemoApp, "enable-demoapplication-controller", true, "Run the DemoApplication controller.")
 	fs.IntVar(&o.MaxConcurrent, "max-concurrent-reconciles", 16,
-		"Reconciles each controller runs at once; 16 converges 1,000 new DemoApplications in 0.7 times the time 4 takes (bench/RESULTS.md).")
+		"Reconciles each controller runs at once.")
 	fs.DurationVar(&o.ConflictRetry, "conflict-retry-interval", demoapplication.DefaultConflictRetryInterval,
 		"How often a DemoApplication blocked by an object it does not own checks whether the name was freed.")
 	fs.DurationVar(&o.MaxRetryBackoff, "max-retry-backoff", 30*time.Second,
@@ -330,16 +330,13 @@ func New(cfg *rest.Config, opts Options, customize ...func(*ctrl.Options)) (ctrl
 // controllerOptions returns one controller's options, with a rate limiter of its own (it
 // counts each object's failures, which another controller must not share).
 //
-// controller-runtime's default limiter doubles an object's wait from 5ms up to 1000s, so
-// an object that failed for T seconds in a row, as every queued object does while the API
-// server is unreachable, next waits up to T more, with no event to bring it forward: after
-// a 25 s outage, 150 new DemoApplications waited 12 s for their first retry and 20 s for
-// the last (TestRecoversAfterAPIServerOutage); outages in a row, or conflicts on a cache
-// still catching up, make it minutes. The cap bounds that wait; at 30 s, the default, an
-// object that keeps failing is retried as often as one blocked by a name conflict
-// (--conflict-retry-interval). No overall token bucket (controller-runtime's priority
-// queue has none either): the client's QPS limit and the API server's Priority and
-// Fairness protect the API server.
+// controller-runtime's default limiter doubles an object's wait up to 1000s, so an object
+// that failed all through an API server outage next waits about as long again, with no
+// event to bring it forward (TestRecoversAfterAPIServerOutage; README's Reliability).
+// --max-retry-backoff bounds that wait: at its default an object that keeps failing is
+// retried as often as one blocked by a name conflict (--conflict-retry-interval). No overall token bucket
+// (controller-runtime's priority queue has none either): the client's QPS limit and the API
+// server's Priority and Fairness protect the API server.
 func (o *Options) controllerOptions() controller.Options {
 	return controller.Options{
 		MaxConcurrentReconciles: o.MaxConcurrent,
