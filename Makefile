@@ -376,7 +376,7 @@ BENCH_MANAGER = CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o $(LOCALBIN)
 
 .PHONY: bench
 bench: envtest ## Benchmarks (about 25 minutes on 2 cores): Go benchmarks of the builders and the labeler, then the operator at scale beside baselines.
-	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" go test -run '^$$' -bench . -benchmem ./controllers/ | grep -E '^(Benchmark|goos|goarch|cpu|pkg)' | tee bench/go-benchmarks.txt
+	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" go test -run '^$$' -bench . -benchmem ./controllers/... | grep -E '^(Benchmark|goos|goarch|cpu|pkg)' | tee bench/go-benchmarks.txt
 	go build -o $(BENCH) ./bench/cmd/bench
 	$(BENCH_MANAGER)
 	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" $(BENCH) -manager $(LOCALBIN)/manager $(BENCH_FLAGS)

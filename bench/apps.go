@@ -46,7 +46,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
-	"github.com/cmft/demo-operator/controllers"
+	"github.com/cmft/demo-operator/controllers/demoapplication"
+	"github.com/cmft/demo-operator/controllers/wellknown"
 	"github.com/cmft/demo-operator/internal/manager"
 	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/pkg/generated/clientset/versioned"
@@ -79,21 +80,21 @@ var leastWrites = map[string]struct{ apply, watched bool }{
 }
 
 // createOnly is the resourceVersion no object has, which makes an apply create or be refused,
-// as controllers/apply.go sends it for a name its cache does not hold.
+// as controllers/demoapplication/apply.go sends it for a name its cache does not hold.
 var createOnly = strconv.FormatUint(math.MaxUint64, 10)
 
 // directObjects are what the direct client creates for an app: the operator's Deployment
 // and Service, less the owner reference a DemoApplication would give them.
 func directObjects(namespace, name string) (*appsv1.Deployment, *corev1.Service) {
-	selector := map[string]string{controllers.LabelName: name, controllers.LabelApplication: name}
-	labels := map[string]string{controllers.LabelName: name, controllers.LabelApplication: name,
-		controllers.LabelManagedBy: controllers.ManagedByValue}
+	selector := map[string]string{wellknown.LabelName: name, wellknown.LabelApplication: name}
+	labels := map[string]string{wellknown.LabelName: name, wellknown.LabelApplication: name,
+		wellknown.LabelManagedBy: wellknown.ManagedByValue}
 	objectMeta := metav1.ObjectMeta{Namespace: namespace, Name: name, Labels: labels}
 	deployment := &appsv1.Deployment{ObjectMeta: objectMeta, Spec: appsv1.DeploymentSpec{
 		Replicas: ptr.To[int32](2),
 		Selector: &metav1.LabelSelector{MatchLabels: selector},
 		Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels},
-			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: controllers.ContainerName, Image: "nginx:1.27",
+			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: demoapplication.ContainerName, Image: "nginx:1.27",
 				Ports: []corev1.ContainerPort{{ContainerPort: 8080, Protocol: corev1.ProtocolTCP}}}}}},
 	}}
 	service := &corev1.Service{ObjectMeta: objectMeta, Spec: corev1.ServiceSpec{Selector: selector,
@@ -370,7 +371,7 @@ func (b *Bench) creator(namespace, role string, s setting) (func(context.Context
 					return err
 				}
 				err = writer.Apply(ctx, client.ApplyConfigurationFromUnstructured(&unstructured.Unstructured{Object: u}),
-					client.FieldOwner(controllers.FieldManager), client.ForceOwnership)
+					client.FieldOwner(wellknown.FieldManager), client.ForceOwnership)
 			} else {
 				err = writer.Create(ctx, obj)
 			}

@@ -48,7 +48,7 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
-	"github.com/cmft/demo-operator/controllers"
+	"github.com/cmft/demo-operator/controllers/wellknown"
 	"github.com/cmft/demo-operator/internal/manager"
 )
 
@@ -287,16 +287,16 @@ func (r *fullPodLabeler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.
 	if err := r.Get(ctx, req.NamespacedName, pod); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	want := pod.Annotations[controllers.DefaultPodLabelAnnotation] == controllers.OptIn
-	current, has := pod.Labels[controllers.DefaultPodNameLabel]
+	want := pod.Annotations[wellknown.DefaultPodLabelAnnotation] == wellknown.OptIn
+	current, has := pod.Labels[wellknown.DefaultPodNameLabel]
 	if want == has && (!want || current == pod.Name) {
 		return ctrl.Result{}, nil
 	}
 	patch := client.MergeFrom(pod.DeepCopy())
 	if want {
-		metav1.SetMetaDataLabel(&pod.ObjectMeta, controllers.DefaultPodNameLabel, pod.Name)
+		metav1.SetMetaDataLabel(&pod.ObjectMeta, wellknown.DefaultPodNameLabel, pod.Name)
 	} else {
-		delete(pod.Labels, controllers.DefaultPodNameLabel)
+		delete(pod.Labels, wellknown.DefaultPodNameLabel)
 	}
 	return ctrl.Result{}, client.IgnoreNotFound(r.Patch(ctx, pod, patch))
 }

@@ -31,7 +31,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/workqueue"
 
-	"github.com/cmft/demo-operator/controllers"
+	"github.com/cmft/demo-operator/controllers/wellknown"
 )
 
 // runClientGoLabeler is the throughput baseline: the least a client-go program must do to
@@ -51,8 +51,8 @@ func runClientGoLabeler(ctx context.Context, cfg *rest.Config, namespace string,
 	defer queue.ShutDown()
 	enqueue := func(obj any) {
 		pod, ok := obj.(*metav1.PartialObjectMetadata)
-		if ok && pod.Annotations[controllers.DefaultPodLabelAnnotation] == controllers.OptIn &&
-			pod.Labels[controllers.DefaultPodNameLabel] != pod.Name {
+		if ok && pod.Annotations[wellknown.DefaultPodLabelAnnotation] == wellknown.OptIn &&
+			pod.Labels[wellknown.DefaultPodNameLabel] != pod.Name {
 			queue.Add(types.NamespacedName{Namespace: pod.Namespace, Name: pod.Name})
 		}
 	}
@@ -80,7 +80,7 @@ func runClientGoLabeler(ctx context.Context, cfg *rest.Config, namespace string,
 					return
 				}
 				patch, _ := json.Marshal(map[string]any{"metadata": map[string]any{
-					"labels": map[string]string{controllers.DefaultPodNameLabel: key.Name}}})
+					"labels": map[string]string{wellknown.DefaultPodNameLabel: key.Name}}})
 				_, err := clientset.CoreV1().Pods(key.Namespace).Patch(ctx, key.Name, types.MergePatchType, patch, metav1.PatchOptions{})
 				if err != nil && !apierrors.IsNotFound(err) && ctx.Err() == nil {
 					queue.Add(key)

@@ -31,7 +31,8 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/utils/ptr"
 
-	"github.com/cmft/demo-operator/controllers"
+	"github.com/cmft/demo-operator/controllers/podlabel"
+	"github.com/cmft/demo-operator/controllers/wellknown"
 )
 
 // setting is a client budget: the manager's QPS, burst and concurrent reconciles, which the
@@ -120,10 +121,10 @@ func newPod(namespace string, p podSpec) *corev1.Pod {
 	labels := map[string]string{"app.kubernetes.io/name": "bench", "pod-template-hash": "5d8f7c9b4"}
 	annotations := map[string]string{"kubectl.kubernetes.io/default-container": "app"}
 	if p.annotated {
-		annotations[controllers.DefaultPodLabelAnnotation] = controllers.OptIn
+		annotations[wellknown.DefaultPodLabelAnnotation] = wellknown.OptIn
 	}
 	if p.labelled {
-		labels[controllers.DefaultPodNameLabel] = p.name
+		labels[wellknown.DefaultPodNameLabel] = p.name
 	}
 	probe := &corev1.Probe{ProbeHandler: corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{
 		Path: "/healthz", Port: intstr.FromString("http")}}, PeriodSeconds: 10}
@@ -197,7 +198,7 @@ func (b *Bench) newNamespace(ctx context.Context, prefix string) (string, error)
 func (b *Bench) watchLabelled(ctx context.Context, namespace string, n int) (<-chan time.Time, error) {
 	informer := metadatainformer.NewFilteredMetadataInformer(b.metadata,
 		corev1.SchemeGroupVersion.WithResource("pods"), namespace, 0, cache.Indexers{}, nil).Informer()
-	if err := informer.SetTransform(controllers.PodCacheTransform(controllers.DefaultPodLabelKeys)); err != nil {
+	if err := informer.SetTransform(podlabel.PodCacheTransform(wellknown.DefaultPodLabelKeys)); err != nil {
 		return nil, err
 	}
 	done := make(chan time.Time, 1)
@@ -208,7 +209,7 @@ func (b *Bench) watchLabelled(ctx context.Context, namespace string, n int) (<-c
 		if !ok || labelled[m.Name] {
 			return
 		}
-		if value, _ := controllers.PodLabel(m, controllers.DefaultPodNameLabel); value != m.Name {
+		if value, _ := wellknown.PodLabel(m, wellknown.DefaultPodNameLabel); value != m.Name {
 			return
 		}
 		labelled[m.Name] = true

@@ -22,15 +22,6 @@ import (
 	v1 "github.com/cmft/demo-operator/api/v1"
 )
 
-// DemoApplicationSpec is v1's spec: v1beta1 serves the same schema, so the API server
-// converts between the two versions by changing apiVersion alone.
-// +kubebuilder:object:generate=false
-type DemoApplicationSpec = v1.DemoApplicationSpec
-
-// DemoApplicationStatus is v1's status, for the same reason as DemoApplicationSpec.
-// +kubebuilder:object:generate=false
-type DemoApplicationStatus = v1.DemoApplicationStatus
-
 // +kubebuilder:object:root=true
 // +kubebuilder:subresource:status
 // +kubebuilder:resource:shortName=demoapp;demoapps,categories=all
@@ -48,9 +39,9 @@ type DemoApplication struct {
 	// +optional
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
-	// Spec and Status name v1's types rather than the aliases above, which are the same types:
-	// operator-sdk's CSV generator follows named types only, and so lists v1's spec and status
-	// descriptors for v1beta1 too.
+	// Spec and Status are v1's types: v1beta1 serves the same schema, so the API server
+	// converts between the versions by changing apiVersion alone, and operator-sdk's CSV
+	// generator lists v1's spec and status descriptors for v1beta1 too.
 
 	// spec is what the user declares.
 	// +required

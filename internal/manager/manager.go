@@ -52,7 +52,9 @@ import (
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	paasv1beta1 "github.com/cmft/demo-operator/api/v1beta1"
-	"github.com/cmft/demo-operator/controllers"
+	"github.com/cmft/demo-operator/controllers/demoapplication"
+	"github.com/cmft/demo-operator/controllers/podlabel"
+	"github.com/cmft/demo-operator/controllers/wellknown"
 )
 
 // DefaultLeaderElectionID names the Lease that elects the one active manager, unless
@@ -126,14 +128,14 @@ func (o *Options) BindFlags(fs *flag.FlagSet) {
 		"Serve metrics over HTTP/2 as well; off by default against HTTP/2 stream-reset attacks.")
 	fs.StringVar(&o.WatchNamespaces, "watch-namespaces", "",
 		"Comma-separated namespaces to watch; empty means all, or those in the WATCH_NAMESPACE environment variable that OLM sets.")
-	fs.StringVar(&o.PodLabelAnnotation, "pod-label-annotation", controllers.DefaultPodLabelAnnotation,
+	fs.StringVar(&o.PodLabelAnnotation, "pod-label-annotation", wellknown.DefaultPodLabelAnnotation,
 		`Annotation whose value "true" opts a pod in to the pod-name label.`)
-	fs.StringVar(&o.PodNameLabel, "pod-name-label", controllers.DefaultPodNameLabel, "Label that carries the pod's own name.")
+	fs.StringVar(&o.PodNameLabel, "pod-name-label", wellknown.DefaultPodNameLabel, "Label that carries the pod's own name.")
 	fs.BoolVar(&o.EnablePodLabeler, "enable-pod-labeler", true, "Run the pod labeler.")
 	fs.BoolVar(&o.EnableDemoApp, "enable-demoapplication-controller", true, "Run the DemoApplication controller.")
 	fs.IntVar(&o.MaxConcurrent, "max-concurrent-reconciles", 16,
-		"Reconciles each controller runs at once; 16 converges 1,000 new DemoApplications in 0.7 times the time 4 takes (bench/RESULTS.md).")
-	fs.DurationVar(&o.ConflictRetry, "conflict-retry-interval", controllers.DefaultConflictRetryInterval,
+		"Reconciles each controller runs at once.")
+	fs.DurationVar(&o.ConflictRetry, "conflict-retry-interval", demoapplication.DefaultConflictRetryInterval,
 		"How often a DemoApplication blocked by an object it does not own checks whether the name was freed.")
 	fs.DurationVar(&o.MaxRetryBackoff, "max-retry-backoff", 30*time.Second,
 		"Longest wait before a failed reconcile is retried (the wait doubles from 5ms at each failure); "+
@@ -160,8 +162,8 @@ func (o *Options) namespaces() []string {
 }
 
 // podLabelKeys returns the pod labeler's keys, which both controllers and the pod cache use.
-func (o *Options) podLabelKeys() controllers.PodLabelKeys {
-	return controllers.PodLabelKeys{Annotation: o.PodLabelAnnotation, Label: o.PodNameLabel}
+func (o *Options) podLabelKeys() wellknown.PodLabelKeys {
+	return wellknown.PodLabelKeys{Annotation: o.PodLabelAnnotation, Label: o.PodNameLabel}
 }
 
 // Validate reports every bad setting at once, before anything starts.
@@ -220,10 +222,10 @@ func (o *Options) Validate() error {
 // the pod informer; without the labeler, which must see every pod, it holds the
 // DemoApplications' pods alone.
 func (o *Options) cacheOptions() cache.Options {
-	managed := labels.SelectorFromSet(labels.Set{controllers.LabelManagedBy: controllers.ManagedByValue})
-	pods := cache.ByObject{Transform: controllers.PodCacheTransform(o.podLabelKeys())}
+	managed := labels.SelectorFromSet(labels.Set{wellknown.LabelManagedBy: wellknown.ManagedByValue})
+	pods := cache.ByObject{Transform: podlabel.PodCacheTransform(o.podLabelKeys())}
 	if !o.EnablePodLabeler {
-		selector, err := labels.Parse(controllers.LabelApplication)
+		selector, err := labels.Parse(wellknown.LabelApplication)
 		utilruntime.Must(err)
 		pods.Label = selector
 	}
@@ -285,7 +287,7 @@ func New(cfg *rest.Config, opts Options, customize ...func(*ctrl.Options)) (ctrl
 	}
 
 	if opts.EnablePodLabeler {
-		err := (&controllers.PodReconciler{
+		err := (&podlabel.Reconciler{
 			Client:       mgr.GetClient(),
 			Recorder:     mgr.GetEventRecorder("pod-labeler"),
 			PodLabelKeys: opts.podLabelKeys(),
@@ -295,7 +297,7 @@ func New(cfg *rest.Config, opts Options, customize ...func(*ctrl.Options)) (ctrl
 		}
 	}
 	if opts.EnableDemoApp {
-		err := (&controllers.DemoApplicationReconciler{
+		err := (&demoapplication.Reconciler{
 			Client:    mgr.GetClient(),
 			APIReader: mgr.GetAPIReader(),
 			Recorder:  mgr.GetEventRecorder("demoapplication-controller"),
@@ -328,16 +330,13 @@ func New(cfg *rest.Config, opts Options, customize ...func(*ctrl.Options)) (ctrl
 // controllerOptions returns one controller's options, with a rate limiter of its own (it
 // counts each object's failures, which another controller must not share).
 //
-// controller-runtime's default limiter doubles an object's wait from 5ms up to 1000s, so
-// an object that failed for T seconds in a row, as every queued object does while the API
-// server is unreachable, next waits up to T more, with no event to bring it forward: after
-// a 25 s outage, 150 new DemoApplications waited 12 s for their first retry and 20 s for
-// the last (TestRecoversAfterAPIServerOutage); outages in a row, or conflicts on a cache
-// still catching up, make it minutes. The cap bounds that wait; at 30 s, the default, an
-// object that keeps failing is retried as often as one blocked by a name conflict
-// (--conflict-retry-interval). No overall token bucket (controller-runtime's priority
-// queue has none either): the client's QPS limit and the API server's Priority and
-// Fairness protect the API server.
+// controller-runtime's default limiter doubles an object's wait up to 1000s, so an object
+// that failed all through an API server outage next waits about as long again, with no
+// event to bring it forward (TestRecoversAfterAPIServerOutage; README's Reliability).
+// --max-retry-backoff bounds that wait: at its default an object that keeps failing is
+// retried as often as one blocked by a name conflict (--conflict-retry-interval). No overall token bucket
+// (controller-runtime's priority queue has none either): the client's QPS limit and the API
+// server's Priority and Fairness protect the API server.
 func (o *Options) controllerOptions() controller.Options {
 	return controller.Options{
 		MaxConcurrentReconciles: o.MaxConcurrent,

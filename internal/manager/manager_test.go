@@ -26,7 +26,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 
-	"github.com/cmft/demo-operator/controllers"
+	"github.com/cmft/demo-operator/controllers/wellknown"
 )
 
 // parse returns the options the manager's flags set from args.
@@ -110,7 +110,7 @@ func TestWatchNamespaces(t *testing.T) {
 }
 
 func TestPodCache(t *testing.T) {
-	appPod := labels.Set{controllers.LabelApplication: "web"}
+	appPod := labels.Set{wellknown.LabelApplication: "web"}
 	otherPod := labels.Set{"app": "other"}
 
 	t.Run("with the labeler, which must see every pod, all pods", func(t *testing.T) {

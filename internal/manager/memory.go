@@ -23,8 +23,8 @@ import (
 )
 
 // executablePages is the part of the container's memory that the Go runtime does not
-// account for: the manager's own code and read-only data, paged in from its file: 36 MiB of
-// bin/manager's 45 MiB resident set when idle, rounded up for what later work pages in.
+// account for: the manager's own code and read-only data, paged in from its file, as much as
+// an idle bin/manager holds, rounded up for what later work pages in (README's Performance).
 const executablePages = 48 << 20
 
 // DefaultMemoryLimit is the memory limit config/, the chart and the bundle give the manager's
@@ -36,10 +36,8 @@ const DefaultMemoryLimit = 256 << 20
 // MemoryLimitRatio is the share of its memory, less the executable's pages, that the Go
 // runtime aims to stay under (AUTOMEMLIMIT replaces it). The rest is room above the target:
 // GOMEMLIMIT is soft, and a relist holds the old cache beside the new list until it replaces
-// it; the container's limit is hard. 0.55 of 256Mi (114 MiB) holds 150,000 pods' cache (an
-// 83 MiB live heap, 97 MiB of the heap's spans with their holes) in 142 MiB resident, with
-// room for the collector to work in; lower, it would run almost without pause at that size.
-// 0.6 held 154 MiB, 1 MB over the 160 MB an install is meant to stay under
+// it; the container's limit is hard. It keeps 150,000 pods within the memory an install is
+// meant to stay under; a lower one would leave the collector too little room to work in
 // (bench/RESULTS-150k-memory.md, README's Performance).
 const MemoryLimitRatio = 0.55
 

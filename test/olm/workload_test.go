@@ -31,7 +31,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
-	"github.com/cmft/demo-operator/controllers"
+	"github.com/cmft/demo-operator/controllers/wellknown"
 	"github.com/cmft/demo-operator/internal/test/builder"
 )
 
@@ -59,7 +59,7 @@ func expectPodLabeled(t *testing.T, namespace string) {
 	ctx := context.Background()
 	pod := &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: "labeled",
-			Annotations: map[string]string{controllers.DefaultPodLabelAnnotation: "true"}},
+			Annotations: map[string]string{wellknown.DefaultPodLabelAnnotation: "true"}},
 		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "nginx", Image: "nginx:1.27"}}},
 	}
 	if err := k8s.Create(ctx, pod); err != nil {
@@ -67,7 +67,7 @@ func expectPodLabeled(t *testing.T, namespace string) {
 	}
 	NewWithT(t).Eventually(func(g Gomega) {
 		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(pod), pod)).To(Succeed())
-		g.Expect(pod.Labels).To(HaveKeyWithValue(controllers.DefaultPodNameLabel, pod.Name))
+		g.Expect(pod.Labels).To(HaveKeyWithValue(wellknown.DefaultPodNameLabel, pod.Name))
 	}, time.Minute, 250*time.Millisecond).Should(Succeed())
 }
 

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package controllers_test
+package demoapplication_test
 
 import (
 	"context"
@@ -31,6 +31,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -161,6 +162,14 @@ type roundTripperFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripperFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
 
+// mergePatch applies a JSON merge patch to obj, as a user's kubectl patch would.
+func mergePatch(t *testing.T, obj client.Object, patch string) {
+	t.Helper()
+	if err := k8sClient.Patch(context.Background(), obj, client.RawPatch(types.MergePatchType, []byte(patch))); err != nil {
+		t.Fatalf("patching %s: %v", obj.GetName(), err)
+	}
+}
+
 // newNamespace creates a namespace of its own for one test. envtest runs no namespace
 // controller, so namespaces are never deleted: names are unique instead.
 func newNamespace(t *testing.T) string {
@@ -170,13 +179,6 @@ func newNamespace(t *testing.T) string {
 		t.Fatalf("creating namespace: %v", err)
 	}
 	return ns.Name
-}
-
-// reconcileErrors returns how many reconciles of the named controller returned an error.
-func reconcileErrors(g Gomega, controller string) float64 {
-	errors, err := testenv.Counter("controller_runtime_reconcile_errors_total", "controller", controller)
-	g.Expect(err).NotTo(HaveOccurred())
-	return errors
 }
 
 // eventsFor returns the reasons of the events recorded about the named object.

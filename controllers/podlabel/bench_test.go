@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package controllers
+package podlabel
 
 import (
 	"context"
@@ -32,35 +32,12 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 
-	paasv1 "github.com/cmft/demo-operator/api/v1"
-	"github.com/cmft/demo-operator/internal/test/builder"
+	"github.com/cmft/demo-operator/controllers/wellknown"
 )
 
-// The benchmarks run with make bench (go test -run '^$' -bench . -benchmem ./controllers):
-// the CPU and allocations of the pure code each reconcile runs, apart from the API server.
-
-func benchApp() *paasv1.DemoApplication {
-	return builder.DemoApplication("shop", "web", builder.UID("uid-1"), builder.Replicas(3),
-		builder.Ports(builder.Port("http", 80, 8080), builder.Port("metrics", 9090, 0)),
-		builder.Env(corev1.EnvVar{Name: "LOG_LEVEL", Value: "info"}))
-}
-
-func BenchmarkNewDeployment(b *testing.B) {
-	app := benchApp()
-	extraEnv := []corev1.EnvVar{{Name: "HTTPS_PROXY", Value: "http://proxy:3128"}}
-	b.ReportAllocs()
-	for b.Loop() {
-		newDeployment(app, extraEnv, DefaultPodLabelKeys)
-	}
-}
-
-func BenchmarkNewService(b *testing.B) {
-	app := benchApp()
-	b.ReportAllocs()
-	for b.Loop() {
-		newService(app)
-	}
-}
+// The benchmarks run with make bench (go test -run '^$' -bench . -benchmem ./controllers/...):
+// the CPU and allocations of the labeler's decisions and what its pod cache holds, apart from
+// the API server.
 
 // podStub serves one pod's metadata to Get and encodes the patch it is sent, as the
 // client would before writing it; every other method is left to the nil Client.
@@ -89,10 +66,10 @@ func benchPod(annotated, labelled bool) *metav1.PartialObjectMetadata {
 	}}
 	pod.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Pod"))
 	if annotated {
-		pod.Annotations[DefaultPodLabelAnnotation] = "true"
+		pod.Annotations[wellknown.DefaultPodLabelAnnotation] = "true"
 	}
 	if labelled {
-		pod.Labels[DefaultPodNameLabel] = pod.Name
+		pod.Labels[wellknown.DefaultPodNameLabel] = pod.Name
 	}
 	return pod
 }
@@ -100,9 +77,9 @@ func benchPod(annotated, labelled bool) *metav1.PartialObjectMetadata {
 // BenchmarkPodLabeler covers the labeler's decide-and-patch path: the predicate every pod
 // event goes through, and Reconcile from the cached read to the encoded merge patch.
 func BenchmarkPodLabeler(b *testing.B) {
-	newReconciler := func(pod *metav1.PartialObjectMetadata) (*PodReconciler, *podStub) {
+	newReconciler := func(pod *metav1.PartialObjectMetadata) (*Reconciler, *podStub) {
 		stub := &podStub{pod: pod}
-		return &PodReconciler{Client: stub, PodLabelKeys: DefaultPodLabelKeys}, stub
+		return &Reconciler{Client: stub, PodLabelKeys: wellknown.DefaultPodLabelKeys}, stub
 	}
 	req := ctrl.Request{NamespacedName: client.ObjectKey{Namespace: "shop", Name: "web-5d8f7c9b4-x7k2p"}}
 	ctx := context.Background()
@@ -163,8 +140,8 @@ func BenchmarkPodCache(b *testing.B) {
 			},
 		}
 		if i%2 == 0 {
-			pod.Annotations[DefaultPodLabelAnnotation] = "true"
-			pod.Labels[DefaultPodNameLabel] = pod.Name
+			pod.Annotations[wellknown.DefaultPodLabelAnnotation] = "true"
+			pod.Labels[wellknown.DefaultPodNameLabel] = pod.Name
 		}
 		docs[i], _ = json.Marshal(pod)
 	}
@@ -173,7 +150,7 @@ func BenchmarkPodCache(b *testing.B) {
 		transform toolscache.TransformFunc
 	}{
 		{"metadata as it comes", nil},
-		{"demo-operator", PodCacheTransform(DefaultPodLabelKeys)},
+		{"demo-operator", PodCacheTransform(wellknown.DefaultPodLabelKeys)},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			for b.Loop() {

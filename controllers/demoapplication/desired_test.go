@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package controllers
+package demoapplication
 
 import (
 	"encoding/json"
@@ -32,6 +32,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/controllers/wellknown"
 	"github.com/cmft/demo-operator/internal/test/builder"
 )
 
@@ -51,7 +52,7 @@ func typed[T any](ac any) *T {
 func TestNewDeployment(t *testing.T) {
 	t.Run("runs the image with the declared replicas, owned by the app", func(t *testing.T) {
 		g := NewWithT(t)
-		d := typed[appsv1.Deployment](newDeployment(testApp(), nil, DefaultPodLabelKeys))
+		d := typed[appsv1.Deployment](newDeployment(testApp(), nil, wellknown.DefaultPodLabelKeys))
 		g.Expect(d.Name).To(Equal("web"))
 		g.Expect(d.Namespace).To(Equal("shop"))
 		g.Expect(*d.Spec.Replicas).To(Equal(int32(2)))
@@ -65,13 +66,13 @@ func TestNewDeployment(t *testing.T) {
 		}))
 		selector := labels.SelectorFromSet(d.Spec.Selector.MatchLabels)
 		g.Expect(selector.Matches(labels.Set(d.Spec.Template.Labels))).To(BeTrue())
-		g.Expect(d.Labels).To(HaveKeyWithValue(LabelManagedBy, ManagedByValue))
+		g.Expect(d.Labels).To(HaveKeyWithValue(wellknown.LabelManagedBy, wellknown.ManagedByValue))
 	})
 
 	t.Run("replica defaults to one", func(t *testing.T) {
 		app := testApp()
 		app.Spec.Replica = nil
-		NewWithT(t).Expect(*typed[appsv1.Deployment](newDeployment(app, nil, DefaultPodLabelKeys)).Spec.Replicas).To(Equal(int32(1)))
+		NewWithT(t).Expect(*typed[appsv1.Deployment](newDeployment(app, nil, wellknown.DefaultPodLabelKeys)).Spec.Replicas).To(Equal(int32(1)))
 	})
 
 	t.Run("the user's env comes first and wins over the proxy settings", func(t *testing.T) {
@@ -82,7 +83,7 @@ func TestNewDeployment(t *testing.T) {
 			{Name: "POD", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.name"}}},
 		}
 		extra := []corev1.EnvVar{{Name: "HTTP_PROXY", Value: "olm"}, {Name: "NO_PROXY", Value: "svc"}}
-		env := typed[appsv1.Deployment](newDeployment(app, extra, DefaultPodLabelKeys)).Spec.Template.Spec.Containers[0].Env
+		env := typed[appsv1.Deployment](newDeployment(app, extra, wellknown.DefaultPodLabelKeys)).Spec.Template.Spec.Containers[0].Env
 		g.Expect(env).To(Equal([]corev1.EnvVar{
 			{Name: "HTTP_PROXY", Value: "mine"},
 			{Name: "POD", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.name"}}},
@@ -92,10 +93,10 @@ func TestNewDeployment(t *testing.T) {
 
 	t.Run("resources are set only when declared", func(t *testing.T) {
 		g := NewWithT(t)
-		g.Expect(newDeployment(testApp(), nil, DefaultPodLabelKeys).Spec.Template.Spec.Containers[0].Resources).To(BeNil())
+		g.Expect(newDeployment(testApp(), nil, wellknown.DefaultPodLabelKeys).Spec.Template.Spec.Containers[0].Resources).To(BeNil())
 		app := testApp()
 		app.Spec.Resources = &corev1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("500m")}}
-		c := typed[appsv1.Deployment](newDeployment(app, nil, DefaultPodLabelKeys)).Spec.Template.Spec.Containers[0]
+		c := typed[appsv1.Deployment](newDeployment(app, nil, wellknown.DefaultPodLabelKeys)).Spec.Template.Spec.Containers[0]
 		g.Expect(c.Resources.Limits.Cpu().String()).To(Equal("500m"))
 	})
 
@@ -108,7 +109,7 @@ func TestNewDeployment(t *testing.T) {
 			{Name: "admin", Port: 9000, TargetPort: ptr.To(intstr.FromString("admin-port"))},
 			{Name: "dns", Port: 53, Protocol: corev1.ProtocolUDP},
 		}
-		ports := typed[appsv1.Deployment](newDeployment(app, nil, DefaultPodLabelKeys)).Spec.Template.Spec.Containers[0].Ports
+		ports := typed[appsv1.Deployment](newDeployment(app, nil, wellknown.DefaultPodLabelKeys)).Spec.Template.Spec.Containers[0].Ports
 		g.Expect(ports).To(Equal([]corev1.ContainerPort{
 			{Name: "http", ContainerPort: 8080, Protocol: corev1.ProtocolTCP},
 			{Name: "admin-port", ContainerPort: 9000, Protocol: corev1.ProtocolTCP},
@@ -146,10 +147,10 @@ func TestNewService(t *testing.T) {
 func TestPodServicesAnnotateThePodTemplate(t *testing.T) {
 	g := NewWithT(t)
 	app := testApp()
-	g.Expect(typed[appsv1.Deployment](newDeployment(app, nil, PodLabelKeys{Annotation: "example.com/opt-in"})).Spec.Template.Annotations).To(BeEmpty())
+	g.Expect(typed[appsv1.Deployment](newDeployment(app, nil, wellknown.PodLabelKeys{Annotation: "example.com/opt-in"})).Spec.Template.Annotations).To(BeEmpty())
 
 	app.Spec.PodServices = &paasv1.PodServices{Enabled: true}
-	g.Expect(typed[appsv1.Deployment](newDeployment(app, nil, PodLabelKeys{Annotation: "example.com/opt-in"})).Spec.Template.Annotations).
+	g.Expect(typed[appsv1.Deployment](newDeployment(app, nil, wellknown.PodLabelKeys{Annotation: "example.com/opt-in"})).Spec.Template.Annotations).
 		To(Equal(map[string]string{"example.com/opt-in": "true"}))
 }
 
@@ -168,14 +169,14 @@ func TestNewPodService(t *testing.T) {
 	t.Run("selects the one pod by its pod-name label, owned by that pod", func(t *testing.T) {
 		g := NewWithT(t)
 		app := twoPorts()
-		s := typed[corev1.Service](newPodService(app, pod, PodLabelKeys{Label: "example.com/pod"}))
+		s := typed[corev1.Service](newPodService(app, pod, wellknown.PodLabelKeys{Label: "example.com/pod"}))
 		g.Expect(s.Name).To(Equal(pod.Name))
 		g.Expect(s.Namespace).To(Equal(app.Namespace))
 		g.Expect(s.Spec.Selector).To(Equal(map[string]string{
-			LabelName: "web", LabelApplication: "web", "example.com/pod": pod.Name,
+			wellknown.LabelName: "web", wellknown.LabelApplication: "web", "example.com/pod": pod.Name,
 		}))
-		g.Expect(s.Labels).To(HaveKeyWithValue(LabelPodService, pod.Name))
-		g.Expect(s.Labels).To(HaveKeyWithValue(LabelManagedBy, ManagedByValue))
+		g.Expect(s.Labels).To(HaveKeyWithValue(wellknown.LabelPodService, pod.Name))
+		g.Expect(s.Labels).To(HaveKeyWithValue(wellknown.LabelManagedBy, wellknown.ManagedByValue))
 		g.Expect(s.OwnerReferences).To(Equal([]metav1.OwnerReference{
 			{APIVersion: "v1", Kind: "Pod", Name: pod.Name, UID: "pod-uid", Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(false)},
 		}), "not blocking the pod's deletion, which would take update on pods/finalizers")
@@ -184,7 +185,7 @@ func TestNewPodService(t *testing.T) {
 
 	t.Run("exposes every port as ClusterIP, never copying a nodePort", func(t *testing.T) {
 		g := NewWithT(t)
-		s := typed[corev1.Service](newPodService(twoPorts(), pod, DefaultPodLabelKeys))
+		s := typed[corev1.Service](newPodService(twoPorts(), pod, wellknown.DefaultPodLabelKeys))
 		g.Expect(s.Spec.Type).To(Equal(corev1.ServiceTypeClusterIP))
 		g.Expect(s.Spec.Ports).To(Equal([]corev1.ServicePort{
 			{Name: "http", Port: 80, Protocol: corev1.ProtocolTCP},
@@ -197,13 +198,13 @@ func TestNewPodService(t *testing.T) {
 		app := twoPorts()
 		app.Spec.PodServices.Ports = []string{"metrics"}
 		app.Spec.PodServices.Type = corev1.ServiceTypeNodePort
-		s := typed[corev1.Service](newPodService(app, pod, DefaultPodLabelKeys))
+		s := typed[corev1.Service](newPodService(app, pod, wellknown.DefaultPodLabelKeys))
 		g.Expect(s.Spec.Type).To(Equal(corev1.ServiceTypeNodePort))
 		g.Expect(s.Spec.Ports).To(Equal([]corev1.ServicePort{{Name: "metrics", Port: 9090, Protocol: corev1.ProtocolTCP}}))
 	})
 
 	t.Run("a Service someone else controls is not a per-pod Service", func(t *testing.T) {
-		s := typed[corev1.Service](newPodService(twoPorts(), pod, DefaultPodLabelKeys))
+		s := typed[corev1.Service](newPodService(twoPorts(), pod, wellknown.DefaultPodLabelKeys))
 		s.OwnerReferences[0].Kind = "ReplicaSet"
 		NewWithT(t).Expect(isPodService(s)).To(BeFalse())
 	})
@@ -225,7 +226,7 @@ func FuzzDesiredObjects(f *testing.F) {
 		app := testApp()
 		app.Name, app.Spec.Image, app.Spec.Replica, app.Spec.Ports = name, image, &replica, ports
 
-		d := typed[appsv1.Deployment](newDeployment(app, nil, DefaultPodLabelKeys))
+		d := typed[appsv1.Deployment](newDeployment(app, nil, wellknown.DefaultPodLabelKeys))
 		for k, v := range d.Labels {
 			if msgs := append(validation.IsQualifiedName(k), validation.IsValidLabelValue(v)...); len(msgs) > 0 {
 				t.Fatalf("label %s=%s: %v", k, v, msgs)
@@ -246,7 +247,7 @@ func FuzzDesiredObjects(f *testing.F) {
 		if len(ports) > 0 {
 			app.Spec.PodServices = &paasv1.PodServices{Enabled: true}
 			pod := &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Name: name + "-5d4f8-abcde"}}
-			ps := typed[corev1.Service](newPodService(app, pod, DefaultPodLabelKeys))
+			ps := typed[corev1.Service](newPodService(app, pod, wellknown.DefaultPodLabelKeys))
 			if len(ps.Spec.Ports) != len(ports) {
 				t.Fatalf("per-pod Service has %d ports, app declares %d", len(ps.Spec.Ports), len(ports))
 			}

@@ -14,11 +14,9 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package controllers
+package demoapplication
 
 import (
-	"encoding/json"
-	"fmt"
 	"slices"
 
 	corev1 "k8s.io/api/core/v1"
@@ -30,33 +28,19 @@ import (
 	"k8s.io/utils/ptr"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/controllers/wellknown"
 )
 
 // The objects a DemoApplication declares, built by pure functions of the app and explicit
 // inputs: the fields the operator owns, to be server-side applied. Tests use the same
 // builders as the expected values.
 
-// Labels the operator puts on what it creates for a DemoApplication.
-const (
-	// LabelManagedBy marks the objects the operator manages; its caches hold only those.
-	LabelManagedBy = "app.kubernetes.io/managed-by"
-	// LabelName is the recommended application-name label.
-	LabelName = "app.kubernetes.io/name"
-	// LabelApplication names the DemoApplication a pod belongs to, so that selectors
-	// never match another workload's pods.
-	LabelApplication = "paas.cmft.com/demoapplication"
-	// LabelPodService marks a per-pod Service; its value is the name of the pod it selects.
-	LabelPodService = "paas.cmft.com/pod-service"
-	// ManagedByValue is LabelManagedBy's value.
-	ManagedByValue = "demo-operator"
-)
-
 // labelsFor returns the labels of every object created for app.
 func labelsFor(app *paasv1.DemoApplication) map[string]string {
 	return map[string]string{
-		LabelName:        app.Name,
-		LabelApplication: app.Name,
-		LabelManagedBy:   ManagedByValue,
+		wellknown.LabelName:        app.Name,
+		wellknown.LabelApplication: app.Name,
+		wellknown.LabelManagedBy:   wellknown.ManagedByValue,
 	}
 }
 
@@ -64,8 +48,8 @@ func labelsFor(app *paasv1.DemoApplication) map[string]string {
 // Deployment, so they hold nothing that could change over the app's life.
 func selectorFor(app *paasv1.DemoApplication) map[string]string {
 	return map[string]string{
-		LabelName:        app.Name,
-		LabelApplication: app.Name,
+		wellknown.LabelName:        app.Name,
+		wellknown.LabelApplication: app.Name,
 	}
 }
 
@@ -76,7 +60,7 @@ const ContainerName = "app"
 // be server-side applied. extraEnv (OLM's proxy settings) follows the app's own env. With
 // per-pod Services on, the pods carry the labeler's annotation (of keys), which opts them
 // in to the pod-name label that those Services select.
-func newDeployment(app *paasv1.DemoApplication, extraEnv []corev1.EnvVar, keys PodLabelKeys) *appsv1ac.DeploymentApplyConfiguration {
+func newDeployment(app *paasv1.DemoApplication, extraEnv []corev1.EnvVar, keys wellknown.PodLabelKeys) *appsv1ac.DeploymentApplyConfiguration {
 	container := corev1ac.Container().
 		WithName(ContainerName).
 		WithImage(app.Spec.Image).
@@ -96,7 +80,7 @@ func newDeployment(app *paasv1.DemoApplication, extraEnv []corev1.EnvVar, keys P
 		WithLabels(labelsFor(app)).
 		WithSpec(corev1ac.PodSpec().WithContainers(container))
 	if podServicesEnabled(app) {
-		template.WithAnnotations(map[string]string{keys.Annotation: OptIn})
+		template.WithAnnotations(map[string]string{keys.Annotation: wellknown.OptIn})
 	}
 	return appsv1ac.Deployment(app.Name, app.Namespace).
 		WithLabels(labelsFor(app)).
@@ -199,9 +183,9 @@ func podServicesEnabled(app *paasv1.DemoApplication) bool {
 // newPodService returns the Service that routes to pod alone: it selects the app's pods
 // and, among them, the one whose pod-name label (keys.Label) holds pod's name. The pod
 // is its controller, so the garbage collector deletes it with the pod.
-func newPodService(app *paasv1.DemoApplication, pod metav1.Object, keys PodLabelKeys) *corev1ac.ServiceApplyConfiguration {
+func newPodService(app *paasv1.DemoApplication, pod metav1.Object, keys wellknown.PodLabelKeys) *corev1ac.ServiceApplyConfiguration {
 	labels := labelsFor(app)
-	labels[LabelPodService] = pod.GetName()
+	labels[wellknown.LabelPodService] = pod.GetName()
 	selector := selectorFor(app)
 	selector[keys.Label] = pod.GetName()
 
@@ -240,21 +224,7 @@ func newPodService(app *paasv1.DemoApplication, pod metav1.Object, keys PodLabel
 func isPodService(svc *corev1.Service) bool {
 	owner := metav1.GetControllerOf(svc)
 	return owner != nil && owner.APIVersion == "v1" && owner.Kind == "Pod" && owner.Name == svc.Name &&
-		svc.Labels[LabelPodService] == svc.Name
-}
-
-// convert copies in into out through their shared JSON form: a typed API value and its
-// apply configuration are generated from the same definition. Only values without
-// non-pointer struct fields go into an apply configuration this way: those would serialise
-// as empty objects and claim fields the user never set.
-func convert(in, out any) {
-	data, err := json.Marshal(in)
-	if err == nil {
-		err = json.Unmarshal(data, out)
-	}
-	if err != nil {
-		panic(fmt.Sprintf("converting %T to %T: %v", in, out, err))
-	}
+		svc.Labels[wellknown.LabelPodService] == svc.Name
 }
 
 // ownerReference makes app the controller of an object, so that the garbage collector

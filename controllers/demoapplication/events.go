@@ -14,10 +14,11 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package controllers
+package demoapplication
 
 import (
 	"fmt"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -28,7 +29,7 @@ import (
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 )
 
-// Event reasons of the operator's reconcilers.
+// Event reasons of the DemoApplication controller.
 const (
 	// EventCreated: owned objects were created after the app's first pass; one Event names
 	// all a pass created.
@@ -44,29 +45,45 @@ const (
 	// EventPodServiceNameInvalid: a pod's name is not a valid Service name, so it gets no
 	// per-pod Service.
 	EventPodServiceNameInvalid = "PodServiceNameInvalid"
-	// EventPodNameTooLong: the pod's name does not fit in a label value.
-	EventPodNameTooLong = "PodNameTooLong"
 	// Any other failure that lasts until someone acts (a delete refused by an admission
 	// policy, a read forbidden by RBAC) is a Warning Event whose reason names the step, as
 	// the Degraded condition does: paasv1.ReasonDeploymentFailed, ReasonServiceFailed,
 	// ReasonPodServicesFailed.
 )
 
-// recordCreated records what the pass created as one Event of its app, except on the app's
-// first pass. Like kube-controller-manager's controllers (a ReplicaSet's SuccessfulCreate, a
-// Deployment's ScalingReplicaSet), the operator says what it created, for kubectl describe,
-// when that is news: an object someone deleted and the operator made again, per-pod Services
-// for a scale-up. A new app's Deployment and Service are not: its status reports them from
-// that first pass on (Available, Progressing), and an Event saying so would be the one
-// request of a new app that no operator needs, a sixth of what it costs the API server in
-// requests (bench/RESULTS.md). It says it once for a pass: a burst of per-pod Services costs
-// one Event write rather than one each, as the events library of kube-controller-manager
-// aggregates similar Events of one object.
-func (r *DemoApplicationReconciler) recordCreated(s *scope) {
+// recordEvents turns the scope into the app's Events, at the end of every pass: what the
+// pass created, updated and deleted, the pods it could give no Service, and what kept the
+// app from its spec. Nothing else raises a DemoApplication's Events.
+func (r *Reconciler) recordEvents(s *scope) {
+	r.recordCreated(s)
+	for _, obj := range s.updated {
+		r.Recorder.Eventf(regarding(s.app), r.related(obj), corev1.EventTypeNormal, EventUpdated, "Apply", "Updated %s %s", r.kindOf(obj), obj.GetName())
+	}
+	for _, obj := range s.deleted {
+		r.Recorder.Eventf(regarding(s.app), r.related(obj), corev1.EventTypeNormal, EventDeleted, "Delete", "Deleted %s %s", r.kindOf(obj), obj.GetName())
+	}
+	for _, pod := range s.misnamedPods {
+		r.Recorder.Eventf(regarding(s.app), nil, corev1.EventTypeWarning, EventPodServiceNameInvalid, "Apply",
+			"Pod %s gets no Service of its own: its name is not a valid Service name: %s", pod.name, strings.Join(pod.problems, "; "))
+	}
+	r.recordFailures(s)
+}
+
+// recordCreated records what the pass created as one Event of its app, for kubectl describe,
+// as kube-controller-manager's controllers do (a ReplicaSet's SuccessfulCreate): an object
+// someone deleted and the operator made again, per-pod Services for a scale-up. Not on the
+// app's first pass: its status reports the new Deployment and Service from then on, and an
+// Event would be a request per new app that no one needs (bench/RESULTS.md counts them).
+// One Event for the pass rather than one per object, as the events library aggregates them.
+func (r *Reconciler) recordCreated(s *scope) {
 	if len(s.created) == 0 || s.first {
 		return
 	}
-	r.Recorder.Eventf(regarding(s.app), nil, corev1.EventTypeNormal, EventCreated, "Apply", "%s", createdNote(s.created))
+	created := make([]string, 0, len(s.created))
+	for _, obj := range s.created {
+		created = append(created, r.kindOf(obj)+" "+obj.GetName())
+	}
+	r.Recorder.Eventf(regarding(s.app), nil, corev1.EventTypeNormal, EventCreated, "Apply", "%s", createdNote(created))
 }
 
 // noteLimit is the longest note the API server accepts in an Event.
@@ -91,12 +108,21 @@ func createdNote(created []string) string {
 	return note
 }
 
-// recordFailures makes each persistent failure of the pass a Warning Event of its app, so
-// that kubectl describe shows it beside the Degraded condition, unless apply recorded it
-// already. A transient failure is retried and raises none.
-func (r *DemoApplicationReconciler) recordFailures(s *scope) {
+// recordFailures makes the failures of the pass Warning Events of its app, so that kubectl
+// describe shows them beside the Degraded condition: every name held by someone else (the
+// Event names that object as related, so that a conflict over the Deployment and one over
+// the Service stay two Events), every apply the API server refused, and any other failure
+// that lasts until someone acts. A transient failure is retried and raises none.
+func (r *Reconciler) recordFailures(s *scope) {
 	for _, f := range s.failures {
-		if f.persistent && !f.recorded() {
+		switch {
+		case f.conflict != nil:
+			r.Recorder.Eventf(regarding(s.app), r.related(f.conflict.held), corev1.EventTypeWarning, EventResourceConflict, "Apply",
+				"%s; it is left untouched", f.conflict)
+		case f.refused != nil:
+			r.Recorder.Eventf(regarding(s.app), nil, corev1.EventTypeWarning, EventApplyFailed, "Apply",
+				"Applying %s %s failed: %v", f.refused.kind, f.refused.name, f.refused.err)
+		case f.persistent:
 			r.Recorder.Eventf(regarding(s.app), nil, corev1.EventTypeWarning, f.step, "Reconcile", "%v", f.err)
 		}
 	}
@@ -109,7 +135,7 @@ func regarding(app *paasv1.DemoApplication) *corev1.ObjectReference {
 
 // related refers to obj, the object an Event of an app is about, as reference does; nil
 // when obj's kind is unknown.
-func (r *DemoApplicationReconciler) related(obj client.Object) runtime.Object {
+func (r *Reconciler) related(obj client.Object) runtime.Object {
 	gvk, err := r.GroupVersionKindFor(obj)
 	if err != nil {
 		return nil

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package controllers
+package demoapplication
 
 import (
 	"context"
@@ -37,6 +37,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/controllers/wellknown"
 )
 
 // DefaultConflictRetryInterval is how often a DemoApplication blocked by an object it does
@@ -44,10 +45,10 @@ import (
 // event tells when its name is freed.
 const DefaultConflictRetryInterval = 30 * time.Second
 
-// DemoApplicationReconciler turns a DemoApplication into the Deployment and Service it
+// Reconciler turns a DemoApplication into the Deployment and Service it
 // declares, and the per-pod Services it asks for; it keeps them as declared, and reports
 // their state in the DemoApplication's status.
-type DemoApplicationReconciler struct {
+type Reconciler struct {
 	client.Client
 	// APIReader reads an object the cache does not hold, once its name proved taken, to tell
 	// whose it is.
@@ -58,7 +59,7 @@ type DemoApplicationReconciler struct {
 	// ConflictRetryInterval overrides DefaultConflictRetryInterval when set.
 	ConflictRetryInterval time.Duration
 	// PodLabels are the pod labeler's keys, which per-pod Services rely on.
-	PodLabels PodLabelKeys
+	PodLabels wellknown.PodLabelKeys
 }
 
 // +kubebuilder:rbac:groups=paas.cmft.com,resources=demoapplications,verbs=get;list;watch
@@ -76,7 +77,7 @@ type DemoApplicationReconciler struct {
 // Service, its per-pod Services), each run whatever the others met, then rebuilds its
 // status from what they observed. Status is written at the end of every pass, failed or
 // not, once and only when it changed.
-func (r *DemoApplicationReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	// 1. Load the DemoApplication; the garbage collector deletes what it owns once it goes.
 	app := &paasv1.DemoApplication{}
 	if err := r.Get(ctx, req.NamespacedName, app); err != nil {
@@ -96,8 +97,7 @@ func (r *DemoApplicationReconciler) Reconcile(ctx context.Context, req ctrl.Requ
 	}
 
 	// 3. Report what was observed, and why the spec is not (yet) in place when it is not.
-	r.recordCreated(s)
-	r.recordFailures(s)
+	r.recordEvents(s)
 	setStatus(s)
 	if err := r.patchStatus(ctx, original, app); err != nil {
 		return ctrl.Result{}, errors.Join(s.err(), err)
@@ -107,7 +107,7 @@ func (r *DemoApplicationReconciler) Reconcile(ctx context.Context, req ctrl.Requ
 
 // result retries a failed pass with backoff, except when every failure is a name held by
 // someone else: only they can free it, and no event says when, so look again at intervals.
-func (r *DemoApplicationReconciler) result(s *scope) (ctrl.Result, error) {
+func (r *Reconciler) result(s *scope) (ctrl.Result, error) {
 	if len(s.failures) == 0 {
 		return ctrl.Result{}, nil
 	}
@@ -120,7 +120,7 @@ func (r *DemoApplicationReconciler) result(s *scope) (ctrl.Result, error) {
 }
 
 // patchStatus writes app's status if it differs from original's.
-func (r *DemoApplicationReconciler) patchStatus(ctx context.Context, original, app *paasv1.DemoApplication) error {
+func (r *Reconciler) patchStatus(ctx context.Context, original, app *paasv1.DemoApplication) error {
 	if equality.Semantic.DeepEqual(original.Status, app.Status) {
 		return nil
 	}
@@ -133,7 +133,7 @@ func (r *DemoApplicationReconciler) patchStatus(ctx context.Context, original, a
 	return nil
 }
 
-func (r *DemoApplicationReconciler) conflictRetryInterval() time.Duration {
+func (r *Reconciler) conflictRetryInterval() time.Duration {
 	if r.ConflictRetryInterval > 0 {
 		return r.ConflictRetryInterval
 	}
@@ -145,7 +145,7 @@ func (r *DemoApplicationReconciler) conflictRetryInterval() time.Duration {
 // whenever one of their pods gains or loses its pod-name label or goes, and whenever a
 // per-pod Service changes. Pods are watched as metadata, through the informer the pod
 // labeler already has.
-func (r *DemoApplicationReconciler) SetupWithManager(mgr ctrl.Manager, options controller.Options) error {
+func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, options controller.Options) error {
 	// Every reconcile lists its app's per-pod Services: indexed by app, that reads the app's
 	// own, where a label selector would scan every cached Service of the namespace.
 	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &corev1.Service{}, podServiceAppIndex, podServiceAppOf); err != nil {
@@ -162,7 +162,7 @@ func (r *DemoApplicationReconciler) SetupWithManager(mgr ctrl.Manager, options c
 			builder.OnlyMetadata, builder.WithPredicates(r.podServiceInputsChanged())).
 		Watches(&corev1.Service{}, handler.EnqueueRequestsFromMapFunc(r.podServiceApp),
 			builder.WithPredicates(predicate.ResourceVersionChangedPredicate{}, predicate.NewPredicateFuncs(func(o client.Object) bool {
-				return o.GetLabels()[LabelPodService] != ""
+				return o.GetLabels()[wellknown.LabelPodService] != ""
 			}))).
 		WithOptions(options).
 		Complete(r)
@@ -176,16 +176,16 @@ const podServiceAppIndex = "podServiceApp"
 // it is a per-pod Service.
 func podServiceAppOf(obj client.Object) []string {
 	labels := obj.GetLabels()
-	if labels[LabelPodService] == "" || labels[LabelApplication] == "" {
+	if labels[wellknown.LabelPodService] == "" || labels[wellknown.LabelApplication] == "" {
 		return nil
 	}
-	return []string{labels[LabelApplication]}
+	return []string{labels[wellknown.LabelApplication]}
 }
 
 // podServiceApp maps a pod, or a per-pod Service, to its DemoApplication when that asks
 // for per-pod Services.
-func (r *DemoApplicationReconciler) podServiceApp(ctx context.Context, obj client.Object) []reconcile.Request {
-	key := client.ObjectKey{Namespace: obj.GetNamespace(), Name: obj.GetLabels()[LabelApplication]}
+func (r *Reconciler) podServiceApp(ctx context.Context, obj client.Object) []reconcile.Request {
+	key := client.ObjectKey{Namespace: obj.GetNamespace(), Name: obj.GetLabels()[wellknown.LabelApplication]}
 	app := &paasv1.DemoApplication{}
 	if key.Name == "" || r.Get(ctx, key, app) != nil || !podServicesEnabled(app) {
 		// Turning per-pod Services off is a spec change, which reconciles app anyway.
@@ -196,9 +196,9 @@ func (r *DemoApplicationReconciler) podServiceApp(ctx context.Context, obj clien
 
 // podServiceInputsChanged lets through the pod events that change which pods get a
 // Service: most pod updates are status changes, which do not.
-func (r *DemoApplicationReconciler) podServiceInputsChanged() predicate.Funcs {
+func (r *Reconciler) podServiceInputsChanged() predicate.Funcs {
 	labelled := func(o client.Object) bool {
-		value, _ := PodLabel(o, r.PodLabels.Label)
+		value, _ := wellknown.PodLabel(o, r.PodLabels.Label)
 		return value == o.GetName()
 	}
 	return predicate.Funcs{

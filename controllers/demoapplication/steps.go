@@ -14,60 +14,114 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package controllers
+package demoapplication
 
 import (
 	"context"
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
+	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
+	"k8s.io/klog/v2"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/controllers/wellknown"
 )
 
 // The steps of a DemoApplication's reconcile. Each reads the app from the scope, records
 // there what it observed and what it could not do, and never stops the steps after it.
 
 // reconcileDeployment applies the desired Deployment and records the one it observed.
-func (r *DemoApplicationReconciler) reconcileDeployment(ctx context.Context, s *scope) {
+func (r *Reconciler) reconcileDeployment(ctx context.Context, s *scope) {
 	current := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: s.app.Name, Namespace: s.app.Namespace}}
-	found, err := r.apply(ctx, s, current, newDeployment(s.app, r.ExtraEnv, r.PodLabels))
+	done, err := r.apply(ctx, s.app, current, newDeployment(s.app, r.ExtraEnv, r.PodLabels))
+	s.note(current, done)
 	f := s.fail(paasv1.ReasonDeploymentFailed, err)
+	found := done != absent
 	if found {
 		s.deployment = current
 	}
 	// Only a failed read leaves unknown whether app has a Deployment: a name held by someone
 	// else, or a refused write, says it has none.
-	s.deploymentKnown = found || f == nil || f.recorded()
+	s.deploymentKnown = found || f == nil || f.afterRead()
 }
 
 // reconcileService applies the desired Service, or deletes ours when the app has no ports.
-func (r *DemoApplicationReconciler) reconcileService(ctx context.Context, s *scope) {
+func (r *Reconciler) reconcileService(ctx context.Context, s *scope) {
 	current := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: s.app.Name, Namespace: s.app.Namespace}}
 	desired := newService(s.app)
 	if desired == nil {
-		s.fail(paasv1.ReasonServiceFailed, r.deleteOwned(ctx, s.app, current))
+		done, err := r.deleteOwned(ctx, s.app, current)
+		s.note(current, done)
+		s.fail(paasv1.ReasonServiceFailed, err)
 		return
 	}
 	if err := r.replacePorts(ctx, s.app, desired); err != nil {
 		s.fail(paasv1.ReasonServiceFailed, err)
 		return
 	}
-	_, err := r.apply(ctx, s, current, desired)
+	done, err := r.apply(ctx, s.app, current, desired)
+	s.note(current, done)
 	s.fail(paasv1.ReasonServiceFailed, err)
+}
+
+// replacePorts writes the Service's whole port list, with its type, when the app's Service
+// has a port the app does not declare: applying cannot remove it when it is someone else's
+// field (an edit by hand), nor a port keyed like a declared one (a protocol swapped) that
+// names it differently. Ports are keyed by port and protocol, so anything less than the
+// whole list (a strategic-merge delete keys them by number alone) can take the other half
+// of a TCP/UDP pair with it. The write is guarded by the resourceVersion it was computed
+// from, and keeps the node ports the cluster allocated to ports the spec keeps.
+func (r *Reconciler) replacePorts(ctx context.Context, app *paasv1.DemoApplication, desired *corev1ac.ServiceApplyConfiguration) error {
+	svc := &corev1.Service{}
+	if err := r.Get(ctx, client.ObjectKeyFromObject(app), svc); err != nil || !metav1.IsControlledBy(svc, app) {
+		return client.IgnoreNotFound(err)
+	}
+	type key struct {
+		port     int32
+		protocol corev1.Protocol
+	}
+	declared := map[key]bool{}
+	for _, p := range desired.Spec.Ports {
+		declared[key{*p.Port, *p.Protocol}] = true
+	}
+	live := map[key]int32{}
+	undeclared := false
+	for _, p := range svc.Spec.Ports {
+		live[key{p.Port, p.Protocol}] = p.NodePort
+		undeclared = undeclared || !declared[key{p.Port, p.Protocol}]
+	}
+	if !undeclared {
+		return nil
+	}
+
+	patched := svc.DeepCopy()
+	patched.Spec.Type = *desired.Spec.Type
+	patched.Spec.Ports = make([]corev1.ServicePort, len(desired.Spec.Ports))
+	for i, p := range desired.Spec.Ports {
+		convert(p, &patched.Spec.Ports[i])
+		if p.NodePort == nil && patched.Spec.Type == corev1.ServiceTypeNodePort {
+			patched.Spec.Ports[i].NodePort = live[key{*p.Port, *p.Protocol}]
+		}
+	}
+	// A JSON merge patch replaces a list whole.
+	patch := client.MergeFromWithOptions(svc, client.MergeFromWithOptimisticLock{})
+	if err := r.Patch(ctx, patched, patch, client.FieldOwner(wellknown.FieldManager)); err != nil {
+		return fmt.Errorf("replacing the ports of Service %s: %w", klog.KObj(svc), err)
+	}
+	return nil
 }
 
 // reconcilePodServices keeps, while app asks for per-pod Services, one for each of its pods
 // that carries the pod-name label, and deletes those whose pod is gone or going, or all of
 // them when app no longer asks. It records how many are in place.
-func (r *DemoApplicationReconciler) reconcilePodServices(ctx context.Context, s *scope) {
+func (r *Reconciler) reconcilePodServices(ctx context.Context, s *scope) {
 	const step = paasv1.ReasonPodServicesFailed
 	app := s.app
 	wanted, err := r.labelledPods(ctx, app)
@@ -89,19 +143,22 @@ func (r *DemoApplicationReconciler) reconcilePodServices(ctx context.Context, s 
 		// The pod's Service, if it came back under the same name, is made after this
 		// deletion shows in the cache, which requeues app.
 		delete(wanted, svc.Name)
-		s.fail(step, r.delete(ctx, app, svc))
+		done, err := r.delete(ctx, svc)
+		s.note(svc, done)
+		s.fail(step, err)
 	}
 
 	var ready int32
 	for _, name := range slices.Sorted(maps.Keys(wanted)) {
 		pod := wanted[name]
 		if msgs := validation.IsDNS1035Label(name); len(msgs) > 0 {
-			r.Recorder.Eventf(regarding(app), nil, corev1.EventTypeWarning, EventPodServiceNameInvalid, "Apply",
-				"Pod %s gets no Service of its own: its name is not a valid Service name: %s", name, strings.Join(msgs, "; "))
+			s.misnamedPods = append(s.misnamedPods, misnamedPod{name: name, problems: msgs})
 			continue
 		}
 		current := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: app.Namespace}}
-		if _, err := r.applyOwnedBy(ctx, s, pod, current, newPodService(app, pod, r.PodLabels)); err != nil {
+		done, err := r.apply(ctx, pod, current, newPodService(app, pod, r.PodLabels))
+		s.note(current, done)
+		if err != nil {
 			s.fail(step, err)
 			continue
 		}
@@ -112,7 +169,7 @@ func (r *DemoApplicationReconciler) reconcilePodServices(ctx context.Context, s 
 
 // labelledPods returns, by name, app's pods that carry their pod-name label and are not
 // being deleted: the pods that get a Service of their own. None when app does not ask.
-func (r *DemoApplicationReconciler) labelledPods(ctx context.Context, app *paasv1.DemoApplication) (map[string]*metav1.PartialObjectMetadata, error) {
+func (r *Reconciler) labelledPods(ctx context.Context, app *paasv1.DemoApplication) (map[string]*metav1.PartialObjectMetadata, error) {
 	wanted := map[string]*metav1.PartialObjectMetadata{}
 	if !podServicesEnabled(app) {
 		return wanted, nil
@@ -120,12 +177,12 @@ func (r *DemoApplicationReconciler) labelledPods(ctx context.Context, app *paasv
 	pods := &metav1.PartialObjectMetadataList{}
 	pods.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("PodList"))
 	// The pod cache keeps, of the app's selector, the label naming the app: it is enough.
-	if err := r.List(ctx, pods, client.InNamespace(app.Namespace), client.MatchingLabels{LabelApplication: app.Name}); err != nil {
+	if err := r.List(ctx, pods, client.InNamespace(app.Namespace), client.MatchingLabels{wellknown.LabelApplication: app.Name}); err != nil {
 		return nil, fmt.Errorf("listing pods: %w", err)
 	}
 	for i := range pods.Items {
 		pod := &pods.Items[i]
-		if value, _ := PodLabel(pod, r.PodLabels.Label); pod.DeletionTimestamp.IsZero() && value == pod.Name {
+		if value, _ := wellknown.PodLabel(pod, r.PodLabels.Label); pod.DeletionTimestamp.IsZero() && value == pod.Name {
 			wanted[pod.Name] = pod
 		}
 	}

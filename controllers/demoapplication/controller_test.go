@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package controllers_test
+package demoapplication_test
 
 import (
 	"context"
@@ -35,7 +35,8 @@ import (
 	"sigs.k8s.io/yaml"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
-	"github.com/cmft/demo-operator/controllers"
+	"github.com/cmft/demo-operator/controllers/demoapplication"
+	"github.com/cmft/demo-operator/controllers/wellknown"
 	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
@@ -97,7 +98,7 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 			d := get(g, ns, "shop", &appsv1.Deployment{})
 			g.Expect(metav1.IsControlledBy(d, app)).To(BeTrue())
 			g.Expect(*metav1.GetControllerOf(d).BlockOwnerDeletion).To(BeTrue(), "the app's foreground deletion waits for it")
-			g.Expect(d.Labels).To(HaveKeyWithValue(controllers.LabelManagedBy, controllers.ManagedByValue))
+			g.Expect(d.Labels).To(HaveKeyWithValue(wellknown.LabelManagedBy, wellknown.ManagedByValue))
 			g.Expect(*d.Spec.Replicas).To(Equal(int32(2)))
 			c := d.Spec.Template.Spec.Containers[0]
 			g.Expect(c.Image).To(Equal("nginx:1.27"))
@@ -116,7 +117,7 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 		g.Eventually(func(g Gomega) {
 			g.Expect(get(g, ns, "shop", &paasv1.DemoApplication{}).Status.Conditions).NotTo(BeEmpty())
 		}).Should(Succeed())
-		g.Expect(eventNotes(g, ns, "shop", controllers.EventCreated)).To(BeEmpty())
+		g.Expect(eventNotes(g, ns, "shop", demoapplication.EventCreated)).To(BeEmpty())
 		// A free name is created outright: nothing asked the API server whether it was free.
 		g.Expect(writes.readsUnder("/apis/apps/v1/namespaces/"+ns)+writes.readsUnder("/api/v1/namespaces/"+ns)).To(BeZero(),
 			"the manager read its objects from the API server rather than its cache")
@@ -226,7 +227,7 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 		}).Should(Succeed())
 		// Made again after the first pass: news, which one Event says.
 		g.Eventually(func(g Gomega) {
-			g.Expect(eventNotes(g, ns, "shop", controllers.EventCreated)).To(ConsistOf("Created Service shop"))
+			g.Expect(eventNotes(g, ns, "shop", demoapplication.EventCreated)).To(ConsistOf("Created Service shop"))
 		}).Should(Succeed())
 
 		// Removing the managed-by label takes the Deployment out of the operator's
@@ -234,7 +235,7 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 		d = get(g, ns, "shop", &appsv1.Deployment{})
 		mergePatch(t, d, `{"metadata":{"labels":{"app.kubernetes.io/managed-by":null}}}`)
 		g.Eventually(func(g Gomega) {
-			g.Expect(get(g, ns, "shop", &appsv1.Deployment{}).Labels).To(HaveKeyWithValue(controllers.LabelManagedBy, controllers.ManagedByValue))
+			g.Expect(get(g, ns, "shop", &appsv1.Deployment{}).Labels).To(HaveKeyWithValue(wellknown.LabelManagedBy, wellknown.ManagedByValue))
 		}).Should(Succeed())
 	})
 
@@ -285,7 +286,7 @@ func TestDemoApplicationConflict(t *testing.T) {
 	g.Eventually(func(g Gomega) {
 		got := get(g, ns, "taken", &paasv1.DemoApplication{})
 		g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonResourceConflict))
-		g.Expect(eventsFor(g, ns, "taken")).To(ContainElement(controllers.EventResourceConflict))
+		g.Expect(eventsFor(g, ns, "taken")).To(ContainElement(demoapplication.EventResourceConflict))
 		// Not "the Deployment does not exist": one does, someone else's, and the message says whose.
 		g.Expect(got).To(haveCondition(paasv1.ConditionAvailable, metav1.ConditionFalse, paasv1.ReasonResourceConflict))
 		g.Expect(got).To(haveCondition(paasv1.ConditionProgressing, metav1.ConditionFalse, paasv1.ReasonResourceConflict))
@@ -296,7 +297,7 @@ func TestDemoApplicationConflict(t *testing.T) {
 		g.Expect(got.ResourceVersion).To(Equal(theirs.ResourceVersion))
 		// One Event however many passes meet the conflict (the Service's creation and the
 		// status write bring more): repeats count on it as a series.
-		g.Expect(eventCount(g, ns, "taken", controllers.EventResourceConflict)).To(Equal(1), "a lasting conflict made an Event per pass")
+		g.Expect(eventCount(g, ns, "taken", demoapplication.EventResourceConflict)).To(Equal(1), "a lasting conflict made an Event per pass")
 	}, 3*time.Second).Should(Succeed())
 
 	// Still one when their object changes between passes (its controllers write its status).
@@ -312,13 +313,13 @@ func TestDemoApplicationConflict(t *testing.T) {
 		g.Expect(condition(got, paasv1.ConditionDegraded).ObservedGeneration).To(Equal(got.Generation))
 	}).Should(Succeed())
 	g.Consistently(func(g Gomega) {
-		g.Expect(eventCount(g, ns, "taken", controllers.EventResourceConflict)).To(Equal(1), "a conflict over an object that changed made a second Event")
+		g.Expect(eventCount(g, ns, "taken", demoapplication.EventResourceConflict)).To(Equal(1), "a conflict over an object that changed made a second Event")
 	}, 2*time.Second).Should(Succeed())
 
 	// The same when their object carries the operator's label and so sits in its cache.
 	svc := &corev1.Service{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "labelled",
-			Labels: map[string]string{controllers.LabelManagedBy: controllers.ManagedByValue}},
+			Labels: map[string]string{wellknown.LabelManagedBy: wellknown.ManagedByValue}},
 		Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Port: 1234}}},
 	}
 	g.Expect(k8sClient.Create(ctx, svc)).To(Succeed())
@@ -354,7 +355,7 @@ func TestDemoApplicationNodePortCollision(t *testing.T) {
 		got := get(g, ns, "second", &paasv1.DemoApplication{})
 		g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonServiceFailed))
 		g.Expect(condition(got, paasv1.ConditionDegraded).Message).To(ContainSubstring("31111"))
-		g.Expect(eventsFor(g, ns, "second")).To(ContainElement(controllers.EventApplyFailed))
+		g.Expect(eventsFor(g, ns, "second")).To(ContainElement(demoapplication.EventApplyFailed))
 	}).Should(Succeed())
 
 	// Moving to a free port clears the condition.

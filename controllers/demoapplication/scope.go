@@ -14,13 +14,14 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package controllers
+package demoapplication
 
 import (
 	"errors"
 
 	appsv1 "k8s.io/api/apps/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 )
@@ -41,8 +42,18 @@ type scope struct {
 	podServices *int32
 	// failures are what the steps could not do, in the order they met them.
 	failures []failure
-	// created names, as "Kind name", the objects the pass created.
-	created []string
+	// created, updated and deleted are the objects the pass created, brought back to the
+	// spec, and deleted.
+	created, updated, deleted []client.Object
+	// misnamedPods are the pods that get no per-pod Service: their name is not a valid
+	// Service name.
+	misnamedPods []misnamedPod
+}
+
+// misnamedPod is a pod whose name is not a valid Service name, for the reasons problems give.
+type misnamedPod struct {
+	name     string
+	problems []string
 }
 
 // failure is one thing a step could not do.
@@ -54,13 +65,26 @@ type failure struct {
 	// conflict is set when the object's name is someone else's.
 	conflict *conflictError
 	// refused is set when the API server refused to apply the object.
-	refused bool
+	refused *applyError
 	// persistent is set when the failure comes back on its own until someone acts.
 	persistent bool
 }
 
-// recorded reports whether apply already made f an Event (ResourceConflict, ApplyFailed).
-func (f *failure) recorded() bool { return f.conflict != nil || f.refused }
+// afterRead reports whether f came once the object was read: its name is someone else's,
+// or applying it was refused. Any other failure may leave unknown whether it exists.
+func (f *failure) afterRead() bool { return f.conflict != nil || f.refused != nil }
+
+// note records what apply or delete did to obj, for the pass's Events.
+func (s *scope) note(obj client.Object, o outcome) {
+	switch o {
+	case created:
+		s.created = append(s.created, obj)
+	case updated:
+		s.updated = append(s.updated, obj)
+	case deleted:
+		s.deleted = append(s.deleted, obj)
+	}
+}
 
 // fail records err, if any, as a failure of step and returns it. This is the one place an
 // error is examined: what it says goes into the failure's fields.
@@ -73,7 +97,7 @@ func (s *scope) fail(step string, err error) *failure {
 	case *conflictError:
 		f.conflict, f.persistent = e, true
 	case *applyError:
-		f.refused = true
+		f.refused = e
 	}
 	s.failures = append(s.failures, f)
 	return &s.failures[len(s.failures)-1]

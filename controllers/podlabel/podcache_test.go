@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package controllers
+package podlabel
 
 import (
 	"reflect"
@@ -26,6 +26,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/cmft/demo-operator/controllers/wellknown"
 )
 
 func TestPodCacheTransform(t *testing.T) {
@@ -38,7 +40,7 @@ func TestPodCacheTransform(t *testing.T) {
 			Name: "web-1", Namespace: "team-a", UID: "uid-1", ResourceVersion: "42",
 			DeletionTimestamp: &deleted, DeletionGracePeriodSeconds: &grace,
 			Labels: map[string]string{
-				"example.com/name": "web-1", LabelName: "web", LabelApplication: "web",
+				"example.com/name": "web-1", wellknown.LabelName: "web", wellknown.LabelApplication: "web",
 				"pod-template-hash": "abc", "team": "a",
 			},
 			Annotations: map[string]string{
@@ -50,7 +52,7 @@ func TestPodCacheTransform(t *testing.T) {
 		},
 	}
 
-	out, err := PodCacheTransform(PodLabelKeys{Annotation: "example.com/label-me", Label: "example.com/name"})(pod)
+	out, err := PodCacheTransform(wellknown.PodLabelKeys{Annotation: "example.com/label-me", Label: "example.com/name"})(pod)
 	g.Expect(err).NotTo(HaveOccurred())
 	trimmed := out.(*metav1.PartialObjectMetadata)
 	g.Expect(trimmed.TypeMeta).To(Equal(metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"}), "the client finds a metadata-only object by its kind")
@@ -58,7 +60,7 @@ func TestPodCacheTransform(t *testing.T) {
 	g.Expect(trimmed.UID).To(BeEquivalentTo("uid-1"))
 	g.Expect(trimmed.ResourceVersion).To(Equal("42"))
 	g.Expect(trimmed.DeletionTimestamp).To(Equal(&deleted))
-	g.Expect(trimmed.Labels).To(Equal(map[string]string{"example.com/name": "web-1", LabelApplication: "web"}),
+	g.Expect(trimmed.Labels).To(Equal(map[string]string{"example.com/name": "web-1", wellknown.LabelApplication: "web"}),
 		"the labeler's label and the app's label stay; others go")
 	g.Expect(trimmed.Annotations).To(Equal(map[string]string{"example.com/label-me": "true"}))
 	g.Expect(trimmed.OwnerReferences).To(BeNil())
@@ -66,20 +68,20 @@ func TestPodCacheTransform(t *testing.T) {
 	g.Expect(trimmed.ManagedFields).To(BeNil())
 
 	bare := &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Name: "plain", Labels: map[string]string{"team": "a"}}}
-	out, err = PodCacheTransform(PodLabelKeys{Annotation: "example.com/label-me", Label: "example.com/name"})(bare)
+	out, err = PodCacheTransform(wellknown.PodLabelKeys{Annotation: "example.com/label-me", Label: "example.com/name"})(bare)
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(out.(*metav1.PartialObjectMetadata).Labels).To(BeNil(), "no empty maps kept for pods with none of the keys")
 	g.Expect(out.(*metav1.PartialObjectMetadata).Annotations).To(BeNil())
 
 	full := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "typed", Labels: map[string]string{"team": "a"}}}
-	out, err = PodCacheTransform(PodLabelKeys{Annotation: "example.com/label-me", Label: "example.com/name"})(full)
+	out, err = PodCacheTransform(wellknown.PodLabelKeys{Annotation: "example.com/label-me", Label: "example.com/name"})(full)
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(out).To(BeIdenticalTo(full), "only the metadata cache is trimmed")
 }
 
 func TestPodCacheTransformShares(t *testing.T) {
 	g := NewWithT(t)
-	transform := PodCacheTransform(PodLabelKeys{Annotation: "example.com/label-me", Label: "example.com/name"})
+	transform := PodCacheTransform(wellknown.PodLabelKeys{Annotation: "example.com/label-me", Label: "example.com/name"})
 	cached := func(name, optIn string) *metav1.PartialObjectMetadata {
 		out, err := transform(&metav1.PartialObjectMetadata{
 			TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
@@ -107,7 +109,7 @@ func TestPodCacheTransformShares(t *testing.T) {
 	g.Expect(reflect.ValueOf(web2.Labels).UnsafePointer()).To(Equal(reflect.ValueOf(web1.Labels).UnsafePointer()),
 		"pods labelled with their own name share one labels map")
 	for _, pod := range []*metav1.PartialObjectMetadata{web1, web2} {
-		value, ok := PodLabel(pod, "example.com/name")
+		value, ok := wellknown.PodLabel(pod, "example.com/name")
 		g.Expect(ok).To(BeTrue())
 		g.Expect(value).To(Equal(pod.Name), "the shared map reads as the pod's own name")
 	}
@@ -115,9 +117,9 @@ func TestPodCacheTransformShares(t *testing.T) {
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(reflect.ValueOf(again.(*metav1.PartialObjectMetadata).Labels).UnsafePointer()).To(Equal(reflect.ValueOf(web1.Labels).UnsafePointer()),
 		"a pod transformed twice, as a watch-list's are (the reflector's store, then the queue), still shares the map")
-	value, ok := PodLabel(labelled("web-3", "web-1"), "example.com/name")
+	value, ok := wellknown.PodLabel(labelled("web-3", "web-1"), "example.com/name")
 	g.Expect(ok).To(BeTrue())
 	g.Expect(value).To(Equal("web-1"), "a value other than the pod's name is kept as it is")
-	_, ok = PodLabel(cached("web-4", "true"), "example.com/name")
+	_, ok = wellknown.PodLabel(cached("web-4", "true"), "example.com/name")
 	g.Expect(ok).To(BeFalse(), "an unlabelled pod stays unlabelled")
 }

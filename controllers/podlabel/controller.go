@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package controllers
+package podlabel
 
 import (
 	"context"
@@ -32,44 +32,28 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
+
+	"github.com/cmft/demo-operator/controllers/wellknown"
 )
 
-// Default keys of the pod labeler.
-const (
-	// DefaultPodLabelAnnotation is the annotation that opts a pod in, with the value "true".
-	DefaultPodLabelAnnotation = "padok.fr/add-pod-name-label"
-	// DefaultPodNameLabel is the label that carries the pod's own name.
-	DefaultPodNameLabel = "padok.fr/pod-name"
-	// OptIn is the value of the annotation that opts a pod in.
-	OptIn = "true"
-)
+// EventPodNameTooLong is the reason of the Warning Event of a pod whose name does not fit
+// in a label value.
+const EventPodNameTooLong = "PodNameTooLong"
 
-// PodLabelKeys are the pod labeler's keys. The DemoApplication controller's per-pod
-// Services rely on them too: its pods opt in through Annotation, its Services select Label.
-type PodLabelKeys struct {
-	// Annotation opts a pod in, with the value "true".
-	Annotation string
-	// Label carries the pod's own name.
-	Label string
-}
-
-// DefaultPodLabelKeys are the keys the labeler uses unless told otherwise.
-var DefaultPodLabelKeys = PodLabelKeys{Annotation: DefaultPodLabelAnnotation, Label: DefaultPodNameLabel}
-
-// PodReconciler gives every pod that opts in through Annotation a label, Label, whose
-// value is the pod's own name, so that a Service can select exactly that pod; it removes
-// the label from pods that do not opt in.
-type PodReconciler struct {
+// Reconciler gives every pod that opts in through Annotation a label, Label, whose value is
+// the pod's own name, so that a Service can select exactly that pod; it removes the label
+// from pods that do not opt in.
+type Reconciler struct {
 	client.Client
 	Recorder events.EventRecorder
-	PodLabelKeys
+	wellknown.PodLabelKeys
 }
 
 // +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch;patch
 
 // Reconcile adds or removes the pod-name label with a merge patch that touches that label
 // alone, so that concurrent writers of other labels are never overwritten.
-func (r *PodReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	pod := &metav1.PartialObjectMetadata{}
 	pod.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Pod"))
 	if err := r.Get(ctx, req.NamespacedName, pod); err != nil {
@@ -107,19 +91,19 @@ func (r *PodReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.R
 
 // desiredLabel returns the value of the pod-name label pod should carry, and whether it
 // should carry one at all.
-func (r *PodReconciler) desiredLabel(pod metav1.Object) (string, bool) {
-	return pod.GetName(), pod.GetAnnotations()[r.Annotation] == OptIn
+func (r *Reconciler) desiredLabel(pod metav1.Object) (string, bool) {
+	return pod.GetName(), pod.GetAnnotations()[r.Annotation] == wellknown.OptIn
 }
 
 // needsChange reports whether pod's pod-name label differs from what it should be.
-func (r *PodReconciler) needsChange(pod metav1.Object) bool {
+func (r *Reconciler) needsChange(pod metav1.Object) bool {
 	value, want := r.desiredLabel(pod)
-	current, has := PodLabel(pod, r.Label)
+	current, has := wellknown.PodLabel(pod, r.Label)
 	return want != has || (want && current != value)
 }
 
 // inputsChanged reports whether an update touched what the labeler reads.
-func (r *PodReconciler) inputsChanged(old, new metav1.Object) bool {
+func (r *Reconciler) inputsChanged(old, new metav1.Object) bool {
 	return old.GetAnnotations()[r.Annotation] != new.GetAnnotations()[r.Annotation] ||
 		old.GetLabels()[r.Label] != new.GetLabels()[r.Label]
 }
@@ -128,7 +112,7 @@ func (r *PodReconciler) inputsChanged(old, new metav1.Object) bool {
 // pod updates are status changes that the labeler has no reason to look at, and resyncs
 // must cost no reconcile. A pod whose name is too long is reported once per change of
 // its inputs, not on every update.
-func (r *PodReconciler) needsLabelChange() predicate.Funcs {
+func (r *Reconciler) needsLabelChange() predicate.Funcs {
 	return predicate.Funcs{
 		CreateFunc: func(e event.CreateEvent) bool { return r.needsChange(e.Object) },
 		UpdateFunc: func(e event.UpdateEvent) bool {
@@ -141,7 +125,7 @@ func (r *PodReconciler) needsLabelChange() predicate.Funcs {
 
 // SetupWithManager registers the labeler. Pods are watched as metadata only: it reads
 // nothing else, and a pod's spec and status are most of its size.
-func (r *PodReconciler) SetupWithManager(mgr ctrl.Manager, options controller.Options) error {
+func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, options controller.Options) error {
 	return ctrl.NewControllerManagedBy(mgr).
 		Named("pod-labeler").
 		For(&corev1.Pod{}, builder.OnlyMetadata, builder.WithPredicates(r.needsLabelChange())).

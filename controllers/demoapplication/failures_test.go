@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package controllers_test
+package demoapplication_test
 
 import (
 	"context"
@@ -38,7 +38,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
-	"github.com/cmft/demo-operator/controllers"
+	"github.com/cmft/demo-operator/controllers/demoapplication"
+	"github.com/cmft/demo-operator/controllers/wellknown"
 	"github.com/cmft/demo-operator/internal/test/builder"
 )
 
@@ -236,7 +237,7 @@ func TestFailuresReachStatus(t *testing.T) {
 
 		update(g, app, func(a *paasv1.DemoApplication) { a.Spec.PodServices = &paasv1.PodServices{Enabled: true} })
 		g.Eventually(func(g Gomega) {
-			g.Expect(get(g, ns, "quota", &appsv1.Deployment{}).Spec.Template.Annotations).To(HaveKey(controllers.DefaultPodLabelAnnotation))
+			g.Expect(get(g, ns, "quota", &appsv1.Deployment{}).Spec.Template.Annotations).To(HaveKey(wellknown.DefaultPodLabelAnnotation))
 		}).Should(Succeed())
 		newAppPod(g, app, "quota-5c8d7-aaaaa")
 		g.Eventually(func(g Gomega) {
@@ -244,7 +245,7 @@ func TestFailuresReachStatus(t *testing.T) {
 			g.Expect(got).To(failing(paasv1.ReasonPodServicesFailed))
 			g.Expect(condition(got, paasv1.ConditionDegraded).Message).To(ContainSubstring("exceeded quota"))
 			// Apply recorded the refusal; the step adds no second Event of it.
-			g.Expect(eventsFor(g, ns, "quota")).To(And(ContainElement(controllers.EventApplyFailed),
+			g.Expect(eventsFor(g, ns, "quota")).To(And(ContainElement(demoapplication.EventApplyFailed),
 				Not(ContainElement(paasv1.ReasonPodServicesFailed))))
 		}).Should(Succeed())
 	})
@@ -321,11 +322,11 @@ func TestReplacedSinceCached(t *testing.T) {
 		OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(app, paasv1.GroupVersion.WithKind("DemoApplication"))}}}
 	// Theirs selects the app's pods, so that nothing but the precondition refuses the apply.
 	theirs := theirDeployment(ns, "replaced")
-	selector := map[string]string{controllers.LabelName: "replaced", controllers.LabelApplication: "replaced"}
+	selector := map[string]string{wellknown.LabelName: "replaced", wellknown.LabelApplication: "replaced"}
 	theirs.Spec.Selector.MatchLabels, theirs.Spec.Template.Labels = selector, selector
 	g.Expect(k8sClient.Create(ctx, theirs)).To(Succeed())
 
-	r := &controllers.DemoApplicationReconciler{Client: staleCache{Client: k8sClient, objects: []client.Object{app, ours}},
+	r := &demoapplication.Reconciler{Client: staleCache{Client: k8sClient, objects: []client.Object{app, ours}},
 		APIReader: k8sClient, Recorder: mgr.GetEventRecorder("stale-cache-test")}
 	_, err := r.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(app)})
 	g.Expect(get(g, ns, "replaced", &appsv1.Deployment{}).ResourceVersion).To(Equal(theirs.ResourceVersion),

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package controllers
+package demoapplication
 
 import (
 	"context"
@@ -33,21 +33,29 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	appsv1ac "k8s.io/client-go/applyconfigurations/apps/v1"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
-	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/controllers/wellknown"
 )
 
 // This file is the DemoApplication controller's apply and ownership machinery: how an
 // object it needs is read, compared, applied or deleted, never touching one it does not own.
+// It raises no Event and keeps no record: it returns what it did, which the steps note in
+// the scope.
 
 // conflictError says that an object the DemoApplication needs is held by someone else.
 type conflictError struct {
 	kind, name string
 	// holder says whose it is: its controller, else the field managers that wrote it.
 	holder string
+	// held is the object, for the Event to name it.
+	held client.Object
+}
+
+// newConflict returns the conflictError of obj, whose name is taken by someone else.
+func newConflict(kind string, obj client.Object) *conflictError {
+	return &conflictError{kind: kind, name: obj.GetName(), holder: holderOf(obj), held: obj}
 }
 
 func (e *conflictError) Error() string {
@@ -73,43 +81,47 @@ func holderOf(obj metav1.Object) string {
 
 // applyError is a refusal by the API server of an object the DemoApplication owns.
 type applyError struct {
-	kind string
-	err  error
+	kind, name string
+	err        error
 }
 
 func (e *applyError) Error() string { return fmt.Sprintf("applying %s: %v", e.kind, e.err) }
 func (e *applyError) Unwrap() error { return e.err }
 
-// FieldManager is the name under which the operator owns the fields it applies.
-const FieldManager = "demo-operator"
+// outcome is what apply or delete did to an object, and whether current holds it after.
+type outcome int
 
-// apply makes the app's object named like current match desired, as applyOwnedBy does with
-// the app as the owner.
-func (r *DemoApplicationReconciler) apply(ctx context.Context, s *scope, current client.Object, desired runtime.ApplyConfiguration) (bool, error) {
-	return r.applyOwnedBy(ctx, s, s.app, current, desired)
-}
+const (
+	// absent: current does not hold the object; owner has none, or it could not be read.
+	absent outcome = iota
+	// unchanged: the object exists and was not written.
+	unchanged
+	// created, updated: apply created the object, or brought it back to the desired fields;
+	// current holds it.
+	created
+	updated
+	// deleted: delete deleted the object.
+	deleted
+)
 
-// applyOwnedBy makes the object named like current (the app's, or one of its pods', by
-// owner) match desired and reads it into current, reporting whether current holds it. It
-// writes nothing when the fields the operator owns already hold the desired values, and
-// never touches an object that owner does not control. Its Events go to the app; what it
-// creates is noted in s, for the pass's one Created Event.
-func (r *DemoApplicationReconciler) applyOwnedBy(ctx context.Context, s *scope, owner metav1.Object, current client.Object,
-	desired runtime.ApplyConfiguration) (bool, error) {
-	app := s.app
+// apply makes the object named like current (the app's, or one of its pods', by owner)
+// match desired and reads it into current. It writes nothing when the fields the operator
+// owns already hold the desired values, and never touches an object that owner does not
+// control.
+func (r *Reconciler) apply(ctx context.Context, owner metav1.Object, current client.Object, desired runtime.ApplyConfiguration) (outcome, error) {
 	kind := r.kindOf(current)
 	key := client.ObjectKeyFromObject(current)
-	exists, err := r.getOwned(ctx, app, owner, key, current)
+	exists, err := r.getOwned(ctx, owner, key, current)
 	if err != nil {
-		return false, err
+		return absent, err
 	}
 	if exists {
 		owned, err := ownedFields(current)
 		if err != nil {
-			return true, fmt.Errorf("reading the fields of %s %s the operator owns: %w", kind, key, err)
+			return unchanged, fmt.Errorf("reading the fields of %s %s the operator owns: %w", kind, key, err)
 		}
 		if equality.Semantic.DeepEqual(owned, desired) {
-			return true, nil
+			return unchanged, nil
 		}
 	}
 
@@ -121,40 +133,40 @@ func (r *DemoApplicationReconciler) applyOwnedBy(ctx context.Context, s *scope, 
 	// So too a name the cache holds as ours may since have been freed and taken by someone
 	// else's object, before the cache saw it: the apply names the uid read, which the API
 	// server refuses to change (422) if the object of that name is now another.
-	created := !exists
-	if created {
+	create := !exists
+	if create {
 		precondition(desired, "", unmatchedResourceVersion)
 	} else {
 		precondition(desired, current.GetUID(), "")
 	}
-	err = r.Apply(ctx, desired, client.FieldOwner(FieldManager), client.ForceOwnership)
-	if !created && replaced(err) {
+	err = r.Apply(ctx, desired, client.FieldOwner(wellknown.FieldManager), client.ForceOwnership)
+	if !create && replaced(err) {
 		// Not a refusal of the spec: the next pass reads the cache again.
-		return false, fmt.Errorf("%s %s was replaced since the cache read it: %s", kind, key, err.Error())
+		return absent, fmt.Errorf("%s %s was replaced since the cache read it: %s", kind, key, err.Error())
 	}
-	if created && apierrors.IsConflict(err) {
-		created = false
-		if err := r.ownUncached(ctx, app, owner, current, err); err != nil {
-			return false, err
+	if create && apierrors.IsConflict(err) {
+		create = false
+		if err := r.ownUncached(ctx, owner, current, err); err != nil {
+			return absent, err
 		}
 		// Ours, but not yet (or no longer) labelled for the cache: applying relabels it.
 		precondition(desired, "", "")
-		err = r.Apply(ctx, desired, client.FieldOwner(FieldManager), client.ForceOwnership)
+		err = r.Apply(ctx, desired, client.FieldOwner(wellknown.FieldManager), client.ForceOwnership)
 	}
 	if err != nil {
-		r.Recorder.Eventf(regarding(app), nil, corev1.EventTypeWarning, EventApplyFailed, "Apply",
-			"Applying %s %s failed: %v", kind, key.Name, err)
-		return exists, &applyError{kind: kind, err: err}
+		o := absent
+		if exists {
+			o = unchanged
+		}
+		return o, &applyError{kind: kind, name: key.Name, err: err}
 	}
-	if created {
-		s.created = append(s.created, kind+" "+key.Name)
-	} else {
-		r.Recorder.Eventf(regarding(app), r.related(current), corev1.EventTypeNormal, EventUpdated, "Apply", "Updated %s %s", kind, key.Name)
-	}
-	ctrl.LoggerFrom(ctx).V(1).Info("applied", "kind", kind, "name", key.Name, "created", created)
+	ctrl.LoggerFrom(ctx).V(1).Info("applied", "kind", kind, "name", key.Name, "created", create)
 	// Apply filled desired with the API server's answer: the object as it now stands.
 	convert(desired, current)
-	return true, nil
+	if create {
+		return created, nil
+	}
+	return updated, nil
 }
 
 // unmatchedResourceVersion is a resourceVersion no object has: resourceVersions are
@@ -196,10 +208,8 @@ func replaced(err error) bool {
 }
 
 // getOwned reads the object of key from the cache into obj. It reports false when the
-// cache has none, and a conflictError, recorded as app's Event, when it has one that owner
-// does not control.
-func (r *DemoApplicationReconciler) getOwned(ctx context.Context, app *paasv1.DemoApplication, owner metav1.Object,
-	key client.ObjectKey, obj client.Object) (bool, error) {
+// cache has none, and a conflictError when it has one that owner does not control.
+func (r *Reconciler) getOwned(ctx context.Context, owner metav1.Object, key client.ObjectKey, obj client.Object) (bool, error) {
 	kind := r.kindOf(obj)
 	if err := r.Get(ctx, key, obj); err != nil {
 		if apierrors.IsNotFound(err) {
@@ -208,16 +218,15 @@ func (r *DemoApplicationReconciler) getOwned(ctx context.Context, app *paasv1.De
 		return false, fmt.Errorf("getting %s %s: %w", kind, key, err)
 	}
 	if !metav1.IsControlledBy(obj, owner) {
-		return false, r.conflict(app, kind, obj)
+		return false, newConflict(kind, obj)
 	}
 	return true, nil
 }
 
 // ownUncached reads, as metadata, the object named like obj whose existence refused a
-// create-only apply (refused). It returns nil when owner controls it, and a conflictError,
-// recorded as app's Event, when it does not. The object is outside the cache: only the API
-// server knows it.
-func (r *DemoApplicationReconciler) ownUncached(ctx context.Context, app *paasv1.DemoApplication, owner metav1.Object, obj client.Object, refused error) error {
+// create-only apply (refused). It returns nil when owner controls it, and a conflictError
+// when it does not. The object is outside the cache: only the API server knows it.
+func (r *Reconciler) ownUncached(ctx context.Context, owner metav1.Object, obj client.Object, refused error) error {
 	kind, key := r.kindOf(obj), client.ObjectKeyFromObject(obj)
 	gvk, err := r.GroupVersionKindFor(obj)
 	if err != nil {
@@ -233,86 +242,32 @@ func (r *DemoApplicationReconciler) ownUncached(ctx context.Context, app *paasv1
 		return fmt.Errorf("getting %s %s: %w", kind, key, err)
 	}
 	if !metav1.IsControlledBy(meta, owner) {
-		return r.conflict(app, kind, meta)
+		return newConflict(kind, meta)
 	}
 	return nil
 }
 
-// deleteOwned deletes the object named like obj if app controls it.
-func (r *DemoApplicationReconciler) deleteOwned(ctx context.Context, app *paasv1.DemoApplication, obj client.Object) error {
+// deleteOwned deletes the object named like obj if owner controls it.
+func (r *Reconciler) deleteOwned(ctx context.Context, owner metav1.Object, obj client.Object) (outcome, error) {
 	if err := r.Get(ctx, client.ObjectKeyFromObject(obj), obj); err != nil {
-		return client.IgnoreNotFound(err)
+		return absent, client.IgnoreNotFound(err)
 	}
-	if !metav1.IsControlledBy(obj, app) {
-		return nil
+	if !metav1.IsControlledBy(obj, owner) {
+		return unchanged, nil
 	}
-	return r.delete(ctx, app, obj)
+	return r.delete(ctx, obj)
 }
 
-// delete deletes obj, unless it was replaced since it was read, and records it as app's Event.
-func (r *DemoApplicationReconciler) delete(ctx context.Context, app *paasv1.DemoApplication, obj client.Object) error {
+// delete deletes obj, unless it was replaced since it was read.
+func (r *Reconciler) delete(ctx context.Context, obj client.Object) (outcome, error) {
 	uid := obj.GetUID()
 	if err := r.Delete(ctx, obj, client.Preconditions{UID: &uid}); err != nil {
-		return client.IgnoreNotFound(err)
-	}
-	r.Recorder.Eventf(regarding(app), r.related(obj), corev1.EventTypeNormal, EventDeleted, "Delete", "Deleted %s %s", r.kindOf(obj), obj.GetName())
-	return nil
-}
-
-// conflict records that obj's name is taken and returns the conflictError. The Event
-// names obj as related, so that a conflict over the Deployment and one over the Service
-// stay two Events.
-func (r *DemoApplicationReconciler) conflict(app *paasv1.DemoApplication, kind string, obj client.Object) error {
-	err := &conflictError{kind: kind, name: obj.GetName(), holder: holderOf(obj)}
-	r.Recorder.Eventf(regarding(app), r.related(obj), corev1.EventTypeWarning, EventResourceConflict, "Apply", "%s; it is left untouched", err)
-	return err
-}
-
-// replacePorts writes the Service's whole port list, with its type, when the app's Service
-// has a port the app does not declare: applying cannot remove it when it is someone else's
-// field (an edit by hand), nor a port keyed like a declared one (a protocol swapped) that
-// names it differently. Ports are keyed by port and protocol, so anything less than the
-// whole list (a strategic-merge delete keys them by number alone) can take the other half
-// of a TCP/UDP pair with it. The write is guarded by the resourceVersion it was computed
-// from, and keeps the node ports the cluster allocated to ports the spec keeps.
-func (r *DemoApplicationReconciler) replacePorts(ctx context.Context, app *paasv1.DemoApplication, desired *corev1ac.ServiceApplyConfiguration) error {
-	svc := &corev1.Service{}
-	if err := r.Get(ctx, client.ObjectKeyFromObject(app), svc); err != nil || !metav1.IsControlledBy(svc, app) {
-		return client.IgnoreNotFound(err)
-	}
-	type key struct {
-		port     int32
-		protocol corev1.Protocol
-	}
-	declared := map[key]bool{}
-	for _, p := range desired.Spec.Ports {
-		declared[key{*p.Port, *p.Protocol}] = true
-	}
-	live := map[key]int32{}
-	undeclared := false
-	for _, p := range svc.Spec.Ports {
-		live[key{p.Port, p.Protocol}] = p.NodePort
-		undeclared = undeclared || !declared[key{p.Port, p.Protocol}]
-	}
-	if !undeclared {
-		return nil
-	}
-
-	patched := svc.DeepCopy()
-	patched.Spec.Type = *desired.Spec.Type
-	patched.Spec.Ports = make([]corev1.ServicePort, len(desired.Spec.Ports))
-	for i, p := range desired.Spec.Ports {
-		convert(p, &patched.Spec.Ports[i])
-		if p.NodePort == nil && patched.Spec.Type == corev1.ServiceTypeNodePort {
-			patched.Spec.Ports[i].NodePort = live[key{*p.Port, *p.Protocol}]
+		if apierrors.IsNotFound(err) {
+			return absent, nil
 		}
+		return unchanged, err
 	}
-	// A JSON merge patch replaces a list whole.
-	patch := client.MergeFromWithOptions(svc, client.MergeFromWithOptimisticLock{})
-	if err := r.Patch(ctx, patched, patch, client.FieldOwner(FieldManager)); err != nil {
-		return fmt.Errorf("replacing the ports of Service %s: %w", klog.KObj(svc), err)
-	}
-	return nil
+	return deleted, nil
 }
 
 // ownedFields returns the fields of obj that the operator owns, in the form of the apply
@@ -320,15 +275,15 @@ func (r *DemoApplicationReconciler) replacePorts(ctx context.Context, app *paasv
 func ownedFields(obj client.Object) (any, error) {
 	switch o := obj.(type) {
 	case *appsv1.Deployment:
-		return appsv1ac.ExtractDeployment(o, FieldManager)
+		return appsv1ac.ExtractDeployment(o, wellknown.FieldManager)
 	case *corev1.Service:
-		return corev1ac.ExtractService(o, FieldManager)
+		return corev1ac.ExtractService(o, wellknown.FieldManager)
 	}
 	return nil, fmt.Errorf("no apply configuration for %T", obj)
 }
 
 // kindOf names the kind of a typed object, for messages.
-func (r *DemoApplicationReconciler) kindOf(obj client.Object) string {
+func (r *Reconciler) kindOf(obj client.Object) string {
 	gvk, err := r.GroupVersionKindFor(obj)
 	if err != nil {
 		return fmt.Sprintf("%T", obj)

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package controllers_test
+package demoapplication_test
 
 import (
 	"context"
@@ -28,7 +28,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
-	"github.com/cmft/demo-operator/controllers"
+	"github.com/cmft/demo-operator/controllers/demoapplication"
+	"github.com/cmft/demo-operator/controllers/wellknown"
 	"github.com/cmft/demo-operator/internal/test/builder"
 )
 
@@ -52,7 +53,7 @@ func newAppPod(g Gomega, app *paasv1.DemoApplication, name string) *corev1.Pod {
 func podServices(g Gomega, app *paasv1.DemoApplication) []string {
 	list := &corev1.ServiceList{}
 	g.Expect(k8sClient.List(context.Background(), list, client.InNamespace(app.Namespace),
-		client.MatchingLabels{controllers.LabelApplication: app.Name}, client.HasLabels{controllers.LabelPodService})).To(Succeed())
+		client.MatchingLabels{wellknown.LabelApplication: app.Name}, client.HasLabels{wellknown.LabelPodService})).To(Succeed())
 	names := make([]string, 0, len(list.Items))
 	for _, s := range list.Items {
 		names = append(names, s.Name)
@@ -75,7 +76,7 @@ func TestPodServices(t *testing.T) {
 	t.Run("the pod template opts the pods in to the pod-name label", func(t *testing.T) {
 		NewWithT(t).Eventually(func(g Gomega) {
 			d := get(g, ns, "web", &appsv1.Deployment{})
-			g.Expect(d.Spec.Template.Annotations).To(HaveKeyWithValue(controllers.DefaultPodLabelAnnotation, "true"))
+			g.Expect(d.Spec.Template.Annotations).To(HaveKeyWithValue(wellknown.DefaultPodLabelAnnotation, "true"))
 		}).Should(Succeed())
 	})
 
@@ -92,7 +93,7 @@ func TestPodServices(t *testing.T) {
 			g.Expect(metav1.IsControlledBy(s, pod)).To(BeTrue())
 			g.Expect(s.Spec.Type).To(Equal(corev1.ServiceTypeClusterIP))
 			g.Expect(s.Spec.Selector).To(Equal(map[string]string{
-				controllers.LabelName: "web", controllers.LabelApplication: "web", controllers.DefaultPodNameLabel: name,
+				wellknown.LabelName: "web", wellknown.LabelApplication: "web", wellknown.DefaultPodNameLabel: name,
 			}))
 			g.Expect(s.Spec.Ports).To(HaveLen(2))
 			for _, p := range s.Spec.Ports {
@@ -110,10 +111,10 @@ func TestPodServices(t *testing.T) {
 	t.Run("a per-pod Service changed by hand is put back", func(t *testing.T) {
 		g := NewWithT(t)
 		s := get(g, ns, "web-6b7f9-aaaaa", &corev1.Service{})
-		s.Spec.Selector[controllers.DefaultPodNameLabel] = "web-6b7f9-bbbbb"
+		s.Spec.Selector[wellknown.DefaultPodNameLabel] = "web-6b7f9-bbbbb"
 		g.Expect(k8sClient.Update(ctx, s)).To(Succeed())
 		g.Eventually(func(g Gomega) string {
-			return get(g, ns, "web-6b7f9-aaaaa", &corev1.Service{}).Spec.Selector[controllers.DefaultPodNameLabel]
+			return get(g, ns, "web-6b7f9-aaaaa", &corev1.Service{}).Spec.Selector[wellknown.DefaultPodNameLabel]
 		}).Should(Equal("web-6b7f9-aaaaa"))
 	})
 
@@ -138,7 +139,7 @@ func TestPodServices(t *testing.T) {
 	t.Run("a pod no longer labelled loses its Service", func(t *testing.T) {
 		g := NewWithT(t)
 		pod := get(g, ns, "web-6b7f9-ddddd", &corev1.Pod{})
-		delete(pod.Annotations, controllers.DefaultPodLabelAnnotation)
+		delete(pod.Annotations, wellknown.DefaultPodLabelAnnotation)
 		g.Expect(k8sClient.Update(ctx, pod)).To(Succeed())
 		g.Eventually(func(g Gomega) []string { return podServices(g, app) }).
 			Should(ConsistOf("web-6b7f9-aaaaa", "web-6b7f9-ccccc"))
@@ -164,7 +165,7 @@ func TestPodServices(t *testing.T) {
 		g.Eventually(func(g Gomega) []string { return podServices(g, app) }).Should(BeEmpty())
 		g.Eventually(func(g Gomega) {
 			d := get(g, ns, "web", &appsv1.Deployment{})
-			g.Expect(d.Spec.Template.Annotations).NotTo(HaveKey(controllers.DefaultPodLabelAnnotation))
+			g.Expect(d.Spec.Template.Annotations).NotTo(HaveKey(wellknown.DefaultPodLabelAnnotation))
 			g.Expect(get(g, ns, "web", &paasv1.DemoApplication{}).Status.PodServices).To(BeZero())
 		}).Should(Succeed())
 		g.Expect(get(g, ns, "web", &corev1.Service{}).Spec.Ports).To(HaveLen(2), "the app's own Service stays")
@@ -193,14 +194,14 @@ func TestPodServiceNameTaken(t *testing.T) {
 		g.Expect(latest).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonResourceConflict))
 		g.Expect(condition(latest, paasv1.ConditionDegraded).Message).To(ContainSubstring(`Service "api-5c8d7-aaaaa"`))
 		g.Expect(latest.Status.PodServices).To(Equal(int32(1)), "the other pod still gets its Service")
-		g.Expect(eventsFor(g, ns, "api")).To(ContainElement(controllers.EventResourceConflict))
+		g.Expect(eventsFor(g, ns, "api")).To(ContainElement(demoapplication.EventResourceConflict))
 	}).Should(Succeed())
 
 	kept := get(g, ns, "api-5c8d7-aaaaa", &corev1.Service{})
 	g.Expect(kept.Labels).To(Equal(foreign.Labels), "the Service the operator did not create is left alone")
 	g.Expect(kept.Spec.Selector).To(Equal(foreign.Spec.Selector))
 	g.Expect(kept.OwnerReferences).To(BeEmpty())
-	g.Expect(kept.ManagedFields).To(HaveEach(HaveField("Manager", Not(Equal(controllers.FieldManager)))))
+	g.Expect(kept.ManagedFields).To(HaveEach(HaveField("Manager", Not(Equal(wellknown.FieldManager)))))
 
 	t.Run("turning per-pod Services off leaves it alone too", func(t *testing.T) {
 		g := NewWithT(t)

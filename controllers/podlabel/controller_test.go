@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package controllers_test
+package podlabel_test
 
 import (
 	"context"
@@ -33,13 +33,14 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/cmft/demo-operator/controllers"
+	"github.com/cmft/demo-operator/controllers/podlabel"
+	"github.com/cmft/demo-operator/controllers/wellknown"
 	"github.com/cmft/demo-operator/internal/manager"
 )
 
 const (
-	annotation = controllers.DefaultPodLabelAnnotation
-	label      = controllers.DefaultPodNameLabel
+	annotation = wellknown.DefaultPodLabelAnnotation
+	label      = wellknown.DefaultPodNameLabel
 )
 
 func newPod(namespace, name string, annotations, labels map[string]string) *corev1.Pod {
@@ -128,7 +129,7 @@ func TestPodLabeler(t *testing.T) {
 		pod := newPod(ns, name, map[string]string{annotation: "true"}, nil)
 		g.Expect(k8sClient.Create(ctx, pod)).To(Succeed())
 		g.Eventually(func(g Gomega) {
-			g.Expect(eventsFor(g, ns, name)).To(Equal([]string{controllers.EventPodNameTooLong}))
+			g.Expect(eventsFor(g, ns, name)).To(Equal([]string{podlabel.EventPodNameTooLong}))
 		}).Should(Succeed())
 		// Status updates do not bring the pod back to the labeler.
 		pod.Status.Phase = corev1.PodPending

@@ -14,13 +14,15 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package controllers
+package podlabel
 
 import (
 	"unique"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	toolscache "k8s.io/client-go/tools/cache"
+
+	"github.com/cmft/demo-operator/controllers/wellknown"
 )
 
 // PodCacheTransform returns the transform of the operator's pod cache. The controllers
@@ -32,13 +34,13 @@ import (
 //
 // What many pods hold alike is held once: the strings of their namespace and kind, the
 // annotations of every pod that opts in, and the labels of every pod whose only kept label is
-// the pod-name label naming it, kept as {label: OwnName}: a Go map of one entry costs 336
-// bytes (its header and a group of eight slots), more than the rest of a cached pod. Read
-// the pod-name label of a cached pod with PodLabel. Sharing is safe because nobody writes to
-// a cached object: the cache hands out copies.
-func PodCacheTransform(keys PodLabelKeys) toolscache.TransformFunc {
-	optedIn := map[string]string{keys.Annotation: OptIn}
-	labelled := map[string]string{keys.Label: OwnName}
+// the pod-name label naming it, kept as {label: wellknown.OwnName}: a map of its own would
+// cost a pod more than the rest of its cached metadata (README's Performance). Read the
+// pod-name label of a cached pod with wellknown.PodLabel. Sharing is safe because nobody
+// writes to a cached object: the cache hands out copies.
+func PodCacheTransform(keys wellknown.PodLabelKeys) toolscache.TransformFunc {
+	optedIn := map[string]string{keys.Annotation: wellknown.OptIn}
+	labelled := map[string]string{keys.Label: wellknown.OwnName}
 	return func(in any) (any, error) {
 		pod, ok := in.(*metav1.PartialObjectMetadata)
 		if !ok {
@@ -49,16 +51,16 @@ func PodCacheTransform(keys PodLabelKeys) toolscache.TransformFunc {
 		var annotations map[string]string
 		if value, ok := pod.Annotations[keys.Annotation]; ok {
 			annotations = optedIn
-			if value != OptIn {
+			if value != wellknown.OptIn {
 				annotations = map[string]string{keys.Annotation: value}
 			}
 		}
 		labels := labelled
 		// A watch-list's objects come here twice (the reflector's store, then the queue's):
-		// a pod already holding OwnName keeps it.
-		value, ok := PodLabel(pod, keys.Label)
-		if _, app := pod.Labels[LabelApplication]; !ok || value != pod.Name || app {
-			labels = only(pod.Labels, keys.Label, LabelApplication)
+		// a pod already holding wellknown.OwnName keeps it.
+		value, ok := wellknown.PodLabel(pod, keys.Label)
+		if _, app := pod.Labels[wellknown.LabelApplication]; !ok || value != pod.Name || app {
+			labels = only(pod.Labels, keys.Label, wellknown.LabelApplication)
 		}
 		pod.TypeMeta = metav1.TypeMeta{APIVersion: intern(pod.APIVersion), Kind: intern(pod.Kind)}
 		m := pod.ObjectMeta
@@ -73,20 +75,6 @@ func PodCacheTransform(keys PodLabelKeys) toolscache.TransformFunc {
 		}
 		return pod, nil
 	}
-}
-
-// OwnName stands, in the pod cache, for a label value that is the pod's own name. It is not a
-// valid label value, so no pod can carry it.
-const OwnName = "(the pod's name)"
-
-// PodLabel returns the value of pod's label key, and whether it has one, as the API server
-// holds it, for a pod from the pod cache as for any other.
-func PodLabel(pod metav1.Object, key string) (string, bool) {
-	value, ok := pod.GetLabels()[key]
-	if value == OwnName {
-		value = pod.GetName()
-	}
-	return value, ok
 }
 
 // intern returns the one copy of s that all cached pods share.
