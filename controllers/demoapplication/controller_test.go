@@ -119,7 +119,7 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 		}).Should(Succeed())
 		g.Expect(eventNotes(g, ns, "shop", demoapplication.EventCreated)).To(BeEmpty())
 		// A free name is created outright: nothing asked the API server whether it was free.
-		g.Expect(writes.readsUnder("/apis/apps/v1/namespaces/"+ns)+writes.readsUnder("/api/v1/namespaces/"+ns)).To(BeZero(),
+		g.Expect(writes.ReadsUnder("/apis/apps/v1/namespaces/"+ns)+writes.ReadsUnder("/api/v1/namespaces/"+ns)).To(BeZero(),
 			"the manager read its objects from the API server rather than its cache")
 	})
 
@@ -146,14 +146,14 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 
 	t.Run("a reconcile that finds everything right writes nothing", func(t *testing.T) {
 		g := NewWithT(t)
-		before := writes.to("/apis/")
+		before := writes.WritesUnder("/apis/")
 		// A change to the Deployment outside the fields the operator owns still
 		// triggers a reconcile, through the owned-object watch. (A label: an annotation
 		// would bump a Deployment's generation and start a rollout.)
 		d := get(g, ns, "shop", &appsv1.Deployment{})
 		mergePatch(t, d, `{"metadata":{"labels":{"touched":"yes"}}}`)
-		g.Consistently(func() int { return writes.to("/apis/") }, 2*time.Second).Should(Equal(before))
-		g.Expect(writes.to("/api/v1/namespaces/" + ns + "/services")).To(Equal(1))
+		g.Consistently(func() int { return writes.WritesUnder("/apis/") }, 2*time.Second).Should(Equal(before))
+		g.Expect(writes.WritesUnder("/api/v1/namespaces/" + ns + "/services")).To(Equal(1))
 	})
 
 	t.Run("each spec field reaches the Deployment and the Service", func(t *testing.T) {

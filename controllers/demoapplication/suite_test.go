@@ -18,14 +18,8 @@ package demoapplication_test
 
 import (
 	"context"
-	"flag"
-	"fmt"
-	"net/http"
 	"os"
-	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
@@ -35,10 +29,8 @@ import (
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
-	"github.com/cmft/demo-operator/internal/manager"
-	"github.com/cmft/demo-operator/internal/test/testenv"
+	"github.com/cmft/demo-operator/internal/test/controllersuite"
 )
 
 // The suite runs one manager, built exactly as the binary builds it and with the operator's
@@ -48,119 +40,14 @@ var (
 	cfg       *rest.Config
 	k8sClient client.Client
 	mgr       ctrl.Manager
-	writes    = &writeCounter{counts: map[string]int{}, reads: map[string]int{}}
+	writes    *controllersuite.Requests
 )
 
 func TestMain(m *testing.M) {
-	flag.Parse()
-	if f := flag.Lookup("test.fuzzworker"); f != nil && f.Value.String() == "true" {
-		// A fuzzing worker runs the pure builders only: no API server needed.
-		os.Exit(m.Run())
-	}
-	os.Exit(runSuite(m))
+	os.Exit(controllersuite.Run(m, func(s *controllersuite.Suite) {
+		cfg, k8sClient, mgr, writes = s.Config, s.Client, s.Manager, s.Requests
+	}))
 }
-
-func runSuite(m *testing.M) int {
-	ctrl.SetLogger(zap.New(zap.UseDevMode(true), zap.WriteTo(os.Stderr)))
-	// Reconciles race the tests' own writes on two shared cores: give them time.
-	SetDefaultEventuallyTimeout(15 * time.Second)
-	SetDefaultEventuallyPollingInterval(50 * time.Millisecond)
-	env, config, err := testenv.Start()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer func() { _ = env.Stop() }()
-	cfg = config
-
-	k8sClient, err = client.New(cfg, client.Options{Scheme: manager.Scheme})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-
-	opts := manager.DefaultOptions()
-	opts.MetricsAddr, opts.ProbeAddr = "0", "0"
-	opts.ConflictRetry = time.Second
-	// The manager runs with the operator's RBAC, not as admin: a rule missing from it, or one
-	// an admission plugin requires (OwnerReferencesPermissionEnforcement), fails here.
-	mgrCfg, err := testenv.AsOperator(context.Background(), cfg)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	mgrCfg.WrapTransport = writes.wrap
-	mgr, err = manager.New(mgrCfg, opts)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error)
-	go func() { done <- mgr.Start(ctx) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			fmt.Fprintln(os.Stderr, "manager stopped:", err)
-		}
-	}()
-
-	return m.Run()
-}
-
-// writeCounter counts the manager's write requests by method and path, so that tests can
-// show a reconcile that changes nothing writes nothing, and apart its reads by path.
-type writeCounter struct {
-	mu     sync.Mutex
-	counts map[string]int
-	reads  map[string]int
-}
-
-func (w *writeCounter) wrap(rt http.RoundTripper) http.RoundTripper {
-	return roundTripperFunc(func(req *http.Request) (*http.Response, error) {
-		w.mu.Lock()
-		if req.Method != http.MethodGet {
-			w.counts[req.Method+" "+req.URL.Path]++
-		} else {
-			w.reads[req.URL.Path]++
-		}
-		w.mu.Unlock()
-		return rt.RoundTrip(req)
-	})
-}
-
-// readsUnder returns how many reads went to paths under prefix: those the cache does not
-// answer (its lists and watches are cluster-wide, under no namespace).
-func (w *writeCounter) readsUnder(prefix string) int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	n := 0
-	for path, count := range w.reads {
-		if strings.HasPrefix(path, prefix) {
-			n += count
-		}
-	}
-	return n
-}
-
-// to returns how many writes went to paths under prefix (events excluded: they are
-// reports, not changes).
-func (w *writeCounter) to(prefix string) int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	n := 0
-	for key, count := range w.counts {
-		path := key[strings.Index(key, " ")+1:]
-		if strings.HasPrefix(path, prefix) && !strings.Contains(path, "/events") {
-			n += count
-		}
-	}
-	return n
-}
-
-type roundTripperFunc func(*http.Request) (*http.Response, error)
-
-func (f roundTripperFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
 
 // mergePatch applies a JSON merge patch to obj, as a user's kubectl patch would.
 func mergePatch(t *testing.T, obj client.Object, patch string) {

@@ -108,7 +108,7 @@ func TestPodLabeler(t *testing.T) {
 
 	t.Run("a pod that is already right costs no write", func(t *testing.T) {
 		g := NewWithT(t)
-		before := writes.to("/api/v1/namespaces/" + ns + "/pods")
+		before := writes.WritesUnder("/api/v1/namespaces/" + ns + "/pods")
 		right := newPod(ns, "right", map[string]string{annotation: "true"}, map[string]string{label: "right"})
 		plain := newPod(ns, "plain", nil, map[string]string{"app": "x"})
 		g.Expect(k8sClient.Create(ctx, right)).To(Succeed())
@@ -119,7 +119,7 @@ func TestPodLabeler(t *testing.T) {
 		g.Expect(k8sClient.Create(ctx, marker)).To(Succeed())
 		g.Eventually(func(g Gomega) { g.Expect(labelsOf(g, marker)).To(HaveKey(label)) }).Should(Succeed())
 		g.Consistently(func() int {
-			return writes.to("/api/v1/namespaces/" + ns + "/pods")
+			return writes.WritesUnder("/api/v1/namespaces/" + ns + "/pods")
 		}, 2*time.Second).Should(Equal(before + 1))
 	})
 
