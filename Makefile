@@ -4,7 +4,7 @@ IMAGE_TAG_BASE ?= ghcr.io/cmft/demo-operator
 IMG ?= $(IMAGE_TAG_BASE):$(VERSION)
 
 # The container tool that builds and pushes the images: docker, podman or buildah (daemonless;
-# `buildah bud` builds). The tests build with buildah through internal/test/imagebuild.
+# `buildah bud` builds). The tests build with buildah through internal/imagebuild.
 CONTAINER_TOOL ?= docker
 # The build machine's platform, which the Dockerfiles' builder stages run on (FROM
 # --platform=$BUILDPLATFORM): BuildKit sets it itself, but docker's classic builder (docker 20.10
@@ -107,7 +107,7 @@ test: controller-gen codegen-tools kustomize operator-sdk envtest ## Run unit an
 
 .PHONY: test-images
 test-images: envtest ## Build the manager, bundle and catalog images from their Dockerfiles with buildah and check them (part of make test; needs root and buildah).
-	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" go test $(GO_TEST_FLAGS) -count 1 -v ./internal/test/imagebuild/ ./test/images/
+	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" go test $(GO_TEST_FLAGS) -count 1 -v ./internal/imagebuild/ ./test/images/
 
 .PHONY: test-image-tools
 test-image-tools: ## Build the three images through make with docker, podman and buildah and compare them, and for every platform of PLATFORMS (needs root, podman, docker.io, qemu-user-static; a Docker daemon of the test's own compiles the manager without a build cache: about 10 minutes, and the first multi-arch run cross-compiles opm for every platform).
@@ -327,7 +327,7 @@ olm-up: ## Run OLM on the local cluster (a kwok one started if need be): as proc
 olm-down: ## Stop OLM's operators, or delete its release (and what it installed) from a real-node cluster; make cluster-down stops them with the cluster.
 	go run ./hack/olm -olm "$(OLM_ASSETS)" down
 
-# run-bundle, run-bundle-upgrade and cleanup-bundle run cmd/olmrun (internal/olmrun), not
+# run-bundle, run-bundle-upgrade and cleanup-bundle run cmd/olmrun (internal/olm), not
 # operator-sdk: they do what `operator-sdk run bundle`, `run bundle-upgrade` and `cleanup` do,
 # and what the CLI (bin/operator-sdk, make operator-sdk) cannot: install into a namespace that
 # enforces the restricted Pod Security Standard (operator-framework/operator-sdk#7039), and clean

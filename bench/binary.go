@@ -30,6 +30,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/cmft/demo-operator/internal/localcluster"
 	"github.com/prometheus/procfs"
 )
 
@@ -82,7 +83,7 @@ func (b *Bench) binaryMemory(ctx context.Context, namespace string, n, runs int)
 // A containerMemory above 0 runs the binary in a memory cgroup of that limit, as a
 // container's: the manager sets its GOMEMLIMIT from it, as in an install.
 func (b *Bench) binaryRSS(ctx context.Context, namespace string, containerMemory int64) (resident, error) {
-	addr, err := freeAddr()
+	addr, err := localcluster.FreeAddr()
 	if err != nil {
 		return resident{}, err
 	}

@@ -44,12 +44,12 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
-	crmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/controllers/wellknown"
 	"github.com/cmft/demo-operator/internal/manager"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // The roles a child process plays. Each runs alone in its process so that its heap, RSS and
@@ -371,8 +371,9 @@ func resourceOf(path string) (resource, name string) {
 
 func (w *writeCounter) stats() *Stats {
 	rss, _ := processRSS(os.Getpid())
+	reconciles, _ := testenv.Counters("controller_runtime_reconcile_total", "controller")
 	s := &Stats{RSSBytes: rss, CPUSeconds: cpuSeconds(), Writes: map[string]int{},
-		PodPatches: map[string]map[int]int{}, Reconciles: reconciles()}
+		PodPatches: map[string]map[int]int{}, Reconciles: reconciles}
 	runtime.GC()
 	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 	metrics.Read(sample)
@@ -428,28 +429,6 @@ func cpuSeconds() float64 {
 		return 0
 	}
 	return time.Duration(u.Utime.Nano() + u.Stime.Nano()).Seconds()
-}
-
-// reconciles reads controller-runtime's reconcile counters.
-func reconciles() map[string]float64 {
-	out := map[string]float64{}
-	families, err := crmetrics.Registry.Gather()
-	if err != nil {
-		return out
-	}
-	for _, family := range families {
-		if family.GetName() != "controller_runtime_reconcile_total" {
-			continue
-		}
-		for _, m := range family.GetMetric() {
-			for _, l := range m.GetLabel() {
-				if l.GetName() == "controller" {
-					out[l.GetValue()] += m.GetCounter().GetValue()
-				}
-			}
-		}
-	}
-	return out
 }
 
 type roundTripperFunc func(*http.Request) (*http.Response, error)

@@ -19,9 +19,10 @@ package bench
 import (
 	"context"
 	"fmt"
-	"net"
 	"syscall"
 	"time"
+
+	"github.com/cmft/demo-operator/internal/localcluster"
 )
 
 // StartAndFailover are the manager's start and leader handover times, medians over the runs.
@@ -65,7 +66,7 @@ func (b *Bench) startAndFailover(ctx context.Context) error {
 }
 
 func (b *Bench) startToReady(ctx context.Context) (ready, caches float64, err error) {
-	addr, err := freeAddr()
+	addr, err := localcluster.FreeAddr()
 	if err != nil {
 		return 0, 0, err
 	}
@@ -143,14 +144,4 @@ func (b *Bench) failover(namespace string) (kill, graceful float64, err error) {
 	}
 	at = third.event("elected")
 	return kill, seconds(at.Sub(stopped)), nil
-}
-
-// freeAddr returns a loopback address with a port nothing listens on now.
-func freeAddr() (string, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	defer l.Close()
-	return l.Addr().String(), nil
 }

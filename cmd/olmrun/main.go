@@ -15,7 +15,7 @@ limitations under the License.
 */
 
 // Command olmrun does what `operator-sdk run bundle`, `run bundle-upgrade` and `cleanup` do, on
-// the cluster of the user's kubeconfig, for users without the CLI (internal/olmrun):
+// the cluster of the user's kubeconfig, for users without the CLI (internal/olm):
 // `make run-bundle`, `make run-bundle-upgrade` and `make cleanup-bundle` call it.
 //
 //	olmrun run [flags] <bundle-image>
@@ -36,7 +36,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/controller-runtime/pkg/client/config"
 
-	"github.com/cmft/demo-operator/internal/olmrun"
+	"github.com/cmft/demo-operator/internal/olm"
 )
 
 // The commands olmrun runs, its first argument.
@@ -53,11 +53,11 @@ func main() {
 	command := os.Args[1]
 	fs := flag.NewFlagSet("olmrun "+command, flag.ExitOnError)
 	config.RegisterFlags(fs)
-	opts := olmrun.Options{Logf: func(format string, args ...any) {
+	opts := olm.Options{Logf: func(format string, args ...any) {
 		fmt.Printf(time.Now().Format("15:04:05 ")+format+"\n", args...)
 	}}
 	fs.StringVar(&opts.Namespace, "namespace", "", "Namespace of the operator and its catalog (default: the kubeconfig context's, or default).")
-	fs.DurationVar(&opts.Timeout, "timeout", olmrun.DefaultTimeout, "Time the command may take.")
+	fs.DurationVar(&opts.Timeout, "timeout", olm.DefaultTimeout, "Time the command may take.")
 	var installMode string
 	switch command {
 	case commandRun, commandUpgrade:
@@ -65,7 +65,7 @@ func main() {
 			fs.StringVar(&installMode, "install-mode", "", "AllNamespaces, OwnNamespace, SingleNamespace=<ns> or MultiNamespace=<ns>,<ns> "+
 				"(default: AllNamespaces if the CSV supports it, else OwnNamespace).")
 		}
-		index := olmrun.DefaultIndexImage
+		index := olm.DefaultIndexImage
 		if command == commandUpgrade {
 			index = "" // the one run used
 		}
@@ -88,7 +88,7 @@ func main() {
 	}
 }
 
-func run(command string, fs *flag.FlagSet, opts olmrun.Options, installMode string) error {
+func run(command string, fs *flag.FlagSet, opts olm.Options, installMode string) error {
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
 	// operator-registry's bundle parser reports at info level the optional files a bundle lacks.
@@ -100,14 +100,14 @@ func run(command string, fs *flag.FlagSet, opts olmrun.Options, installMode stri
 	if opts.Namespace == "" {
 		opts.Namespace = kubeconfigNamespace(fs.Lookup(config.KubeconfigFlagName).Value.String())
 	}
-	r, err := olmrun.New(cfg, opts)
+	r, err := olm.New(cfg, opts)
 	if err != nil {
 		return err
 	}
 	start := time.Now()
 	switch command {
 	case commandRun:
-		mode, err := olmrun.ParseInstallMode(installMode)
+		mode, err := olm.ParseInstallMode(installMode)
 		if err != nil {
 			return err
 		}

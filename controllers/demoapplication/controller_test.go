@@ -86,7 +86,7 @@ func markDeploymentAvailable(g Gomega, namespace, name string) {
 
 func TestDemoApplicationLifecycle(t *testing.T) {
 	ctx := context.Background()
-	ns := newNamespace(t)
+	ns := suite.NewNamespace(t)
 	g := NewWithT(t)
 	app := builder.DemoApplication(ns, "shop")
 	app.Spec.Env = []corev1.EnvVar{{Name: "MODE", Value: "demo"}}
@@ -274,7 +274,7 @@ func theirDeployment(namespace, name string) *appsv1.Deployment {
 
 func TestDemoApplicationConflict(t *testing.T) {
 	ctx := context.Background()
-	ns := newNamespace(t)
+	ns := suite.NewNamespace(t)
 	g := NewWithT(t)
 
 	theirs := theirDeployment(ns, "taken")
@@ -286,7 +286,7 @@ func TestDemoApplicationConflict(t *testing.T) {
 	g.Eventually(func(g Gomega) {
 		got := get(g, ns, "taken", &paasv1.DemoApplication{})
 		g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonResourceConflict))
-		g.Expect(eventsFor(g, ns, "taken")).To(ContainElement(demoapplication.EventResourceConflict))
+		g.Expect(suite.EventReasons(g, ns, "taken")).To(ContainElement(demoapplication.EventResourceConflict))
 		// Not "the Deployment does not exist": one does, someone else's, and the message says whose.
 		g.Expect(got).To(haveCondition(paasv1.ConditionAvailable, metav1.ConditionFalse, paasv1.ReasonResourceConflict))
 		g.Expect(got).To(haveCondition(paasv1.ConditionProgressing, metav1.ConditionFalse, paasv1.ReasonResourceConflict))
@@ -341,7 +341,7 @@ func TestDemoApplicationConflict(t *testing.T) {
 
 func TestDemoApplicationNodePortCollision(t *testing.T) {
 	ctx := context.Background()
-	ns := newNamespace(t)
+	ns := suite.NewNamespace(t)
 	g := NewWithT(t)
 
 	first, second := builder.DemoApplication(ns, "first"), builder.DemoApplication(ns, "second")
@@ -355,7 +355,7 @@ func TestDemoApplicationNodePortCollision(t *testing.T) {
 		got := get(g, ns, "second", &paasv1.DemoApplication{})
 		g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonServiceFailed))
 		g.Expect(condition(got, paasv1.ConditionDegraded).Message).To(ContainSubstring("31111"))
-		g.Expect(eventsFor(g, ns, "second")).To(ContainElement(demoapplication.EventApplyFailed))
+		g.Expect(suite.EventReasons(g, ns, "second")).To(ContainElement(demoapplication.EventApplyFailed))
 	}).Should(Succeed())
 
 	// Moving to a free port clears the condition.
@@ -368,7 +368,7 @@ func TestDemoApplicationNodePortCollision(t *testing.T) {
 
 func TestDemoApplicationValidation(t *testing.T) {
 	ctx := context.Background()
-	ns := newNamespace(t)
+	ns := suite.NewNamespace(t)
 	port := func(p paasv1.DemoApplicationPort) []paasv1.DemoApplicationPort {
 		return []paasv1.DemoApplicationPort{p}
 	}
@@ -440,7 +440,7 @@ func TestDemoApplicationValidation(t *testing.T) {
 
 func TestSamplesApply(t *testing.T) {
 	ctx := context.Background()
-	ns := newNamespace(t)
+	ns := suite.NewNamespace(t)
 	dir := filepath.Join(testenv.Root(), "config", "samples")
 	for _, file := range []string{"paas_v1_demoapplication.yaml", "paas_v1beta1_demoapplication.yaml"} {
 		t.Run(file, func(t *testing.T) {

@@ -91,7 +91,7 @@ func servicePorts(g Gomega, namespace, name string) map[portKey]int32 {
 
 func TestServicePortEdits(t *testing.T) {
 	ctx := context.Background()
-	ns := newNamespace(t)
+	ns := suite.NewNamespace(t)
 	tcp, udp := corev1.ProtocolTCP, corev1.ProtocolUDP
 
 	// edit changes app's ports and waits until the Service has exactly want's ports and
@@ -184,7 +184,7 @@ func TestFailuresReachStatus(t *testing.T) {
 
 	t.Run("RBAC removed: a forbidden read", func(t *testing.T) {
 		g := NewWithT(t)
-		ns := newNamespace(t)
+		ns := suite.NewNamespace(t)
 		// A name taken by a Deployment outside the cache is looked up on the API server, to
 		// tell whose it is: forbidden now.
 		theirs := theirDeployment(ns, "rbac")
@@ -197,7 +197,7 @@ func TestFailuresReachStatus(t *testing.T) {
 			g.Expect(got).To(And(failing(paasv1.ReasonDeploymentFailed), behind()))
 			g.Expect(condition(got, paasv1.ConditionDegraded).Message).To(ContainSubstring("forbidden"))
 			g.Expect(condition(got, paasv1.ConditionAvailable).Type).To(BeEmpty(), "the Deployment was not seen: nothing is said of it")
-			g.Expect(eventsFor(g, ns, "rbac")).To(ContainElement(paasv1.ReasonDeploymentFailed))
+			g.Expect(suite.EventReasons(g, ns, "rbac")).To(ContainElement(paasv1.ReasonDeploymentFailed))
 		}).Should(Succeed())
 
 		restore()
@@ -207,7 +207,7 @@ func TestFailuresReachStatus(t *testing.T) {
 
 	t.Run("an admission policy that denies: a refused delete", func(t *testing.T) {
 		g := NewWithT(t)
-		ns := newNamespace(t)
+		ns := suite.NewNamespace(t)
 		app := createInPlace(g, builder.DemoApplication(ns, "kept"))
 
 		denyServiceDeletes(t, ns)
@@ -216,13 +216,13 @@ func TestFailuresReachStatus(t *testing.T) {
 			got := get(g, ns, "kept", &paasv1.DemoApplication{})
 			g.Expect(got).To(And(failing(paasv1.ReasonServiceFailed), behind()))
 			g.Expect(condition(got, paasv1.ConditionDegraded).Message).To(ContainSubstring("Services here are kept"))
-			g.Expect(eventsFor(g, ns, "kept")).To(ContainElement(paasv1.ReasonServiceFailed))
+			g.Expect(suite.EventReasons(g, ns, "kept")).To(ContainElement(paasv1.ReasonServiceFailed))
 		}).Should(Succeed())
 	})
 
 	t.Run("a ResourceQuota that denies: refused per-pod Services", func(t *testing.T) {
 		g := NewWithT(t)
-		ns := newNamespace(t)
+		ns := suite.NewNamespace(t)
 		app := createInPlace(g, builder.DemoApplication(ns, "quota"))
 
 		// envtest runs no quota controller: the test writes the usage it would.
@@ -245,7 +245,7 @@ func TestFailuresReachStatus(t *testing.T) {
 			g.Expect(got).To(failing(paasv1.ReasonPodServicesFailed))
 			g.Expect(condition(got, paasv1.ConditionDegraded).Message).To(ContainSubstring("exceeded quota"))
 			// Apply recorded the refusal; the step adds no second Event of it.
-			g.Expect(eventsFor(g, ns, "quota")).To(And(ContainElement(demoapplication.EventApplyFailed),
+			g.Expect(suite.EventReasons(g, ns, "quota")).To(And(ContainElement(demoapplication.EventApplyFailed),
 				Not(ContainElement(paasv1.ReasonPodServicesFailed))))
 		}).Should(Succeed())
 	})
@@ -311,7 +311,7 @@ func (c staleCache) Get(_ context.Context, key client.ObjectKey, obj client.Obje
 
 func TestReplacedSinceCached(t *testing.T) {
 	ctx := context.Background()
-	ns := newNamespace(t)
+	ns := suite.NewNamespace(t)
 	g := NewWithT(t)
 	// The cache still holds the app's Deployment, since deleted, and cannot see the one of
 	// someone else that took its name (it holds only labelled objects). The app exists only

@@ -63,7 +63,7 @@ func podServices(g Gomega, app *paasv1.DemoApplication) []string {
 
 func TestPodServices(t *testing.T) {
 	ctx := context.Background()
-	ns := newNamespace(t)
+	ns := suite.NewNamespace(t)
 	g := NewWithT(t)
 	app := builder.DemoApplication(ns, "web")
 	app.Spec.Ports = []paasv1.DemoApplicationPort{
@@ -174,7 +174,7 @@ func TestPodServices(t *testing.T) {
 
 func TestPodServiceNameTaken(t *testing.T) {
 	ctx := context.Background()
-	ns := newNamespace(t)
+	ns := suite.NewNamespace(t)
 	g := NewWithT(t)
 	foreign := &corev1.Service{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "api-5c8d7-aaaaa", Labels: map[string]string{"team": "payments"}},
@@ -194,7 +194,7 @@ func TestPodServiceNameTaken(t *testing.T) {
 		g.Expect(latest).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonResourceConflict))
 		g.Expect(condition(latest, paasv1.ConditionDegraded).Message).To(ContainSubstring(`Service "api-5c8d7-aaaaa"`))
 		g.Expect(latest.Status.PodServices).To(Equal(int32(1)), "the other pod still gets its Service")
-		g.Expect(eventsFor(g, ns, "api")).To(ContainElement(demoapplication.EventResourceConflict))
+		g.Expect(suite.EventReasons(g, ns, "api")).To(ContainElement(demoapplication.EventResourceConflict))
 	}).Should(Succeed())
 
 	kept := get(g, ns, "api-5c8d7-aaaaa", &corev1.Service{})

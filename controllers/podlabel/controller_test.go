@@ -65,7 +65,7 @@ func mergePatch(t *testing.T, obj client.Object, patch string) {
 
 func TestPodLabeler(t *testing.T) {
 	ctx := context.Background()
-	ns := newNamespace(t)
+	ns := suite.NewNamespace(t)
 
 	t.Run("an opted-in pod gets its name as label, and loses it when it opts out", func(t *testing.T) {
 		g := NewWithT(t)
@@ -129,13 +129,13 @@ func TestPodLabeler(t *testing.T) {
 		pod := newPod(ns, name, map[string]string{annotation: "true"}, nil)
 		g.Expect(k8sClient.Create(ctx, pod)).To(Succeed())
 		g.Eventually(func(g Gomega) {
-			g.Expect(eventsFor(g, ns, name)).To(Equal([]string{podlabel.EventPodNameTooLong}))
+			g.Expect(suite.EventReasons(g, ns, name)).To(Equal([]string{podlabel.EventPodNameTooLong}))
 		}).Should(Succeed())
 		// Status updates do not bring the pod back to the labeler.
 		pod.Status.Phase = corev1.PodPending
 		g.Expect(k8sClient.Status().Update(ctx, pod)).To(Succeed())
 		g.Consistently(func(g Gomega) {
-			g.Expect(eventsFor(g, ns, name)).To(HaveLen(1))
+			g.Expect(suite.EventReasons(g, ns, name)).To(HaveLen(1))
 			g.Expect(labelsOf(g, pod)).NotTo(HaveKey(label))
 		}, 2*time.Second).Should(Succeed())
 	})
@@ -202,7 +202,7 @@ func TestPodLabelerScopedToNamespaces(t *testing.T) {
 	g := NewWithT(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	watched, other := newNamespace(t), newNamespace(t)
+	watched, other := suite.NewNamespace(t), suite.NewNamespace(t)
 
 	opts := manager.DefaultOptions()
 	opts.MetricsAddr, opts.ProbeAddr = "0", "0"

@@ -25,7 +25,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
-	"github.com/cmft/demo-operator/internal/olmbundle"
+	"github.com/cmft/demo-operator/internal/olm"
 )
 
 func main() {
@@ -49,11 +49,11 @@ func main() {
 }
 
 func catalog(args []string) error {
-	var o olmbundle.CatalogOptions
+	var o olm.CatalogOptions
 	fs := flag.NewFlagSet("catalog", flag.ExitOnError)
 	fs.StringVar(&o.BundleDir, "bundle", "bundle", "The bundle to add.")
 	fs.StringVar(&o.BundleImage, "bundle-image", "", "Image the bundle is pushed as, which OLM pulls and unpacks (required).")
 	fs.StringVar(&o.CatalogDir, "catalog", "catalog/demo-operator", "The package's directory in the catalog.")
 	_ = fs.Parse(args)
-	return olmbundle.GenerateCatalog(o)
+	return olm.GenerateCatalog(o)
 }

@@ -28,8 +28,8 @@ import (
 	"slices"
 
 	"github.com/cmft/demo-operator/internal/cli"
-	"github.com/cmft/demo-operator/internal/test/localcluster"
-	"github.com/cmft/demo-operator/internal/test/olmdeploy"
+	"github.com/cmft/demo-operator/internal/localcluster"
+	"github.com/cmft/demo-operator/internal/localolm"
 )
 
 // releaseRegistry holds the operator's released images, which bundle/ names.
@@ -43,7 +43,7 @@ func main() {
 	// work by hand too once those images are pushed (make olm-up pushes them); and the
 	// operator's release registry (IMAGE_TAG_BASE's), so that the committed bundle installs
 	// with a manager image built here (README's walk-through).
-	cli.Run("cluster", &localcluster.Cluster{Progress: os.Stdout, Mirrors: append(slices.Clone(olmdeploy.Mirrors), releaseRegistry)},
+	cli.Run("cluster", &localcluster.Cluster{Progress: os.Stdout, Mirrors: append(slices.Clone(localolm.Mirrors), releaseRegistry)},
 		cli.Verb{Name: "up", Run: func(ctx context.Context, c *localcluster.Cluster) error { return c.Up(ctx) }},
 		cli.Verb{Name: "down", Run: func(_ context.Context, c *localcluster.Cluster) error { return c.Down() }},
 		cli.Verb{Name: "status", Run: status},

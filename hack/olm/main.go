@@ -17,7 +17,7 @@ limitations under the License.
 // Command olm runs Operator Lifecycle Manager on the local cluster: `make olm-up` and `make
 // olm-down` call it. On the cluster of make cluster-up (kwok nodes) OLM's operators run as
 // processes of the cluster; on the cluster of make cluster-up-node OLM is deployed as pods on
-// its real node, as the OLM real-node tests deploy it (internal/test/olmdeploy).
+// its real node, as the OLM real-node tests deploy it (internal/localolm).
 package main
 
 import (
@@ -29,10 +29,9 @@ import (
 	"time"
 
 	"github.com/cmft/demo-operator/internal/cli"
-	"github.com/cmft/demo-operator/internal/test/imagebuild"
-	"github.com/cmft/demo-operator/internal/test/localcluster"
-	"github.com/cmft/demo-operator/internal/test/localolm"
-	"github.com/cmft/demo-operator/internal/test/olmdeploy"
+	"github.com/cmft/demo-operator/internal/imagebuild"
+	"github.com/cmft/demo-operator/internal/localcluster"
+	"github.com/cmft/demo-operator/internal/localolm"
 )
 
 func main() {
@@ -64,7 +63,7 @@ func up(ctx context.Context, c *localcluster.Cluster, assets string) error {
 		if err := deployPods(ctx, c, assets); err != nil {
 			return err
 		}
-		fmt.Printf("OLM running as pods in namespace %s in %s\n", olmdeploy.Namespace, time.Since(start).Round(100*time.Millisecond))
+		fmt.Printf("OLM running as pods in namespace %s in %s\n", localolm.Namespace, time.Since(start).Round(100*time.Millisecond))
 	} else {
 		if err := localolm.Install(ctx, cfg, assets); err != nil {
 			return fmt.Errorf("installing OLM's CRDs: %w", err)
@@ -72,7 +71,7 @@ func up(ctx context.Context, c *localcluster.Cluster, assets string) error {
 		if err := localolm.Start(c, assets); err != nil {
 			return err
 		}
-		if err := localolm.WaitReady(ctx, cfg); err != nil {
+		if err := localolm.WaitProcessesReady(ctx, cfg); err != nil {
 			return fmt.Errorf("OLM not ready (see %s): %w", c.LogFile(localolm.OLMOperator), err)
 		}
 		fmt.Printf("OLM ready in %s; logs in %s and %s\n", time.Since(start).Round(100*time.Millisecond),
@@ -87,18 +86,18 @@ func up(ctx context.Context, c *localcluster.Cluster, assets string) error {
 // serves.
 func deployPods(ctx context.Context, c *localcluster.Cluster, assets string) error {
 	b := &imagebuild.Builder{}
-	images, err := olmdeploy.BuildImages(ctx, b, ".", assets, c)
+	images, err := localolm.BuildImages(ctx, b, ".", assets, c)
 	if err != nil {
 		return fmt.Errorf("OLM's images: %w", err)
 	}
-	sdk, err := olmdeploy.BuildSDKImages(ctx, b, ".", c, images)
+	sdk, err := localolm.BuildSDKImages(ctx, b, ".", c, images)
 	if err != nil {
 		return fmt.Errorf("operator-sdk's images: %w", err)
 	}
 	fmt.Printf("operator-sdk run bundle: --index-image %s --decompression-image %s\n",
 		c.SecureImage(sdk.Index), c.SecureImage(sdk.Decompression))
 	fmt.Printf("operator-sdk scorecard: --untar-image %[1]s --storage-image %[1]s\n", c.SecureImage(sdk.ScorecardTools))
-	objs, err := olmdeploy.Render(filepath.Join(assets, "deploy"), images)
+	objs, err := localolm.Render(filepath.Join(assets, "deploy"), images)
 	if err != nil {
 		return err
 	}
@@ -106,10 +105,10 @@ func deployPods(ctx context.Context, c *localcluster.Cluster, assets string) err
 	if err != nil {
 		return err
 	}
-	if err := olmdeploy.Deploy(ctx, cfg, objs); err != nil {
+	if err := localolm.Deploy(ctx, cfg, objs); err != nil {
 		return err
 	}
-	return olmdeploy.WaitReady(ctx, cfg)
+	return localolm.WaitPodsReady(ctx, cfg)
 }
 
 // down removes OLM: the release deployPods applied from a cluster with a real node, the
@@ -127,7 +126,7 @@ func down(ctx context.Context, c *localcluster.Cluster, assets string) error {
 		return fmt.Errorf("-olm is required (hack/olm.sh prints the directory)")
 	}
 	// The images a release names do not change which objects it has.
-	objs, err := olmdeploy.Render(filepath.Join(assets, "deploy"), olmdeploy.Images{})
+	objs, err := localolm.Render(filepath.Join(assets, "deploy"), localolm.Images{})
 	if err != nil {
 		return err
 	}
@@ -136,7 +135,7 @@ func down(ctx context.Context, c *localcluster.Cluster, assets string) error {
 		return err
 	}
 	start := time.Now()
-	if err := olmdeploy.Remove(ctx, cfg, objs); err != nil {
+	if err := localolm.Remove(ctx, cfg, objs); err != nil {
 		return err
 	}
 	fmt.Printf("OLM removed in %s\n", time.Since(start).Round(100*time.Millisecond))

@@ -20,10 +20,8 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
-	"net"
 	"os"
 	"path/filepath"
-	"strconv"
 	"testing"
 	"time"
 
@@ -32,6 +30,7 @@ import (
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 
+	"github.com/cmft/demo-operator/internal/localcluster"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
@@ -54,7 +53,8 @@ func TestMetricsCertPath(t *testing.T) {
 	env, cfg, err := testenv.Start()
 	g.Expect(err).NotTo(HaveOccurred())
 	t.Cleanup(func() { _ = env.Stop() })
-	addr := freeAddr(t)
+	addr, err := localcluster.FreeAddr()
+	g.Expect(err).NotTo(HaveOccurred())
 	opts.MetricsAddr, opts.ProbeAddr, opts.MetricsCertPath = addr, "0", dir
 	mgr, err := New(cfg, opts, func(o *ctrl.Options) { o.Controller.SkipNameValidation = ptr.To(true) })
 	g.Expect(err).NotTo(HaveOccurred())
@@ -77,14 +77,4 @@ func TestMetricsCertPath(t *testing.T) {
 		}
 		return err
 	}, 30*time.Second, 200*time.Millisecond).Should(Succeed(), "the scraper verifies the served certificate against the Secret's CA")
-}
-
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return net.JoinHostPort("127.0.0.1", strconv.Itoa(l.Addr().(*net.TCPAddr).Port))
 }

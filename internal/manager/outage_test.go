@@ -80,9 +80,9 @@ func TestRecoversAfterAPIServerOutage(t *testing.T) {
 	g.Expect(err).NotTo(HaveOccurred())
 	// How many items the controller's queue has taken in, counted by the process's metrics.
 	queueAdds := func() float64 {
-		adds, err := testenv.Counter("workqueue_adds_total", "name", "demoapplication")
+		adds, err := testenv.Counters("workqueue_adds_total", "name")
 		g.Expect(err).NotTo(HaveOccurred())
-		return adds
+		return adds["demoapplication"]
 	}
 	queued := queueAdds()
 	mgrCtx, cancel := context.WithCancel(ctx)

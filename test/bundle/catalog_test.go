@@ -29,7 +29,7 @@ import (
 	"github.com/operator-framework/operator-registry/alpha/model"
 	"github.com/operator-framework/operator-registry/alpha/property"
 
-	"github.com/cmft/demo-operator/internal/olmbundle"
+	"github.com/cmft/demo-operator/internal/olm"
 	"github.com/cmft/demo-operator/internal/test/sdkbundle"
 )
 
@@ -38,8 +38,8 @@ const catalogDir = root + "/catalog/demo-operator"
 func TestCatalogIsCurrent(t *testing.T) {
 	g := NewWithT(t)
 	tmp := copyCatalog(t)
-	o := olmbundle.CatalogOptions{BundleDir: bundleDir, CatalogDir: tmp, BundleImage: defaultBundleImage(t)}
-	g.Expect(olmbundle.GenerateCatalog(o)).To(Succeed())
+	o := olm.CatalogOptions{BundleDir: bundleDir, CatalogDir: tmp, BundleImage: defaultBundleImage(t)}
+	g.Expect(olm.GenerateCatalog(o)).To(Succeed())
 	g.Expect(treeOf(t, tmp)).To(Equal(treeOf(t, catalogDir)), "catalog/ is stale: run make catalog")
 }
 
@@ -66,7 +66,7 @@ func TestCatalogBundlesNameTheirImages(t *testing.T) {
 		g.Expect(b.RelatedImages).To(ContainElement(HaveField("Image", b.Image)), "olm.bundle %s: relatedImages lack its image", b.Name)
 	}
 	t.Run("make catalog refuses a bundle without an image", func(t *testing.T) {
-		err := olmbundle.GenerateCatalog(olmbundle.CatalogOptions{BundleDir: bundleDir, CatalogDir: copyCatalog(t)})
+		err := olm.GenerateCatalog(olm.CatalogOptions{BundleDir: bundleDir, CatalogDir: copyCatalog(t)})
 		NewWithT(t).Expect(err).To(MatchError(ContainSubstring("image is required")))
 	})
 }
@@ -117,7 +117,7 @@ func TestCatalogUpgradesToALaterRelease(t *testing.T) {
 	image := strings.TrimSuffix(current.Annotations["containerImage"], current.Spec.Version.String()) + next.String()
 	g.Expect(sdkbundle.Generate(context.Background(), tmp, sdkbundle.Options{Version: next.String(), Image: image})).To(Succeed())
 	catalog := copyCatalog(t)
-	g.Expect(olmbundle.GenerateCatalog(olmbundle.CatalogOptions{BundleDir: filepath.Join(tmp, "bundle"), CatalogDir: catalog,
+	g.Expect(olm.GenerateCatalog(olm.CatalogOptions{BundleDir: filepath.Join(tmp, "bundle"), CatalogDir: catalog,
 		BundleImage: "ghcr.io/cmft/demo-operator-bundle:v" + next.String()})).To(Succeed())
 
 	pkg := loadModel(t, catalog)["demo-operator"]

@@ -28,6 +28,7 @@ import (
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/internal/test/builder"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 	paasv1ac "github.com/cmft/demo-operator/pkg/generated/applyconfiguration/api/v1"
 	"github.com/cmft/demo-operator/pkg/generated/informers/externalversions"
 )
@@ -35,7 +36,7 @@ import (
 func TestClientsetCreateGetListWatch(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
-	apps := clientset.PaasV1().DemoApplications(newNamespace(t, g))
+	apps := clientset.PaasV1().DemoApplications(testenv.NewNamespace(t, k8s, "client-"))
 
 	w, err := apps.Watch(ctx, metav1.ListOptions{})
 	g.Expect(err).NotTo(HaveOccurred())
@@ -75,7 +76,7 @@ func expectEvent(g *WithT, w watch.Interface, eventType watch.EventType, name st
 func TestInformerAndLister(t *testing.T) {
 	g := NewWithT(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	ns := newNamespace(t, g)
+	ns := testenv.NewNamespace(t, k8s, "client-")
 	apps := clientset.PaasV1().DemoApplications(ns)
 
 	g.Expect(apps.Create(ctx, builder.DemoApplication("", "before-start", builder.Ports()), metav1.CreateOptions{})).Error().NotTo(HaveOccurred())
@@ -113,7 +114,7 @@ func TestInformerAndLister(t *testing.T) {
 func TestApplyConfigurationTakesOwnership(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
-	apps := clientset.PaasV1().DemoApplications(newNamespace(t, g))
+	apps := clientset.PaasV1().DemoApplications(testenv.NewNamespace(t, k8s, "client-"))
 
 	desired := paasv1ac.DemoApplication("web", "").
 		WithSpec(paasv1ac.DemoApplicationSpec().

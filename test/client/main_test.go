@@ -19,15 +19,11 @@ limitations under the License.
 package client_test
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"testing"
 
-	. "github.com/onsi/gomega"
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/cmft/demo-operator/internal/test/testenv"
 	"github.com/cmft/demo-operator/pkg/generated/clientset/versioned"
@@ -35,7 +31,8 @@ import (
 
 var (
 	clientset versioned.Interface
-	kube      kubernetes.Interface
+	// k8s creates the tests' namespaces.
+	k8s client.Client
 )
 
 func TestMain(m *testing.M) {
@@ -55,18 +52,9 @@ func run(m *testing.M) int {
 		}
 	}()
 	clientset = versioned.NewForConfigOrDie(cfg)
-	kube = kubernetes.NewForConfigOrDie(cfg)
+	if k8s, err = client.New(cfg, client.Options{}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
 	return m.Run()
-}
-
-// newNamespace creates a namespace of its own for one test and deletes it afterwards.
-func newNamespace(t *testing.T, g *WithT) string {
-	t.Helper()
-	ns, err := kube.CoreV1().Namespaces().Create(context.Background(),
-		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "client-"}}, metav1.CreateOptions{})
-	g.Expect(err).NotTo(HaveOccurred())
-	t.Cleanup(func() {
-		_ = kube.CoreV1().Namespaces().Delete(context.Background(), ns.Name, metav1.DeleteOptions{})
-	})
-	return ns.Name
 }

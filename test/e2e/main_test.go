@@ -42,11 +42,11 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/internal/localcluster"
 	"github.com/cmft/demo-operator/internal/manager"
 	"github.com/cmft/demo-operator/internal/test/builder"
-	"github.com/cmft/demo-operator/internal/test/localcluster"
+	"github.com/cmft/demo-operator/internal/test/framework"
 	"github.com/cmft/demo-operator/internal/test/testenv"
-	"github.com/cmft/demo-operator/test/framework"
 )
 
 var (
@@ -60,33 +60,19 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	assets := os.Getenv("E2E_ASSETS")
-	if assets == "" {
-		fmt.Println("E2E_ASSETS is not set: skipping the end-to-end tests (run make test-e2e)")
-		os.Exit(0)
+	assets := framework.Assets("make test-e2e", "E2E_ASSETS")
+	if err := apiextensionsv1.AddToScheme(manager.Scheme); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
 	}
-	cluster = &localcluster.Cluster{BinDir: assets, Nodes: 3, Progress: os.Stdout, DieWithParent: true}
-	os.Exit(framework.Run(m, cluster, setUp, nil))
+	cluster = &localcluster.Cluster{BinDir: assets[0], Nodes: 3, Progress: os.Stdout, DieWithParent: true}
+	os.Exit(framework.Run(m, cluster, framework.Options{Scheme: manager.Scheme, BuildManager: true,
+		Timeout: 5 * time.Minute, SetUp: setUp}))
 }
 
-// setUp builds the binaries while the cluster starts, then installs the CRD.
-func setUp(dir string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	var err error
-	if managerBin, err = framework.UpWithManager(ctx, cluster, dir); err != nil {
-		return err
-	}
-	cfg, err := cluster.RESTConfig()
-	if err != nil {
-		return err
-	}
-	if err := apiextensionsv1.AddToScheme(manager.Scheme); err != nil {
-		return err
-	}
-	if k8s, err = client.New(cfg, client.Options{Scheme: manager.Scheme}); err != nil {
-		return err
-	}
+// setUp installs the CRD and writes the operator's kubeconfig.
+func setUp(ctx context.Context, s *framework.Suite) error {
+	k8s, managerBin = s.Client, s.ManagerBin
 	data, err := os.ReadFile("../../config/crd/bases/paas.cmft.com_demoapplications.yaml")
 	if err != nil {
 		return err
@@ -98,24 +84,10 @@ func setUp(dir string) error {
 	if err := k8s.Create(ctx, crd); err != nil {
 		return err
 	}
-	if err := writeOperatorKubeconfig(ctx, cfg, filepath.Join(cluster.Dir, "operator.kubeconfig")); err != nil {
+	if err := writeOperatorKubeconfig(ctx, s.Config, filepath.Join(cluster.Dir, "operator.kubeconfig")); err != nil {
 		return err
 	}
-	for {
-		if err := k8s.Get(ctx, client.ObjectKeyFromObject(crd), crd); err != nil {
-			return err
-		}
-		for _, c := range crd.Status.Conditions {
-			if c.Type == apiextensionsv1.Established && c.Status == apiextensionsv1.ConditionTrue {
-				return nil
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("CRD not established: %w", ctx.Err())
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
+	return localcluster.WaitEstablished(ctx, s.Config, crd.Name)
 }
 
 // writeOperatorKubeconfig writes, to path, the admin kubeconfig impersonating the operator's
@@ -183,7 +155,9 @@ func startManager(t *testing.T, name, bin string, args ...string) {
 }
 
 // newNamespace creates a namespace for one test and deletes it afterwards.
-func newNamespace(t *testing.T) string { return framework.NewNamespace(t, k8s, "e2e-", nil) }
+func newNamespace(t *testing.T) string {
+	return framework.NewNamespace(t, k8s, metav1.ObjectMeta{GenerateName: "e2e-"})
+}
 
 // port80 is the port of this tier's apps: kwok's pods serve nothing, so the Service's 80
 // targets the pods' 80.

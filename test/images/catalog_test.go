@@ -24,7 +24,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"strconv"
 	"testing"
 	"time"
 
@@ -35,7 +34,8 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	healthv1 "google.golang.org/grpc/health/grpc_health_v1"
 
-	"github.com/cmft/demo-operator/internal/test/imagebuild"
+	"github.com/cmft/demo-operator/internal/imagebuild"
+	"github.com/cmft/demo-operator/internal/localcluster"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
@@ -115,8 +115,9 @@ func TestCatalogImage(t *testing.T) {
 // freePort returns a TCP port nothing listens on now.
 func freePort(t *testing.T) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	addr, err := localcluster.FreeAddr()
 	NewWithT(t).Expect(err).NotTo(HaveOccurred())
-	defer l.Close()
-	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	_, port, err := net.SplitHostPort(addr)
+	NewWithT(t).Expect(err).NotTo(HaveOccurred())
+	return port
 }

@@ -31,7 +31,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cmft/demo-operator/internal/test/imagebuild"
+	"github.com/cmft/demo-operator/internal/imagebuild"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
@@ -64,7 +64,7 @@ type buildResult struct {
 // FROM lines name made first when storage lacks them, and returns name.
 func image(t *testing.T, name string) string {
 	t.Helper()
-	imagebuild.RequireAvailable(t)
+	testenv.Require(t, imagebuild.Available())
 	r, _ := built.LoadOrStore(name, &buildResult{})
 	res := r.(*buildResult)
 	res.once.Do(func() { res.err = build(t, name) })

@@ -14,8 +14,9 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package layout checks the repository's layout rule: imports run from harness towards the
-// product, never back, and nothing imports from hack/ (README, "Repository layout").
+// Package layout checks the repository's import rules (README, "Repository layout"): every
+// package is product, tools or harness; the product reaches neither tools nor harness, tools
+// never reach the harness, nothing imports hack/ or a test suite.
 package layout
 
 import (
@@ -31,12 +32,23 @@ import (
 // tags are every build tag the module's tiers use, so that their files are checked too.
 const tags = "e2e node olm olmnode reliability imagetools"
 
-// harness are the folders, below the module root, that the shipped binary must never reach:
-// test harness, the test suites, dev commands and tool modules, benchmarks.
-var harness = []string{"internal/test", "test", "hack", "bench"}
+// The three kinds of package, by folder below the module root ("" is the root package alone).
+// A package's kind is that of the longest folder it lies in.
+var (
+	// product is what the manager image and users' Go code run.
+	product = []string{"", "api", "controllers", "internal/manager", "pkg"}
+	// tools are the commands users and developers run besides the manager (make run-bundle,
+	// make catalog, make demo) and the libraries they share.
+	tools = []string{"cmd", "hack", "internal/cli", "internal/valuesdoc", "internal/olm", "internal/localolm",
+		"internal/localcluster", "internal/imagebuild"}
+	// harness is what only tests and benchmarks run: its libraries (internal/test), the suites
+	// and the benchmarks.
+	harness = []string{"internal/test", "test", "bench"}
+)
 
 type pkg struct {
 	ImportPath                         string
+	Deps                               []string
 	Imports, TestImports, XTestImports []string
 }
 
@@ -78,21 +90,63 @@ func modulePath(t *testing.T) string {
 	return strings.TrimSpace(string(out))
 }
 
-// under reports whether import path p is folder dir of module mod, or below it.
-func under(p, mod, dir string) bool {
-	return p == mod+"/"+dir || strings.HasPrefix(p, mod+"/"+dir+"/")
+// kind returns the kind of the package of import path p ("product", "tools", "harness"), or ""
+// for a package outside module mod or in no listed folder.
+func kind(p, mod string) string {
+	if p != mod && !strings.HasPrefix(p, mod+"/") {
+		return ""
+	}
+	rel := strings.TrimPrefix(strings.TrimPrefix(p, mod), "/")
+	best, bestLen := "", -1
+	for name, dirs := range map[string][]string{"product": product, "tools": tools, "harness": harness} {
+		for _, dir := range dirs {
+			if (rel == dir || dir != "" && strings.HasPrefix(rel, dir+"/")) && len(dir) > bestLen {
+				best, bestLen = name, len(dir)
+			}
+		}
+	}
+	return best
 }
 
-func TestManagerReachesNoHarness(t *testing.T) {
+// TestEveryPackageHasAKind fails on a package in no folder of product, tools or harness, so
+// that a new folder is given its rules.
+func TestEveryPackageHasAKind(t *testing.T) {
 	mod := modulePath(t)
-	manager := goList(t, "-deps", ".")
-	if len(manager) == 0 {
-		t.Fatal("go list -deps of the manager listed nothing")
+	pkgs := goList(t, "./...")
+	if len(pkgs) < 10 {
+		t.Fatalf("go list ./... listed %d packages: the check looks at too little", len(pkgs))
 	}
-	for _, p := range manager {
-		for _, dir := range harness {
-			if under(p.ImportPath, mod, dir) {
-				t.Errorf("the manager binary depends on %s, under %s/: the product must never reach test harness, hack/ or bench", p.ImportPath, dir)
+	for _, p := range pkgs {
+		if kind(p.ImportPath, mod) == "" {
+			t.Errorf("%s is in no folder of product, tools or harness: add its folder to one of them", p.ImportPath)
+		}
+	}
+}
+
+// TestDependenciesRunOneWay checks what each package's code (its tests apart) reaches: the
+// product neither tools nor harness, tools no harness. Tests of any package may use the harness.
+func TestDependenciesRunOneWay(t *testing.T) {
+	mod := modulePath(t)
+	forbidden := map[string][]string{"product": {"tools", "harness"}, "tools": {"harness"}}
+	for _, p := range goList(t, "./...") {
+		from := kind(p.ImportPath, mod)
+		for _, dep := range p.Deps {
+			if to := kind(dep, mod); slices.Contains(forbidden[from], to) {
+				t.Errorf("%s (%s) depends on %s (%s): %s code must never reach %s", p.ImportPath, from, dep, to, from,
+					strings.Join(forbidden[from], " or "))
+			}
+		}
+	}
+}
+
+// TestNoSuiteIsALibrary fails when a package imports a test suite: what suites share lives in
+// the harness's one home, internal/test.
+func TestNoSuiteIsALibrary(t *testing.T) {
+	mod := modulePath(t)
+	for _, p := range goList(t, "./...") {
+		for _, imp := range slices.Concat(p.Imports, p.TestImports, p.XTestImports) {
+			if imp != p.ImportPath && imp != p.ImportPath+"_test" && (imp == mod+"/test" || strings.HasPrefix(imp, mod+"/test/")) {
+				t.Errorf("%s imports %s, a test suite: move what suites share to internal/test", p.ImportPath, imp)
 			}
 		}
 	}
@@ -100,15 +154,11 @@ func TestManagerReachesNoHarness(t *testing.T) {
 
 func TestNothingImportsHack(t *testing.T) {
 	mod := modulePath(t)
-	pkgs := goList(t, "./...")
-	for _, p := range pkgs {
+	for _, p := range goList(t, "./...") {
 		for _, imp := range slices.Concat(p.Imports, p.TestImports, p.XTestImports) {
-			if under(imp, mod, "hack") {
+			if imp == mod+"/hack" || strings.HasPrefix(imp, mod+"/hack/") {
 				t.Errorf("%s imports %s: hack/ holds scripts, package main dev commands and tool modules, never a library", p.ImportPath, imp)
 			}
 		}
-	}
-	if len(pkgs) < 10 {
-		t.Errorf("go list ./... listed %d packages: the check looked at too little", len(pkgs))
 	}
 }

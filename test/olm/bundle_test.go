@@ -32,8 +32,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/cmft/demo-operator/internal/olmbundle"
-	"github.com/cmft/demo-operator/test/framework"
+	"github.com/cmft/demo-operator/internal/olm"
+	"github.com/cmft/demo-operator/internal/test/framework"
 )
 
 const bundleDir = "../../bundle"
@@ -49,7 +49,7 @@ const bundleDir = "../../bundle"
 func TestBundleInstallModes(t *testing.T) {
 	csv := bundleCSV(t, bundleDir)
 	catalogDir := filepath.Join(t.TempDir(), "catalog")
-	if err := olmbundle.GenerateCatalog(olmbundle.CatalogOptions{BundleDir: bundleDir, CatalogDir: filepath.Join(catalogDir, "bundle"),
+	if err := olm.GenerateCatalog(olm.CatalogOptions{BundleDir: bundleDir, CatalogDir: filepath.Join(catalogDir, "bundle"),
 		BundleImage: "ghcr.io/cmft/demo-operator-bundle:v" + csv.Spec.Version.String()}); err != nil {
 		t.Fatal(err)
 	}

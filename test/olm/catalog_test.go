@@ -34,10 +34,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
-	"github.com/cmft/demo-operator/internal/olmbundle"
-	"github.com/cmft/demo-operator/internal/test/localolm"
+	"github.com/cmft/demo-operator/internal/localolm"
+	"github.com/cmft/demo-operator/internal/olm"
+	"github.com/cmft/demo-operator/internal/test/framework"
 	"github.com/cmft/demo-operator/internal/test/sdkbundle"
-	"github.com/cmft/demo-operator/test/framework"
 )
 
 const catalogDir = "../../catalog"
@@ -158,7 +158,7 @@ func withNextRelease(t *testing.T, current packageInfo) (string, string) {
 		Channels: annotations["operators.operatorframework.io.bundle.channels.v1"], DefaultChannel: current.DefaultChannel}); err != nil {
 		t.Fatal(err)
 	}
-	if err := olmbundle.GenerateCatalog(olmbundle.CatalogOptions{BundleDir: filepath.Join(bundleContext, "bundle"), CatalogDir: filepath.Join(dir, current.Name),
+	if err := olm.GenerateCatalog(olm.CatalogOptions{BundleDir: filepath.Join(bundleContext, "bundle"), CatalogDir: filepath.Join(dir, current.Name),
 		BundleImage: "ghcr.io/cmft/demo-operator-bundle:v" + version.String()}); err != nil {
 		t.Fatal(err)
 	}

@@ -30,24 +30,17 @@ import (
 	"testing"
 	"time"
 
-	operatorsv1 "github.com/operator-framework/api/pkg/operators/v1"
-	operatorsv1alpha1 "github.com/operator-framework/api/pkg/operators/v1alpha1"
 	authenticationv1 "k8s.io/api/authentication/v1"
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	paasv1 "github.com/cmft/demo-operator/api/v1"
-	"github.com/cmft/demo-operator/internal/test/localcluster"
-	"github.com/cmft/demo-operator/internal/test/localolm"
-	"github.com/cmft/demo-operator/test/framework"
-	"github.com/cmft/demo-operator/test/framework/olmtest"
+	"github.com/cmft/demo-operator/internal/localcluster"
+	"github.com/cmft/demo-operator/internal/localolm"
+	"github.com/cmft/demo-operator/internal/test/framework"
 )
 
 var (
@@ -55,28 +48,22 @@ var (
 	k8s     client.Client
 	cs      kubernetes.Interface
 	// steps are the install steps both OLM tiers take, on k8s.
-	steps olmtest.Steps
+	steps framework.OLMSteps
 	// olmAssets holds opm; managerBin is main.go built.
 	olmAssets, managerBin string
-	scheme                = runtime.NewScheme()
 )
 
 func TestMain(m *testing.M) {
-	clusterAssets, olm := os.Getenv("CLUSTER_ASSETS"), os.Getenv("OLM_ASSETS")
-	if clusterAssets == "" || olm == "" {
-		fmt.Println("CLUSTER_ASSETS or OLM_ASSETS is not set: skipping the OLM tests (run make test-olm)")
-		os.Exit(0)
+	assets := framework.Assets("make test-olm", "CLUSTER_ASSETS", "OLM_ASSETS")
+	olmAssets = assets[1]
+	scheme, err := framework.OLMScheme()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
 	}
-	olmAssets = olm
-	for _, add := range []func(*runtime.Scheme) error{clientgoscheme.AddToScheme, apiextensionsv1.AddToScheme,
-		operatorsv1.AddToScheme, operatorsv1alpha1.AddToScheme, paasv1.AddToScheme} {
-		if err := add(scheme); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-	}
-	cluster = &localcluster.Cluster{BinDir: clusterAssets, Nodes: 2, Progress: os.Stdout, DieWithParent: true}
-	os.Exit(framework.Run(m, cluster, setUp, printOLMLogs))
+	cluster = &localcluster.Cluster{BinDir: assets[0], Nodes: 2, Progress: os.Stdout, DieWithParent: true}
+	os.Exit(framework.Run(m, cluster, framework.Options{Scheme: scheme, BuildManager: true, Timeout: 5 * time.Minute,
+		SetUp: setUp, Report: printOLMLogs}))
 }
 
 // printOLMLogs prints the end of OLM's operators' logs, for a failed run.
@@ -84,22 +71,11 @@ func printOLMLogs() {
 	framework.PrintLogs(os.Stderr, cluster, 20, localolm.OLMOperator, localolm.CatalogOperator)
 }
 
-// setUp builds the manager while the cluster starts, then installs and starts OLM.
-func setUp(dir string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	var err error
-	if managerBin, err = framework.UpWithManager(ctx, cluster, dir); err != nil {
-		return err
-	}
-	cfg, err := cluster.RESTConfig()
-	if err != nil {
-		return err
-	}
-	if k8s, cs, err = framework.Clients(cfg, scheme); err != nil {
-		return err
-	}
-	steps = olmtest.Steps{Client: k8s, Timeout: olmTimeout}
+// setUp installs and starts OLM.
+func setUp(ctx context.Context, s *framework.Suite) error {
+	k8s, cs, managerBin = s.Client, s.Clientset, s.ManagerBin
+	cfg := s.Config
+	steps = framework.OLMSteps{Client: k8s, Timeout: olmTimeout}
 	start := time.Now()
 	if err := localolm.Install(ctx, cfg, olmAssets); err != nil {
 		return err
@@ -107,7 +83,7 @@ func setUp(dir string) error {
 	if err := localolm.Start(cluster, olmAssets); err != nil {
 		return err
 	}
-	if err := localolm.WaitReady(ctx, cfg); err != nil {
+	if err := localolm.WaitProcessesReady(ctx, cfg); err != nil {
 		return fmt.Errorf("OLM not ready: %w", err)
 	}
 	fmt.Printf("OLM installed and running in %s\n", time.Since(start).Round(100*time.Millisecond))

@@ -37,8 +37,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
-	"github.com/cmft/demo-operator/internal/test/localolm"
-	"github.com/cmft/demo-operator/test/framework"
+	"github.com/cmft/demo-operator/internal/localolm"
+	"github.com/cmft/demo-operator/internal/test/framework"
 )
 
 // OLM works through several reconciles and resolutions per install; on two shared cores with

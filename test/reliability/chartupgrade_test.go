@@ -48,9 +48,9 @@ import (
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/internal/test/builder"
+	"github.com/cmft/demo-operator/internal/test/framework"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 	"github.com/cmft/demo-operator/pkg/generated/clientset/versioned"
-	"github.com/cmft/demo-operator/test/framework"
 )
 
 // nodePorts counts the node ports newApp has handed out.

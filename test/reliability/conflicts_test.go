@@ -37,7 +37,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
-	"github.com/cmft/demo-operator/test/framework"
+	"github.com/cmft/demo-operator/internal/test/framework"
 )
 
 // someoneElses is an object named like the i-th DemoApplication that another team owns: a

@@ -49,11 +49,11 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/cmft/demo-operator/internal/imagebuild"
+	"github.com/cmft/demo-operator/internal/localcluster"
 	"github.com/cmft/demo-operator/internal/manager"
-	"github.com/cmft/demo-operator/internal/test/imagebuild"
-	"github.com/cmft/demo-operator/internal/test/localcluster"
+	"github.com/cmft/demo-operator/internal/test/framework"
 	"github.com/cmft/demo-operator/internal/test/testenv"
-	"github.com/cmft/demo-operator/test/framework"
 )
 
 const (
@@ -76,33 +76,19 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	assets := os.Getenv("NODE_ASSETS")
-	if assets == "" {
-		fmt.Println("NODE_ASSETS is not set: skipping the reliability tests (run make test-reliability)")
-		os.Exit(0)
-	}
-	framework.RequireRealNode("reliability tests", assets)
+	assets := framework.Assets("make test-reliability", "NODE_ASSETS")[0]
+	testenv.RequireInMain("reliability tests", localcluster.NodePrerequisites(assets))
 	// Twelve kwok nodes hold the applications' pods (110 each): the collisions test alone
 	// has 825 at once.
 	cluster = &localcluster.Cluster{BinDir: assets, Nodes: 12, RealNode: true, AuditLog: true, Progress: os.Stdout, DieWithParent: true}
-	os.Exit(framework.Run(m, cluster, setUp, nil))
+	os.Exit(framework.Run(m, cluster, framework.Options{Scheme: manager.Scheme, QPS: 200, Burst: 400,
+		Timeout: 20 * time.Minute, SetUp: setUp}))
 }
 
-// setUp starts the cluster and pushes both releases of the manager image to its registry.
-func setUp(dir string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
-	defer cancel()
-	if err := cluster.Up(ctx); err != nil {
-		return err
-	}
-	cfg, err := cluster.RESTConfig()
-	if err != nil {
-		return err
-	}
-	cfg.QPS, cfg.Burst = 200, 400
-	if k8s, cs, err = framework.Clients(cfg, manager.Scheme); err != nil {
-		return err
-	}
+// setUp pushes both releases of the manager image to the cluster's registry.
+func setUp(ctx context.Context, s *framework.Suite) error {
+	k8s, cs = s.Client, s.Clientset
+	dir := s.Dir
 	start := time.Now()
 	registry := cluster.RegistryHost()
 	previousImage, currentImage = registry+"/demo-operator:previous", registry+"/demo-operator:current"
@@ -279,17 +265,10 @@ func managerPods(t *testing.T, image string, timeout time.Duration) []corev1.Pod
 // read these annotations. The DemoApplication API has no scheduling fields.
 func appNamespace(t *testing.T, prefix string) string {
 	t.Helper()
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: prefix, Annotations: map[string]string{
+	return framework.NewNamespace(t, k8s, metav1.ObjectMeta{GenerateName: prefix, Annotations: map[string]string{
 		"scheduler.alpha.kubernetes.io/node-selector":      "type=kwok",
 		"scheduler.alpha.kubernetes.io/defaultTolerations": `[{"key":"` + localcluster.KwokTaint + `","operator":"Exists"}]`,
-	}}}
-	g := NewWithT(t)
-	g.Expect(k8s.Create(context.Background(), ns)).To(Succeed())
-	t.Cleanup(func() { _ = k8s.Delete(context.Background(), ns) })
-	g.Eventually(func() error {
-		return k8s.Get(context.Background(), client.ObjectKey{Namespace: ns.Name, Name: "default"}, &corev1.ServiceAccount{})
-	}, 30*time.Second, 100*time.Millisecond).Should(Succeed())
-	return ns.Name
+	}})
 }
 
 // auditEvents reads the audit log's writes that pass keep.

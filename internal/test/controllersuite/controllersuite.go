@@ -30,6 +30,7 @@ import (
 	"time"
 
 	. "github.com/onsi/gomega"
+	eventsv1 "k8s.io/api/events/v1"
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -97,6 +98,22 @@ func Run(m *testing.M, started func(*Suite)) int {
 
 	started(s)
 	return m.Run()
+}
+
+// NewNamespace creates a namespace for one test.
+func (s *Suite) NewNamespace(t testing.TB) string { return testenv.NewNamespace(t, s.Client, "test-") }
+
+// EventReasons returns the reasons of the events recorded about the named object.
+func (s *Suite) EventReasons(g Gomega, namespace, name string) []string {
+	list := &eventsv1.EventList{}
+	g.Expect(s.Client.List(context.Background(), list, client.InNamespace(namespace))).To(Succeed())
+	var reasons []string
+	for _, e := range list.Items {
+		if e.Regarding.Name == name {
+			reasons = append(reasons, e.Reason)
+		}
+	}
+	return reasons
 }
 
 // Requests counts the manager's requests by path, writes apart from reads, so that tests can

@@ -25,6 +25,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"testing"
 
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -130,24 +131,64 @@ func AsOperator(ctx context.Context, cfg *rest.Config) (*rest.Config, error) {
 	return operator, nil
 }
 
-// Counter returns the value of the controller-runtime counter name whose label has value,
-// as the managers of this process have counted it (their metrics share one registry).
-func Counter(name, label, value string) (float64, error) {
+// Counters returns the values of the controller-runtime counter name by the value of its
+// label, as the managers of this process have counted them (their metrics share one registry).
+func Counters(name, label string) (map[string]float64, error) {
 	families, err := crmetrics.Registry.Gather()
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
+	out := map[string]float64{}
 	for _, family := range families {
 		if family.GetName() != name {
 			continue
 		}
 		for _, m := range family.GetMetric() {
 			for _, l := range m.GetLabel() {
-				if l.GetName() == label && l.GetValue() == value {
-					return m.GetCounter().GetValue(), nil
+				if l.GetName() == label {
+					out[l.GetValue()] += m.GetCounter().GetValue()
 				}
 			}
 		}
 	}
-	return 0, nil
+	return out, nil
+}
+
+// Require stops test t when err says this machine lacks one of its prerequisites: a skip on a
+// developer's machine, a failure under CI (CI set), which installs every prerequisite, so that
+// a missing one is a broken CI and not a green run.
+func Require(t testing.TB, err error) {
+	t.Helper()
+	switch {
+	case err == nil:
+	case os.Getenv("CI") != "":
+		t.Fatalf("CI must run this test: %v (.ci/run installs what it needs)", err)
+	default:
+		t.Skipf("skipping: %v", err)
+	}
+}
+
+// RequireInMain is Require for the TestMain of suite, before any test runs: it ends the test
+// binary unless err is nil.
+func RequireInMain(suite string, err error) {
+	if err == nil {
+		return
+	}
+	if os.Getenv("CI") != "" {
+		fmt.Fprintf(os.Stderr, "the %s cannot run: %v (.ci/run installs what they need)\n", suite, err)
+		os.Exit(1)
+	}
+	fmt.Printf("skipping the %s: %v\n", suite, err)
+	os.Exit(0)
+}
+
+// NewNamespace creates a namespace for one test, named prefix and a random suffix. envtest
+// runs no namespace controller, so namespaces are never deleted: names are unique instead.
+func NewNamespace(t testing.TB, k8s client.Client, prefix string) string {
+	t.Helper()
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: prefix}}
+	if err := k8s.Create(context.Background(), ns); err != nil {
+		t.Fatalf("creating namespace: %v", err)
+	}
+	return ns.Name
 }

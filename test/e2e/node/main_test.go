@@ -37,11 +37,11 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/cmft/demo-operator/internal/imagebuild"
+	"github.com/cmft/demo-operator/internal/localcluster"
 	"github.com/cmft/demo-operator/internal/manager"
-	"github.com/cmft/demo-operator/internal/test/imagebuild"
-	"github.com/cmft/demo-operator/internal/test/localcluster"
+	"github.com/cmft/demo-operator/internal/test/framework"
 	"github.com/cmft/demo-operator/internal/test/testenv"
-	"github.com/cmft/demo-operator/test/framework"
 )
 
 var (
@@ -53,33 +53,18 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	assets := os.Getenv("NODE_ASSETS")
-	if assets == "" {
-		fmt.Println("NODE_ASSETS is not set: skipping the real-node tests (run make test-node)")
-		os.Exit(0)
-	}
-	framework.RequireRealNode("real-node tests", assets)
+	assets := framework.Assets("make test-node", "NODE_ASSETS")[0]
+	testenv.RequireInMain("real-node tests", localcluster.NodePrerequisites(assets))
 	// One kwok node, tainted, for pods that only load the API server.
 	cluster = &localcluster.Cluster{BinDir: assets, Nodes: 1, RealNode: true, Progress: os.Stdout, DieWithParent: true}
-	os.Exit(framework.Run(m, cluster, setUp, nil))
+	// The memory test creates thousands of pods.
+	os.Exit(framework.Run(m, cluster, framework.Options{Scheme: manager.Scheme, QPS: 500, Burst: 1000,
+		Timeout: 15 * time.Minute, SetUp: setUp}))
 }
 
-// setUp starts the cluster and pushes the images the tests install to its registry.
-func setUp(string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
-	defer cancel()
-	if err := cluster.Up(ctx); err != nil {
-		return err
-	}
-	cfg, err := cluster.RESTConfig()
-	if err != nil {
-		return err
-	}
-	// The memory test creates thousands of pods.
-	cfg.QPS, cfg.Burst = 500, 1000
-	if k8s, cs, err = framework.Clients(cfg, manager.Scheme); err != nil {
-		return err
-	}
+// setUp pushes the images the tests install to the cluster's registry.
+func setUp(ctx context.Context, s *framework.Suite) error {
+	k8s, cs = s.Client, s.Clientset
 	start := time.Now()
 	if err := buildImages(ctx); err != nil {
 		return err

@@ -32,8 +32,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/cmft/demo-operator/internal/test/framework"
 	"github.com/cmft/demo-operator/internal/test/testenv"
-	"github.com/cmft/demo-operator/test/framework"
 )
 
 // TestKustomizeDeploy: make deploy with the built image runs the operator as the chart

@@ -38,7 +38,7 @@ import (
 
 	. "github.com/onsi/gomega"
 
-	"github.com/cmft/demo-operator/internal/test/imagebuild"
+	"github.com/cmft/demo-operator/internal/imagebuild"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
@@ -53,7 +53,7 @@ const buildahIdentityLabel = "io.buildah.version"
 // machine, a failure under CI (CI set), where .ci/run installs them all.
 func requireCommands(t *testing.T, commands ...string) {
 	t.Helper()
-	imagebuild.RequireAvailable(t)
+	testenv.Require(t, imagebuild.Available())
 	for _, c := range commands {
 		if _, err := exec.LookPath(c); err != nil {
 			if os.Getenv("CI") != "" {
@@ -111,15 +111,8 @@ func makeImages(t *testing.T, env []string, targets []string, vars map[string]st
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
 	took := time.Since(start)
-	NewWithT(t).Expect(err).NotTo(HaveOccurred(), "make %s:\n%s", strings.Join(args, " "), tail(string(out), 8000))
+	NewWithT(t).Expect(err).NotTo(HaveOccurred(), "make %s:\n%s", strings.Join(args, " "), imagebuild.Tail(string(out), 100))
 	return took
-}
-
-func tail(s string, n int) string {
-	if len(s) > n {
-		return "…" + s[len(s)-n:]
-	}
-	return s
 }
 
 // removeLocal deletes what podman and buildah left in containers-storage under the registry's

@@ -34,28 +34,22 @@ import (
 	"testing"
 	"time"
 
-	operatorsv1 "github.com/operator-framework/api/pkg/operators/v1"
 	operatorsv1alpha1 "github.com/operator-framework/api/pkg/operators/v1alpha1"
 	"github.com/operator-framework/operator-registry/pkg/registry"
 	corev1 "k8s.io/api/core/v1"
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
-	paasv1 "github.com/cmft/demo-operator/api/v1"
-	"github.com/cmft/demo-operator/internal/olmbundle"
-	"github.com/cmft/demo-operator/internal/test/imagebuild"
-	"github.com/cmft/demo-operator/internal/test/localcluster"
-	"github.com/cmft/demo-operator/internal/test/olmdeploy"
+	"github.com/cmft/demo-operator/internal/imagebuild"
+	"github.com/cmft/demo-operator/internal/localcluster"
+	"github.com/cmft/demo-operator/internal/localolm"
+	"github.com/cmft/demo-operator/internal/olm"
+	"github.com/cmft/demo-operator/internal/test/framework"
 	"github.com/cmft/demo-operator/internal/test/sdkbundle"
 	"github.com/cmft/demo-operator/internal/test/testenv"
-	"github.com/cmft/demo-operator/test/framework"
-	"github.com/cmft/demo-operator/test/framework/olmtest"
 )
 
 var (
@@ -63,15 +57,14 @@ var (
 	k8s     client.Client
 	cs      kubernetes.Interface
 	// steps are the install steps both OLM tiers take, on k8s.
-	steps  olmtest.Steps
-	scheme = runtime.NewScheme()
+	steps framework.OLMSteps
 	// releases are the operator's versions the tests publish, oldest first.
 	releases []release
 	// catalogImage serves both releases on the stable and candidate channels.
 	catalogImage string
-	olmImages    olmdeploy.Images
+	olmImages    localolm.Images
 	// sdkImages are those operator-sdk runs: its index, decompression and scorecard images.
-	sdkImages olmdeploy.SDKImages
+	sdkImages localolm.SDKImages
 )
 
 // release is one version of the operator as images in the cluster's registry.
@@ -83,52 +76,38 @@ type release struct {
 }
 
 func TestMain(m *testing.M) {
-	nodeAssets, olmAssets := os.Getenv("NODE_ASSETS"), os.Getenv("OLM_ASSETS")
-	if nodeAssets == "" || olmAssets == "" {
-		fmt.Println("NODE_ASSETS or OLM_ASSETS is not set: skipping the OLM real-node tests (run make test-olm-node)")
-		os.Exit(0)
+	assets := framework.Assets("make test-olm-node", "NODE_ASSETS", "OLM_ASSETS")
+	testenv.RequireInMain("OLM real-node tests", localcluster.NodePrerequisites(assets[0]))
+	scheme, err := framework.OLMScheme()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
 	}
-	framework.RequireRealNode("OLM real-node tests", nodeAssets)
-	for _, add := range []func(*runtime.Scheme) error{clientgoscheme.AddToScheme, paasv1.AddToScheme,
-		apiextensionsv1.AddToScheme, operatorsv1.AddToScheme, operatorsv1alpha1.AddToScheme} {
-		if err := add(scheme); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-	}
-	cluster = &localcluster.Cluster{BinDir: nodeAssets, Nodes: 1, RealNode: true, Mirrors: olmdeploy.Mirrors,
+	cluster = &localcluster.Cluster{BinDir: assets[0], Nodes: 1, RealNode: true, Mirrors: localolm.Mirrors,
 		Progress: os.Stdout, DieWithParent: true}
-	os.Exit(framework.Run(m, cluster, func(dir string) error { return setUp(dir, olmAssets) }, dumpOLM))
+	os.Exit(framework.Run(m, cluster, framework.Options{Scheme: scheme, Timeout: 25 * time.Minute,
+		SetUp: func(ctx context.Context, s *framework.Suite) error { return setUp(ctx, s, assets[1]) }, Report: dumpOLM}))
 }
 
-// setUp starts the cluster, deploys OLM from its images, and builds and pushes the operator's.
-func setUp(dir, olmAssets string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Minute)
-	defer cancel()
+// setUp deploys OLM from its images, and builds and pushes the operator's.
+func setUp(ctx context.Context, s *framework.Suite, olmAssets string) error {
+	k8s, cs = s.Client, s.Clientset
+	cfg, dir := s.Config, s.Dir
 	start := time.Now()
-	if err := cluster.Up(ctx); err != nil {
-		return err
-	}
-	cfg, err := cluster.RESTConfig()
-	if err != nil {
-		return err
-	}
-	if k8s, cs, err = framework.Clients(cfg, scheme); err != nil {
-		return err
-	}
-	steps = olmtest.Steps{Client: k8s, Timeout: olmTimeout}
+	var err error
+	steps = framework.OLMSteps{Client: k8s, Timeout: olmTimeout}
 	b := &imagebuild.Builder{}
-	if olmImages, err = olmdeploy.BuildImages(ctx, b, testenv.Root(), olmAssets, cluster); err != nil {
+	if olmImages, err = localolm.BuildImages(ctx, b, testenv.Root(), olmAssets, cluster); err != nil {
 		return fmt.Errorf("OLM's images: %w", err)
 	}
-	if sdkImages, err = olmdeploy.BuildSDKImages(ctx, b, testenv.Root(), cluster, olmImages); err != nil {
+	if sdkImages, err = localolm.BuildSDKImages(ctx, b, testenv.Root(), cluster, olmImages); err != nil {
 		return fmt.Errorf("operator-sdk's images: %w", err)
 	}
-	objs, err := olmdeploy.Render(filepath.Join(olmAssets, "deploy"), olmImages)
+	objs, err := localolm.Render(filepath.Join(olmAssets, "deploy"), olmImages)
 	if err != nil {
 		return err
 	}
-	if err := olmdeploy.Deploy(ctx, cfg, objs); err != nil {
+	if err := localolm.Deploy(ctx, cfg, objs); err != nil {
 		return err
 	}
 	fmt.Printf("OLM's images built and its manifests applied %s after the start\n", time.Since(start).Round(100*time.Millisecond))
@@ -138,7 +117,7 @@ func setUp(dir, olmAssets string) error {
 		return err
 	}
 	fmt.Printf("operator images built and pushed %s after the start\n", time.Since(start).Round(100*time.Millisecond))
-	if err := olmdeploy.WaitReady(ctx, cfg); err != nil {
+	if err := localolm.WaitPodsReady(ctx, cfg); err != nil {
 		return fmt.Errorf("OLM is not ready: %w", err)
 	}
 	fmt.Printf("OLM running as pods, packageserver serving, %s after the start\n", time.Since(start).Round(100*time.Millisecond))
@@ -190,7 +169,7 @@ func buildOperatorImages(ctx context.Context, b *imagebuild.Builder, dir string)
 			Tag: bundleLocal}); err != nil {
 			return nil, fmt.Errorf("building the bundle image: %w", err)
 		}
-		if err := olmbundle.GenerateCatalog(olmbundle.CatalogOptions{BundleDir: r.bundleDir, BundleImage: r.bundle,
+		if err := olm.GenerateCatalog(olm.CatalogOptions{BundleDir: r.bundleDir, BundleImage: r.bundle,
 			CatalogDir: filepath.Join(catalogContext, "catalog", annotations.PackageName)}); err != nil {
 			return nil, err
 		}
@@ -260,9 +239,9 @@ func dumpOLM() {
 			fmt.Fprintf(os.Stderr, "  %s %s ready=%v restarts=%d %+v\n", c.Name, c.Image, c.Ready, c.RestartCount, c.State)
 		}
 	}
-	for _, name := range []string{"olm-operator", "catalog-operator", olmdeploy.PackageServerCSV} {
+	for _, name := range []string{"olm-operator", "catalog-operator", localolm.PackageServerCSV} {
 		for _, p := range pods.Items {
-			if p.Namespace != olmdeploy.Namespace || !strings.HasPrefix(p.Name, name+"-") {
+			if p.Namespace != localolm.Namespace || !strings.HasPrefix(p.Name, name+"-") {
 				continue
 			}
 			logs, _ := cs.CoreV1().Pods(p.Namespace).GetLogs(p.Name, &corev1.PodLogOptions{TailLines: ptr.To[int64](30)}).DoRaw(ctx)

@@ -36,9 +36,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/internal/localcluster"
+	"github.com/cmft/demo-operator/internal/localolm"
 	"github.com/cmft/demo-operator/internal/test/builder"
-	"github.com/cmft/demo-operator/internal/test/localcluster"
-	"github.com/cmft/demo-operator/internal/test/olmdeploy"
+	"github.com/cmft/demo-operator/internal/test/framework"
 )
 
 // Pulls, unpack Jobs and pod starts on two shared cores take tens of seconds each.
@@ -52,13 +53,13 @@ func TestOperatorHubPath(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
 	first := releases[0]
-	source := createCatalogSource(t, olmdeploy.Namespace, "demo-operator-catalog", catalogImage)
+	source := createCatalogSource(t, localolm.Namespace, "demo-operator-catalog", catalogImage)
 
 	// kubectl get packagemanifests demo-operator
 	pm := &unstructured.Unstructured{}
 	pm.SetGroupVersionKind(schema.GroupVersionKind{Group: "packages.operators.coreos.com", Version: "v1", Kind: "PackageManifest"})
 	g.Eventually(func(g Gomega) {
-		g.Expect(k8s.Get(ctx, client.ObjectKey{Namespace: olmdeploy.Namespace, Name: "demo-operator"}, pm)).To(Succeed())
+		g.Expect(k8s.Get(ctx, client.ObjectKey{Namespace: localolm.Namespace, Name: "demo-operator"}, pm)).To(Succeed())
 		channels, _, _ := unstructured.NestedSlice(pm.Object, "status", "channels")
 		names := make([]string, 0, len(channels))
 		for _, c := range channels {
@@ -74,7 +75,7 @@ func TestOperatorHubPath(t *testing.T) {
 	ns := steps.NewNamespace(t, "olm-hub-")
 	steps.CreateOperatorGroup(t, ns, ns)
 	start := time.Now()
-	sub := subscribe(t, ns, source, olmdeploy.Namespace, "stable", first.csv)
+	sub := subscribe(t, ns, source, localolm.Namespace, "stable", first.csv)
 	steps.Approve(t, ns, first.csv)
 	csv := steps.WaitSucceeded(t, ns, first.csv)
 	succeeded := time.Since(start)
@@ -107,7 +108,7 @@ func createCatalogSource(t *testing.T, namespace, name, image string) string {
 		p := pods.Items[0]
 		g.Expect(p.Spec.NodeName).To(Equal(localcluster.NodeName))
 		g.Expect(p.Spec.Containers[0].Image).To(Equal(image))
-		g.Expect(podReady(&p)).To(BeTrue(), "registry pod %s not Ready: %+v", p.Name, p.Status.ContainerStatuses)
+		g.Expect(framework.PodReady(&p)).To(BeTrue(), "registry pod %s not Ready: %+v", p.Name, p.Status.ContainerStatuses)
 		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(source), source)).To(Succeed())
 		g.Expect(source.Status.GRPCConnectionState).NotTo(BeNil())
 		g.Expect(source.Status.GRPCConnectionState.LastObservedState).To(Equal("READY"))
@@ -151,7 +152,7 @@ func expectOperatorPods(t *testing.T, csv *operatorsv1alpha1.ClusterServiceVersi
 			g.Expect(p.Spec.NodeName).To(Equal(localcluster.NodeName))
 			g.Expect(p.Status.ContainerStatuses).NotTo(BeEmpty())
 			g.Expect(p.Status.ContainerStatuses[0].Image).To(Equal(managerImage))
-			g.Expect(podReady(&p)).To(BeTrue(), "pod %s not Ready", p.Name)
+			g.Expect(framework.PodReady(&p)).To(BeTrue(), "pod %s not Ready", p.Name)
 			ready = append(ready, p)
 		}
 		g.Expect(ready).To(HaveLen(int(ptr.Deref(d.Spec.Replicas, 1))))
@@ -166,12 +167,6 @@ func operatorDeployment(g Gomega, csv *operatorsv1alpha1.ClusterServiceVersion) 
 	d := &appsv1.Deployment{}
 	g.Expect(k8s.Get(context.Background(), client.ObjectKey{Namespace: csv.Namespace, Name: specs[0].Name}, d)).To(Succeed())
 	return d
-}
-
-func podReady(p *corev1.Pod) bool {
-	return p.Status.Phase == corev1.PodRunning && slices.ContainsFunc(p.Status.Conditions, func(c corev1.PodCondition) bool {
-		return c.Type == corev1.PodReady && c.Status == corev1.ConditionTrue
-	})
 }
 
 // subscribe subscribes namespace to demo-operator's channel from source, at startingCSV.

@@ -35,14 +35,15 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/cmft/demo-operator/internal/olmrun"
+	"github.com/cmft/demo-operator/internal/olm"
+	"github.com/cmft/demo-operator/internal/test/framework"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // TestRunBundle runs `operator-sdk run bundle <bundle-image> --install-mode <mode>`, `run
 // bundle-upgrade <newer-bundle-image>` and `cleanup demo-operator` as users without the CLI do:
 // OwnNamespace through make run-bundle, run-bundle-upgrade and cleanup-bundle, AllNamespaces
-// through internal/olmrun, which they run. The bundle image is rendered into a file-based
+// through internal/olm, which they run. The bundle image is rendered into a file-based
 // catalog served by a registry pod of the opm image, a CatalogSource points at that pod, an
 // OperatorGroup for the install mode, a Subscription, its InstallPlan approved; the upgrade makes
 // the newer bundle the channel's head and replaces the registry pod; cleanup removes all that
@@ -90,8 +91,8 @@ func runBundle(t *testing.T, mode operatorsv1alpha1.InstallModeType) {
 	ca, err := os.ReadFile(cluster.CAFile())
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(roots.AppendCertsFromPEM(ca)).To(BeTrue())
-	runner := &olmrun.Runner{Client: k8s, Options: olmrun.Options{Namespace: ns, IndexImage: cluster.SecureImage(olmImages.OPM), Timeout: olmTimeout,
-		Registry: olmrun.RegistryOptions{RootCAs: roots}, Logf: t.Logf}}
+	runner := &olm.Runner{Client: k8s, Options: olm.Options{Namespace: ns, IndexImage: cluster.SecureImage(olmImages.OPM), Timeout: olmTimeout,
+		Registry: olm.RegistryOptions{RootCAs: roots}, Logf: t.Logf}}
 	viaMake := mode == operatorsv1alpha1.InstallModeTypeOwnNamespace
 
 	start := time.Now()
@@ -99,7 +100,7 @@ func runBundle(t *testing.T, mode operatorsv1alpha1.InstallModeType) {
 		runMake(t, "run-bundle", "BUNDLE_IMG="+firstBundle, "NAMESPACE="+ns, "INSTALL_MODE="+string(mode),
 			"INDEX_IMG="+cluster.SecureImage(olmImages.OPM))
 	} else {
-		_, err := runner.RunBundle(ctx, firstBundle, olmrun.InstallMode{Type: mode})
+		_, err := runner.RunBundle(ctx, firstBundle, olm.InstallMode{Type: mode})
 		g.Expect(err).NotTo(HaveOccurred())
 	}
 	t.Logf("run bundle %s (%s) → CSV Succeeded in %s", firstBundle, mode, time.Since(start).Round(100*time.Millisecond))
@@ -155,7 +156,7 @@ func runBundle(t *testing.T, mode operatorsv1alpha1.InstallModeType) {
 		g.Expect(apierrors.IsNotFound(err)).To(BeTrue(), "%T %s after cleanup: %v", obj, obj.GetName(), err)
 	}
 	pods := &corev1.PodList{}
-	g.Expect(k8s.List(ctx, pods, client.InNamespace(ns), client.MatchingLabels{olmrun.LabelPackage: "demo-operator"})).To(Succeed())
+	g.Expect(k8s.List(ctx, pods, client.InNamespace(ns), client.MatchingLabels{olm.LabelPackage: "demo-operator"})).To(Succeed())
 	g.Expect(pods.Items).To(BeEmpty(), "registry pods after cleanup")
 	expectUninstalled(t, deploy, app, workload)
 }
@@ -170,17 +171,17 @@ func expectRunBundleCatalog(t *testing.T, namespace string, bundles ...string) s
 	source := &operatorsv1alpha1.CatalogSource{}
 	g.Expect(k8s.Get(ctx, client.ObjectKey{Namespace: namespace, Name: "demo-operator-catalog"}, source)).To(Succeed())
 	var injected []struct{ ImageTag string }
-	g.Expect(json.Unmarshal([]byte(source.Annotations[olmrun.AnnotationInjectedBundles]), &injected)).To(Succeed())
+	g.Expect(json.Unmarshal([]byte(source.Annotations[olm.AnnotationInjectedBundles]), &injected)).To(Succeed())
 	images := make([]string, 0, len(injected))
 	for _, b := range injected {
 		images = append(images, b.ImageTag)
 	}
 	g.Expect(images).To(Equal(bundles))
-	g.Expect(source.Annotations).To(HaveKeyWithValue(olmrun.AnnotationIndexImage, cluster.SecureImage(olmImages.OPM)))
+	g.Expect(source.Annotations).To(HaveKeyWithValue(olm.AnnotationIndexImage, cluster.SecureImage(olmImages.OPM)))
 	pod := &corev1.Pod{}
-	g.Expect(k8s.Get(ctx, client.ObjectKey{Namespace: namespace, Name: source.Annotations[olmrun.AnnotationRegistryPod]}, pod)).To(Succeed())
+	g.Expect(k8s.Get(ctx, client.ObjectKey{Namespace: namespace, Name: source.Annotations[olm.AnnotationRegistryPod]}, pod)).To(Succeed())
 	g.Expect(pod.Spec.Containers[0].Image).To(Equal(cluster.SecureImage(olmImages.OPM)))
-	g.Expect(podReady(pod)).To(BeTrue())
+	g.Expect(framework.PodReady(pod)).To(BeTrue())
 	g.Expect(source.Spec.Address).To(Equal(pod.Status.PodIP + ":50051"))
 	g.Expect(source.Status.GRPCConnectionState).NotTo(BeNil())
 	g.Expect(source.Status.GRPCConnectionState.LastObservedState).To(Equal("READY"))

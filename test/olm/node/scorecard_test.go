@@ -29,7 +29,7 @@ import (
 	. "github.com/onsi/gomega"
 	scorecardv1alpha3 "github.com/operator-framework/api/pkg/apis/scorecard/v1alpha3"
 
-	"github.com/cmft/demo-operator/internal/test/olmdeploy"
+	"github.com/cmft/demo-operator/internal/localolm"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
@@ -57,7 +57,7 @@ func TestScorecard(t *testing.T) {
 	}
 	t.Logf("operator-sdk scorecard:\n| test | state |\n|---|---|\n%s", table.String())
 	g.Expect(failed).To(BeEmpty())
-	config, err2 := olmdeploy.ScorecardConfig(testenv.Root())
+	config, err2 := localolm.ScorecardConfig(testenv.Root())
 	g.Expect(err2).NotTo(HaveOccurred())
 	tests := 0
 	for _, stage := range config.Stages {

@@ -31,11 +31,12 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/internal/test/framework"
 	"github.com/cmft/demo-operator/internal/test/sdkbundle"
-	"github.com/cmft/demo-operator/test/framework"
 )
 
 // sdkRunBundle runs the real operator-sdk, as users do: `run bundle <bundle image>` with an
@@ -44,7 +45,7 @@ import (
 // `cleanup demo-operator`. The images are pulled from the registry's TLS endpoint, which the CLI
 // trusts through SSL_CERT_DIR and the node through containerd's configuration. A
 // DemoApplication is served after the install and after the upgrade; cleanup removes the
-// operator and, unlike make cleanup-bundle (internal/olmrun), the CRD with every DemoApplication.
+// operator and, unlike make cleanup-bundle (internal/olm), the CRD with every DemoApplication.
 func sdkRunBundle(t *testing.T, mode operatorsv1alpha1.InstallModeType) {
 	g := NewWithT(t)
 	ctx := context.Background()
@@ -95,15 +96,16 @@ func sdkRunBundle(t *testing.T, mode operatorsv1alpha1.InstallModeType) {
 // the restricted Pod Security Standard: its registry pod's init container has no security
 // context and the pod no runAsNonRoot, so the API server refuses the pod whatever
 // --security-context-config says (operator-framework/operator-sdk#7039). make run-bundle
-// (internal/olmrun) installs there. The day a fixed CLI is pinned, this test fails and says so.
+// (internal/olm) installs there. The day a fixed CLI is pinned, this test fails and says so.
 func TestOperatorSDKRunBundleRestricted(t *testing.T) {
 	g := NewWithT(t)
-	ns := framework.NewNamespace(t, k8s, "sdk-restricted-", map[string]string{"pod-security.kubernetes.io/enforce": "restricted"})
+	ns := framework.NewNamespace(t, k8s, metav1.ObjectMeta{GenerateName: "sdk-restricted-",
+		Labels: map[string]string{"pod-security.kubernetes.io/enforce": "restricted"}})
 	out, err := operatorSDK(t, "run", "bundle", cluster.SecureImage(releases[0].bundle), "--index-image", cluster.SecureImage(sdkImages.Index),
 		"--decompression-image", cluster.SecureImage(sdkImages.Decompression), "--security-context-config", "restricted",
 		"--install-mode", string(operatorsv1alpha1.InstallModeTypeOwnNamespace), "--namespace", ns, "--timeout", "2m")
 	g.Expect(err).To(HaveOccurred(), "operator-sdk#7039 looks fixed: run bundle installed in a restricted namespace; "+
-		"drop this test and say so where README and make run-bundle send restricted namespaces to internal/olmrun")
+		"drop this test and say so where README and make run-bundle send restricted namespaces to internal/olm")
 	// logrus quotes the message, escaping its quotes.
 	g.Expect(out).To(MatchRegexp(`violates PodSecurity \\?"restricted:latest\\?".*container \\?"registry-grpc-init\\?" must set securityContext`))
 }

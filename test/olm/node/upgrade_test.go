@@ -32,7 +32,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
-	"github.com/cmft/demo-operator/internal/test/olmdeploy"
+	"github.com/cmft/demo-operator/internal/localolm"
 )
 
 // TestUpgradeAndUninstall subscribes to the stable channel at the first release, both
@@ -44,10 +44,10 @@ import (
 func TestUpgradeAndUninstall(t *testing.T) {
 	ctx := context.Background()
 	first, second := releases[0], releases[1]
-	source := createCatalogSource(t, olmdeploy.Namespace, "demo-operator-upgrade", catalogImage)
+	source := createCatalogSource(t, localolm.Namespace, "demo-operator-upgrade", catalogImage)
 	ns := steps.NewNamespace(t, "olm-upgrade-")
 	steps.CreateOperatorGroup(t, ns, ns)
-	sub := subscribe(t, ns, source, olmdeploy.Namespace, "stable", first.csv)
+	sub := subscribe(t, ns, source, localolm.Namespace, "stable", first.csv)
 	steps.Approve(t, ns, first.csv)
 	old := steps.WaitSucceeded(t, ns, first.csv)
 	expectOperatorPods(t, old, first.managerImage)

@@ -44,10 +44,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 
-	"github.com/cmft/demo-operator/internal/test/imagebuild"
-	"github.com/cmft/demo-operator/internal/test/olmdeploy"
+	"github.com/cmft/demo-operator/internal/imagebuild"
+	"github.com/cmft/demo-operator/internal/localcluster"
+	"github.com/cmft/demo-operator/internal/localolm"
 	"github.com/cmft/demo-operator/internal/test/testenv"
-	"github.com/cmft/demo-operator/test/framework"
 )
 
 // walkthroughMarker precedes README's fenced block of the walk-through.
@@ -59,7 +59,7 @@ func TestMain(m *testing.M) {
 		fmt.Println("NODE_ASSETS or OLM_ASSETS is not set: skipping README's OLM walk-through (run make test-olm-node)")
 		os.Exit(0)
 	}
-	framework.RequireRealNode("README's OLM walk-through", nodeAssets)
+	testenv.RequireInMain("README's OLM walk-through", localcluster.NodePrerequisites(nodeAssets))
 	ctrllog.SetLogger(logr.Discard())
 	os.Exit(m.Run())
 }
@@ -95,7 +95,7 @@ func TestREADMEWalkthrough(t *testing.T) {
 	// What the walk-through asks of the reader: the Dockerfile's base images in buildah's
 	// storage, here the local stand-ins (which the tier before has made already).
 	g.Expect((&imagebuild.Builder{}).EnsureBaseImages(ctx, root, imagebuild.GolangImage, imagebuild.DistrolessStaticImage)).To(Succeed())
-	config, err := olmdeploy.ScorecardConfig(root)
+	config, err := localolm.ScorecardConfig(root)
 	g.Expect(err).NotTo(HaveOccurred())
 	scorecardTests := 0
 	for _, stage := range config.Stages {
@@ -109,7 +109,7 @@ func TestREADMEWalkthrough(t *testing.T) {
 		cmd := exec.CommandContext(ctx, "bash", "-ec", strings.Join(append(exports, command), "\n"))
 		cmd.Dir = root
 		out, err := cmd.CombinedOutput()
-		t.Logf("$ %s\n(%s)\n%s", command, time.Since(began).Round(100*time.Millisecond), tail(string(out), 15))
+		t.Logf("$ %s\n(%s)\n%s", command, time.Since(began).Round(100*time.Millisecond), imagebuild.Tail(string(out), 15))
 		g.Expect(err).NotTo(HaveOccurred(), "README's walk-through: %s:\n%s", command, out)
 		switch {
 		case strings.HasPrefix(command, "export "):
@@ -194,17 +194,11 @@ func expectOLMRemoved(t *testing.T, kubeconfig string) {
 	cs, err := kubernetes.NewForConfig(cfg)
 	g.Expect(err).NotTo(HaveOccurred())
 	ctx := context.Background()
-	_, err = cs.CoreV1().Namespaces().Get(ctx, olmdeploy.Namespace, metav1.GetOptions{})
-	g.Expect(apierrors.IsNotFound(err)).To(BeTrue(), "namespace %s after make olm-down: %v", olmdeploy.Namespace, err)
+	_, err = cs.CoreV1().Namespaces().Get(ctx, localolm.Namespace, metav1.GetOptions{})
+	g.Expect(apierrors.IsNotFound(err)).To(BeTrue(), "namespace %s after make olm-down: %v", localolm.Namespace, err)
 	groups, err := cs.Discovery().ServerGroups()
 	g.Expect(err).NotTo(HaveOccurred())
 	for _, group := range groups.Groups {
 		g.Expect(group.Name).NotTo(HaveSuffix("operators.coreos.com"), "API group served after make olm-down")
 	}
-}
-
-// tail is the last n lines of s.
-func tail(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }

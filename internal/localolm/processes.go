@@ -14,10 +14,11 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package localolm runs Operator Lifecycle Manager on a local cluster: OLM's CRDs and
-// namespaces, its olm and catalog operators as processes of the cluster (as their Deployments
-// would run them, but from binaries built by hack/olm.sh), and opm serving file-based catalogs
-// that CatalogSources reach by address. No image is pulled or run.
+// Package localolm runs Operator Lifecycle Manager on a local cluster, in one of two ways. On
+// kwok nodes (this file): OLM's CRDs and namespaces, its olm and catalog operators as processes
+// of the cluster (as their Deployments would run them, but from binaries built by hack/olm.sh),
+// and opm serving file-based catalogs that CatalogSources reach by address; no image is pulled
+// or run. On the real node (pods.go): OLM's images built here and its upstream manifests applied.
 package localolm
 
 import (
@@ -26,7 +27,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"strconv"
 	"time"
 
 	operatorsv1 "github.com/operator-framework/api/pkg/operators/v1"
@@ -42,11 +42,12 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/cmft/demo-operator/internal/test/localcluster"
+	"github.com/cmft/demo-operator/internal/localcluster"
 )
 
 const (
-	// Namespace is OLM's own namespace, where its global CatalogSources live.
+	// Namespace is OLM's namespace in its upstream release: its operators, packageserver and
+	// the global CatalogSources live there.
 	Namespace = "olm"
 	// OperatorsNamespace holds the global OperatorGroup, as in OLM's upstream install.
 	OperatorsNamespace = "operators"
@@ -56,9 +57,13 @@ const (
 	// OLMOperator and CatalogOperator are the process names of OLM's two operators.
 	OLMOperator     = "olm-operator"
 	CatalogOperator = "catalog-operator"
+
+	// olmBinary and catalogBinary are the binaries of OLM's two operators (hack/olm.sh), as
+	// its image holds them.
+	olmBinary, catalogBinary = "olm", "catalog"
 )
 
-// fieldOwner is the server-side apply manager of what Install creates.
+// fieldOwner is the server-side apply manager of what Install and Deploy apply.
 const fieldOwner = "demo-operator-localolm"
 
 // scheme knows OLM's API types next to the built-in ones.
@@ -104,7 +109,7 @@ func Install(ctx context.Context, cfg *rest.Config, assets string) error {
 		}
 		names = append(names, crd.GetName())
 	}
-	if err := waitEstablished(ctx, k8s, names); err != nil {
+	if err := localcluster.WaitEstablished(ctx, cfg, names...); err != nil {
 		return err
 	}
 	for _, ns := range []string{Namespace, OperatorsNamespace} {
@@ -120,25 +125,6 @@ func Install(ctx context.Context, cfg *rest.Config, assets string) error {
 	return nil
 }
 
-func waitEstablished(ctx context.Context, k8s client.Client, names []string) error {
-	return wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
-		for _, name := range names {
-			crd := &apiextensionsv1.CustomResourceDefinition{}
-			if err := k8s.Get(ctx, client.ObjectKey{Name: name}, crd); err != nil {
-				return false, err
-			}
-			established := false
-			for _, c := range crd.Status.Conditions {
-				established = established || (c.Type == apiextensionsv1.Established && c.Status == apiextensionsv1.ConditionTrue)
-			}
-			if !established {
-				return false, nil
-			}
-		}
-		return true, nil
-	})
-}
-
 // Start runs OLM's olm and catalog operators as processes of c with its admin kubeconfig, with
 // the arguments of OLM's upstream Deployments, unless they run already. Neither writes OpenShift
 // ClusterOperator status. Both serve health and metrics on :8080, which OLM does not let one
@@ -151,9 +137,9 @@ func Start(c *localcluster.Cluster, assets string) error {
 	}{
 		// olm takes its kubeconfig from KUBECONFIG only, and ignores arguments that are not
 		// flags: the path there lets Stop recognise the process as the cluster's.
-		{OLMOperator, "olm", []string{"--namespace=" + Namespace, "--writeStatusName=", c.Kubeconfig()},
+		{OLMOperator, olmBinary, []string{"--namespace=" + Namespace, "--writeStatusName=", c.Kubeconfig()},
 			[]string{"KUBECONFIG=" + c.Kubeconfig(), "OPERATOR_NAMESPACE=" + Namespace, "OPERATOR_NAME=" + OLMOperator}},
-		{CatalogOperator, "catalog", []string{"--kubeconfig=" + c.Kubeconfig(), "--namespace=" + Namespace, "--writeStatusName="}, nil},
+		{CatalogOperator, catalogBinary, []string{"--kubeconfig=" + c.Kubeconfig(), "--namespace=" + Namespace, "--writeStatusName="}, nil},
 	}
 	for _, p := range processes {
 		if c.PID(p.name) > 0 {
@@ -174,9 +160,9 @@ func Stop(c *localcluster.Cluster) error {
 	return c.Stop(OLMOperator)
 }
 
-// WaitReady waits until the olm operator has synced the global OperatorGroup, which it does
+// WaitProcessesReady waits until the olm operator has synced the global OperatorGroup, which it does
 // once its informers run.
-func WaitReady(ctx context.Context, cfg *rest.Config) error {
+func WaitProcessesReady(ctx context.Context, cfg *rest.Config) error {
 	k8s, err := client.New(cfg, client.Options{Scheme: scheme})
 	if err != nil {
 		return err
@@ -196,13 +182,16 @@ func WaitReady(ctx context.Context, cfg *rest.Config) error {
 // a container's, goes nowhere; and its cache is built in c's state directory, where Down
 // removes it, rather than in a temporary directory that a stopped opm leaves behind.
 func ServeCatalog(ctx context.Context, c *localcluster.Cluster, assets, name, catalogDir string) (string, error) {
-	port, err := freePort()
+	addr, err := localcluster.FreeAddr()
 	if err != nil {
 		return "", err
 	}
-	addr := "127.0.0.1:" + strconv.Itoa(port)
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", err
+	}
 	if err := c.StartProcess(name, filepath.Join(assets, "opm"),
-		[]string{"serve", catalogDir, "--port=" + strconv.Itoa(port), "--pprof-addr=", "--termination-log=" + os.DevNull,
+		[]string{"serve", catalogDir, "--port=" + port, "--pprof-addr=", "--termination-log=" + os.DevNull,
 			"--cache-dir=" + filepath.Join(c.Dir, "opm-cache", name), "--cache-enforce-integrity=false"}, nil); err != nil {
 		return "", err
 	}
@@ -217,14 +206,4 @@ func ServeCatalog(ctx context.Context, c *localcluster.Cluster, assets, name, ca
 		return "", fmt.Errorf("opm serve %s is not listening on %s (see %s): %w", catalogDir, addr, c.LogFile(name), err)
 	}
 	return addr, nil
-}
-
-// freePort asks the kernel for a port no one listens on; opm takes it a moment later.
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }

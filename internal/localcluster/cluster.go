@@ -46,6 +46,9 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apiextensions-apiserver/pkg/apihelpers"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apiextensionsclientset "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -54,6 +57,8 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+
+	"github.com/cmft/demo-operator/internal/imagebuild"
 )
 
 //go:embed kwok-stages.yaml
@@ -374,13 +379,17 @@ func (c *Cluster) StartProcess(name, path string, args, env []string) error {
 // exited reports a process that stopped by itself, with the end of its log, which is gone
 // once a test run removes its state directory.
 func (c *Cluster) exited(name string) error {
-	data, _ := os.ReadFile(c.LogFile(name))
-	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
-	return fmt.Errorf("%s exited; the end of its log:\n%s", name, strings.Join(lines[max(0, len(lines)-15):], "\n"))
+	return fmt.Errorf("%s exited; the end of its log:\n%s", name, c.LogTail(name, 15))
 }
 
 // LogFile is where a process started here writes its output.
 func (c *Cluster) LogFile(name string) string { return filepath.Join(c.Dir, "logs", name+".log") }
+
+// LogTail is the last lines of the log of the process name.
+func (c *Cluster) LogTail(name string, lines int) string {
+	data, _ := os.ReadFile(c.LogFile(name))
+	return imagebuild.Tail(string(data), lines)
+}
 
 // Stop ends a process started by Start or StartProcess: SIGTERM, then SIGKILL after 20 seconds.
 func (c *Cluster) Stop(name string) error { return c.signal(name, syscall.SIGTERM, 20*time.Second) }
@@ -705,4 +714,35 @@ func FreePortBase() (int, error) {
 		}
 	}
 	return 0, errors.New("no free ports for the cluster")
+}
+
+// FreeAddr is a loopback address whose port nothing listens on now, for a server started a
+// moment later.
+func FreeAddr() (string, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer l.Close()
+	return l.Addr().String(), nil
+}
+
+// WaitEstablished waits until the API server serves the kinds of the CRDs named names.
+func WaitEstablished(ctx context.Context, cfg *rest.Config, names ...string) error {
+	cs, err := apiextensionsclientset.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	return wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
+		for _, name := range names {
+			crd, err := cs.ApiextensionsV1().CustomResourceDefinitions().Get(ctx, name, metav1.GetOptions{})
+			if err != nil {
+				return false, err
+			}
+			if !apihelpers.IsCRDConditionTrue(crd, apiextensionsv1.Established) {
+				return false, nil
+			}
+		}
+		return true, nil
+	})
 }

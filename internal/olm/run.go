@@ -14,14 +14,19 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package olmrun does what `operator-sdk run bundle`, `run bundle-upgrade` and `cleanup` do,
+// Package olm holds what this repository does with Operator Lifecycle Manager's formats and
+// APIs, on any cluster running OLM: the file-based catalog that make catalog writes, and what
+// `operator-sdk run bundle`, `run bundle-upgrade` and `cleanup` do, for users without the CLI
+// (cmd/olmrun).
+//
+// Runner does what `operator-sdk run bundle`, `run bundle-upgrade` and `cleanup` do,
 // on any cluster running Operator Lifecycle Manager, for users without the CLI: a bundle image
 // rendered into a file-based catalog, served from a ConfigMap by a registry pod of the opm
 // (index) image, a CatalogSource at that pod, an OperatorGroup, a Subscription, its InstallPlan
 // approved, the CSV Succeeded. It marks everything it creates and never deletes or replaces an
 // object it did not create; unlike operator-sdk's cleanup it never deletes CRDs, so that users'
 // custom resources survive.
-package olmrun
+package olm
 
 import (
 	"context"
@@ -64,9 +69,7 @@ const (
 	AnnotationInjectedBundles = "operators.operatorframework.io/injected-bundles"
 	AnnotationRegistryPod     = "operators.operatorframework.io/registry-pod-name"
 
-	// catalogFile is the ConfigMap key, and the file opm serves.
-	catalogFile = "catalog.yaml"
-	grpcPort    = 50051
+	grpcPort = 50051
 )
 
 // Options are the flags the commands share.
@@ -276,7 +279,7 @@ func (r *Runner) Cleanup(ctx context.Context, pkg string) error {
 }
 
 func (r *Runner) render(ctx context.Context, image string) (*declcfg.Bundle, error) {
-	bundle, err := RenderBundle(ctx, image, r.Registry)
+	bundle, err := RenderBundleImage(ctx, image, r.Registry)
 	if err != nil {
 		return nil, err
 	}

@@ -14,11 +14,12 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package olmtest holds the steps of an OLM install that both OLM test tiers take (OLM as
+// OLMSteps are the steps of an OLM install that both OLM test tiers take (OLM as
 // processes in test/olm, as pods on the real node in test/olm/node): a namespace, an
 // OperatorGroup, a Subscription, its InstallPlan approved, the CSV Succeeded; then a
 // DemoApplication served by the installed operator, before and after an upgrade.
-package olmtest
+
+package framework
 
 import (
 	"context"
@@ -35,30 +36,31 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/internal/test/builder"
-	"github.com/cmft/demo-operator/test/framework"
 )
 
-// Steps takes the steps on the cluster of Client, waiting up to Timeout for OLM each time.
-type Steps struct {
+// OLMSteps takes the steps on the cluster of Client, waiting up to Timeout for OLM each time.
+type OLMSteps struct {
 	Client  client.Client
 	Timeout time.Duration
 }
 
 // NewNamespace creates a namespace for one test, named prefix and a random suffix, deletes it
 // afterwards, and returns once its default ServiceAccount exists (pods are refused before).
-func (s Steps) NewNamespace(t *testing.T, prefix string) string {
+func (s OLMSteps) NewNamespace(t *testing.T, prefix string) string {
 	t.Helper()
-	return framework.NewNamespace(t, s.Client, prefix, nil)
+	return NewNamespace(t, s.Client, metav1.ObjectMeta{GenerateName: prefix})
 }
 
 // CreateOperatorGroup makes the OperatorGroup of namespace, targeting targets (none: all
 // namespaces).
-func (s Steps) CreateOperatorGroup(t *testing.T, namespace string, targets ...string) {
+func (s OLMSteps) CreateOperatorGroup(t *testing.T, namespace string, targets ...string) {
 	t.Helper()
 	og := &operatorsv1.OperatorGroup{
 		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: "demo-operator"},
@@ -71,7 +73,7 @@ func (s Steps) CreateOperatorGroup(t *testing.T, namespace string, targets ...st
 
 // Subscribe subscribes namespace to spec's package, named after it, with manual approval so
 // that each InstallPlan waits for Approve.
-func (s Steps) Subscribe(t *testing.T, namespace string, spec operatorsv1alpha1.SubscriptionSpec) *operatorsv1alpha1.Subscription {
+func (s OLMSteps) Subscribe(t *testing.T, namespace string, spec operatorsv1alpha1.SubscriptionSpec) *operatorsv1alpha1.Subscription {
 	t.Helper()
 	spec.InstallPlanApproval = operatorsv1alpha1.ApprovalManual
 	sub := &operatorsv1alpha1.Subscription{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: spec.Package}, Spec: &spec}
@@ -82,7 +84,7 @@ func (s Steps) Subscribe(t *testing.T, namespace string, spec operatorsv1alpha1.
 }
 
 // Approve waits for the InstallPlan that installs csvName to require approval, and approves it.
-func (s Steps) Approve(t *testing.T, namespace, csvName string) *operatorsv1alpha1.InstallPlan {
+func (s OLMSteps) Approve(t *testing.T, namespace, csvName string) *operatorsv1alpha1.InstallPlan {
 	t.Helper()
 	ctx := context.Background()
 	plan := &operatorsv1alpha1.InstallPlan{}
@@ -106,7 +108,7 @@ func (s Steps) Approve(t *testing.T, namespace, csvName string) *operatorsv1alph
 }
 
 // WaitSucceeded waits until OLM reports the CSV Succeeded, and returns it.
-func (s Steps) WaitSucceeded(t *testing.T, namespace, name string) *operatorsv1alpha1.ClusterServiceVersion {
+func (s OLMSteps) WaitSucceeded(t *testing.T, namespace, name string) *operatorsv1alpha1.ClusterServiceVersion {
 	t.Helper()
 	start := time.Now()
 	csv := &operatorsv1alpha1.ClusterServiceVersion{}
@@ -120,7 +122,7 @@ func (s Steps) WaitSucceeded(t *testing.T, namespace, name string) *operatorsv1a
 
 // ExpectInstalled waits until the Subscription reports the CSV installed, which the catalog
 // operator records after the CSV succeeds.
-func (s Steps) ExpectInstalled(t *testing.T, sub *operatorsv1alpha1.Subscription, csv string) {
+func (s OLMSteps) ExpectInstalled(t *testing.T, sub *operatorsv1alpha1.Subscription, csv string) {
 	t.Helper()
 	NewWithT(t).Eventually(func(g Gomega) {
 		g.Expect(s.Client.Get(context.Background(), client.ObjectKeyFromObject(sub), sub)).To(Succeed())
@@ -130,7 +132,7 @@ func (s Steps) ExpectInstalled(t *testing.T, sub *operatorsv1alpha1.Subscription
 
 // ExpectReplaced waits until OLM has deleted old, the CSV an upgrade replaced, and the
 // Subscription names next installed.
-func (s Steps) ExpectReplaced(t *testing.T, sub *operatorsv1alpha1.Subscription, old *operatorsv1alpha1.ClusterServiceVersion, next string) {
+func (s OLMSteps) ExpectReplaced(t *testing.T, sub *operatorsv1alpha1.Subscription, old *operatorsv1alpha1.ClusterServiceVersion, next string) {
 	t.Helper()
 	NewWithT(t).Eventually(func() bool {
 		return apierrors.IsNotFound(s.Client.Get(context.Background(), client.ObjectKeyFromObject(old), &operatorsv1alpha1.ClusterServiceVersion{}))
@@ -140,7 +142,7 @@ func (s Steps) ExpectReplaced(t *testing.T, sub *operatorsv1alpha1.Subscription,
 
 // ExpectKept checks that an upgrade kept what users own: crd and app are the same objects
 // (their UIDs) and app's spec is unchanged. It returns app as it is now.
-func (s Steps) ExpectKept(t *testing.T, crd *apiextensionsv1.CustomResourceDefinition, app *paasv1.DemoApplication) *paasv1.DemoApplication {
+func (s OLMSteps) ExpectKept(t *testing.T, crd *apiextensionsv1.CustomResourceDefinition, app *paasv1.DemoApplication) *paasv1.DemoApplication {
 	t.Helper()
 	g := NewWithT(t)
 	ctx := context.Background()
@@ -156,7 +158,7 @@ func (s Steps) ExpectKept(t *testing.T, crd *apiextensionsv1.CustomResourceDefin
 
 // CreateDemoApp creates the DemoApplication that builder.DemoApplication makes of namespace,
 // name and opts.
-func (s Steps) CreateDemoApp(t *testing.T, namespace, name string, opts ...builder.Option) *paasv1.DemoApplication {
+func (s OLMSteps) CreateDemoApp(t *testing.T, namespace, name string, opts ...builder.Option) *paasv1.DemoApplication {
 	t.Helper()
 	app := builder.DemoApplication(namespace, name, opts...)
 	if err := s.Client.Create(context.Background(), app); err != nil {
@@ -168,7 +170,7 @@ func (s Steps) CreateDemoApp(t *testing.T, namespace, name string, opts ...build
 // ExpectServed waits until the installed operator serves app: its Deployment and Service
 // exist and app controls them, the Deployment's pods are ready, and app's status says so for
 // its current generation, Available.
-func (s Steps) ExpectServed(t *testing.T, app *paasv1.DemoApplication) {
+func (s OLMSteps) ExpectServed(t *testing.T, app *paasv1.DemoApplication) {
 	t.Helper()
 	ctx := context.Background()
 	NewWithT(t).Eventually(func(g Gomega) {
@@ -186,4 +188,17 @@ func (s Steps) ExpectServed(t *testing.T, app *paasv1.DemoApplication) {
 		g.Expect(current.Status.ObservedGeneration).To(Equal(current.Generation))
 		g.Expect(apimeta.IsStatusConditionTrue(current.Status.Conditions, paasv1.ConditionAvailable)).To(BeTrue())
 	}, s.Timeout, 250*time.Millisecond).Should(Succeed())
+}
+
+// OLMScheme knows the kinds the OLM tiers read and write: the built-in ones, CRDs, OLM's and
+// the DemoApplication.
+func OLMScheme() (*runtime.Scheme, error) {
+	scheme := runtime.NewScheme()
+	for _, add := range []func(*runtime.Scheme) error{clientgoscheme.AddToScheme, apiextensionsv1.AddToScheme,
+		operatorsv1.AddToScheme, operatorsv1alpha1.AddToScheme, paasv1.AddToScheme} {
+		if err := add(scheme); err != nil {
+			return nil, err
+		}
+	}
+	return scheme, nil
 }

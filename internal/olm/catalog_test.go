@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package olmrun
+package olm
 
 import (
 	"path/filepath"
@@ -26,16 +26,15 @@ import (
 	"github.com/operator-framework/operator-registry/alpha/declcfg"
 	"github.com/operator-framework/operator-registry/alpha/property"
 
-	"github.com/cmft/demo-operator/internal/olmbundle"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 const bundleImage = "registry.example.com/demo-operator-bundle:v0.1.0"
 
-// committedBundle is bundle/ rendered as RenderBundle renders its image.
+// committedBundle is bundle/ rendered as RenderBundleImage renders its image.
 func committedBundle(t *testing.T) *declcfg.Bundle {
 	t.Helper()
-	b, _, err := olmbundle.RenderBundle(filepath.Join(testenv.Root(), "bundle"), bundleImage)
+	b, _, err := RenderBundleDir(filepath.Join(testenv.Root(), "bundle"), bundleImage)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,8 +36,8 @@ limitations under the License.
 //   - StaticELF tells whether a binary runs without libc.
 //
 // Everything needs root and buildah (Debian: apt-get install buildah); Run and Start need runc.
-// Tests call RequireAvailable first: it skips them where buildah is missing, and fails them
-// under CI.
+// Tests call testenv.Require(t, imagebuild.Available()) first: it skips them where buildah is
+// missing, and fails them under CI.
 package imagebuild
 
 import (
@@ -55,7 +55,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"testing"
 	"time"
 
 	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
@@ -319,18 +318,16 @@ func (b *Builder) buildah(ctx context.Context, args ...string) ([]byte, error) {
 		cmd.Stderr = io.MultiWriter(&stderr, b.Log)
 	}
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("buildah %s: %w: %s", strings.Join(args, " "), err, tail(stderr.String(), 4000))
+		return nil, fmt.Errorf("buildah %s: %w: %s", strings.Join(args, " "), err, Tail(stderr.String(), 40))
 	}
 	return stdout.Bytes(), nil
 }
 
-// tail keeps the last n bytes of s, where a failing command says what went wrong.
-func tail(s string, n int) string {
-	s = strings.TrimSpace(s)
-	if len(s) > n {
-		return "…" + s[len(s)-n:]
-	}
-	return s
+// Tail is the last lines of s, a command's output or a process's log: where a failure says
+// what went wrong.
+func Tail(s string, lines int) string {
+	parts := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return strings.Join(parts[max(0, len(parts)-lines):], "\n")
 }
 
 // StaticELF returns nil when path is an ELF executable that needs no dynamic loader and no
@@ -354,21 +351,6 @@ func StaticELF(path string) error {
 		return fmt.Errorf("dynamically linked: it needs %s", strings.Join(libs, ", "))
 	}
 	return nil
-}
-
-// RequireAvailable stops a test that needs buildah when images cannot be built here (see
-// Available): it skips on a developer's machine, and fails under CI (CI set), where a missing
-// buildah must not pass for a green run.
-func RequireAvailable(t testing.TB) {
-	t.Helper()
-	err := Available()
-	switch {
-	case err == nil:
-	case os.Getenv("CI") != "":
-		t.Fatalf("CI must build images: %v (.ci/run installs buildah)", err)
-	default:
-		t.Skipf("not building images: %v", err)
-	}
 }
 
 // HumanSize writes n bytes in kB or MB (SI), as registries and container tools report sizes.

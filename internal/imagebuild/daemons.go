@@ -76,7 +76,7 @@ func StartRegistry(ctx context.Context, dir string) (*Registry, error) {
 		return err == nil && res.StatusCode == http.StatusOK
 	})
 	if err != nil {
-		return nil, errors.Join(fmt.Errorf("docker-registry: %w: %s", err, tail(out.String(), 2000)), r.Stop())
+		return nil, errors.Join(fmt.Errorf("docker-registry: %w: %s", err, Tail(out.String(), 20)), r.Stop())
 	}
 	return r, nil
 }
@@ -138,7 +138,7 @@ func StartDockerd(ctx context.Context, dir string, insecureRegistries ...string)
 		return d.Docker(ctx, "version").Run() == nil
 	})
 	if err != nil {
-		return nil, errors.Join(fmt.Errorf("dockerd: %w: %s", err, tail(d.log.String(), 2000)), d.Stop())
+		return nil, errors.Join(fmt.Errorf("dockerd: %w: %s", err, Tail(d.log.String(), 20)), d.Stop())
 	}
 	return d, nil
 }

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package olmrun
+package olm
 
 import (
 	"bytes"
@@ -69,22 +69,16 @@ func AddHead(cfg *declcfg.DeclarativeConfig, bundle declcfg.Bundle) error {
 	return validate(cfg)
 }
 
-// Head is the entry of Channel that no other entry replaces: what a Subscription to it installs.
+// Head is the head of Channel, the one channel of a catalog of NewCatalog.
 func Head(cfg *declcfg.DeclarativeConfig) (string, error) {
 	if len(cfg.Channels) != 1 {
 		return "", fmt.Errorf("the catalog has %d channels, want 1", len(cfg.Channels))
 	}
-	entries := cfg.Channels[0].Entries
-	var heads []string
-	for _, e := range entries {
-		if !slices.ContainsFunc(entries, func(o declcfg.ChannelEntry) bool { return o.Replaces == e.Name }) {
-			heads = append(heads, e.Name)
-		}
+	h := heads(cfg.Channels[0].Entries)
+	if len(h) != 1 {
+		return "", fmt.Errorf("channel %s has heads %v, want one", cfg.Channels[0].Name, h)
 	}
-	if len(heads) != 1 {
-		return "", fmt.Errorf("channel %s has heads %v, want one", cfg.Channels[0].Name, heads)
-	}
-	return heads[0], nil
+	return h[0], nil
 }
 
 // validate checks cfg as opm serve would load it.
@@ -96,7 +90,7 @@ func validate(cfg *declcfg.DeclarativeConfig) error {
 	return m.Validate()
 }
 
-// marshalCatalog is cfg as catalog.yaml, the file the registry pod serves.
+// marshalCatalog is cfg as catalog.yaml, as `opm render` writes it.
 func marshalCatalog(cfg *declcfg.DeclarativeConfig) (string, error) {
 	var out bytes.Buffer
 	if err := declcfg.WriteYAML(*cfg, &out); err != nil {

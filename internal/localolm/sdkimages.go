@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package olmdeploy
+package localolm
 
 import (
 	"context"
@@ -28,8 +28,8 @@ import (
 	"github.com/operator-framework/operator-registry/pkg/containertools"
 	"sigs.k8s.io/yaml"
 
-	"github.com/cmft/demo-operator/internal/test/imagebuild"
-	"github.com/cmft/demo-operator/internal/test/localcluster"
+	"github.com/cmft/demo-operator/internal/imagebuild"
+	"github.com/cmft/demo-operator/internal/localcluster"
 )
 
 // SDKImages are the images operator-sdk's run bundle, run bundle-upgrade and scorecard run on a

@@ -23,15 +23,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
-	"github.com/cmft/demo-operator/internal/test/localcluster"
+	"github.com/cmft/demo-operator/internal/localcluster"
 )
 
-// UpWithManager starts c while it builds the manager (main.go) into dir, the two being the
-// slowest steps of a tier's set-up, and returns the manager binary's path.
-func UpWithManager(ctx context.Context, c *localcluster.Cluster, dir string) (string, error) {
+// upWithManager starts c while it builds the manager (main.go) into dir, and returns the
+// manager binary's path.
+func upWithManager(ctx context.Context, c *localcluster.Cluster, dir string) (string, error) {
 	bin := filepath.Join(dir, "manager")
 	build := exec.Command("go", "build", "-o", bin, "github.com/cmft/demo-operator")
 	build.Stdout, build.Stderr = os.Stdout, os.Stderr
@@ -45,17 +44,10 @@ func UpWithManager(ctx context.Context, c *localcluster.Cluster, dir string) (st
 	return bin, upErr
 }
 
-// Tail returns the last lines of s.
-func Tail(s string, lines int) string {
-	parts := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	return strings.Join(parts[max(0, len(parts)-lines):], "\n")
-}
-
 // PrintLogs writes to w the last lines of the logs of c's processes named names.
 func PrintLogs(w io.Writer, c *localcluster.Cluster, lines int, names ...string) {
 	for _, name := range names {
-		logs, _ := os.ReadFile(c.LogFile(name))
-		fmt.Fprintf(w, "%s log:\n%s\n", name, Tail(string(logs), lines))
+		fmt.Fprintf(w, "%s log:\n%s\n", name, c.LogTail(name, lines))
 	}
 }
 
@@ -66,8 +58,7 @@ func LogsOnFailure(t *testing.T, c *localcluster.Cluster, lines int, names ...st
 			return
 		}
 		for _, name := range names {
-			logs, _ := os.ReadFile(c.LogFile(name))
-			t.Logf("%s log:\n%s", name, Tail(string(logs), lines))
+			t.Logf("%s log:\n%s", name, c.LogTail(name, lines))
 		}
 	})
 }

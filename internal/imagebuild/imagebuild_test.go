@@ -27,6 +27,8 @@ import (
 	"testing"
 
 	. "github.com/onsi/gomega"
+
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 func TestNormalize(t *testing.T) {
@@ -61,7 +63,7 @@ FROM golang:1.26
 // TestAssembleRunPush makes an image from scratch out of busybox, runs it as its user on a
 // read-only root, and pushes it to an OCI archive.
 func TestAssembleRunPush(t *testing.T) {
-	RequireAvailable(t)
+	testenv.Require(t, Available())
 	g := NewWithT(t)
 	ctx := context.Background()
 	busybox, err := exec.LookPath("busybox")
@@ -131,7 +133,7 @@ func TestAssembleRunPush(t *testing.T) {
 // TestDockerdLeavesNothing starts a Docker daemon of the test's own, loads an image into it,
 // and stops it: no process, mount (its network namespace's nsfs, overlays) or file is left.
 func TestDockerdLeavesNothing(t *testing.T) {
-	RequireAvailable(t)
+	testenv.Require(t, Available())
 	if _, err := exec.LookPath("dockerd"); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatal("CI must run dockerd (.ci/run installs docker.io)")

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package olmrun
+package olm
 
 import (
 	"context"
@@ -28,8 +28,6 @@ import (
 	"github.com/operator-framework/operator-registry/pkg/image/containerdregistry"
 	"github.com/operator-framework/operator-registry/pkg/lib/bundle"
 	"github.com/sirupsen/logrus"
-
-	"github.com/cmft/demo-operator/internal/olmbundle"
 )
 
 // RegistryOptions say how to reach the registry bundle images are pulled from.
@@ -43,7 +41,7 @@ type RegistryOptions struct {
 	RootCAs *x509.CertPool
 }
 
-// RenderBundle is `opm render <image>` of a bundle image: the image pulled with operator-registry's
+// RenderBundleImage is `opm render <image>` of a bundle image: the image pulled with operator-registry's
 // containerd-based registry client, as operator-sdk pulls it, into a cache that is removed
 // afterwards, and its manifests turned into an olm.bundle that names the image.
 //
@@ -52,7 +50,7 @@ type RegistryOptions struct {
 // and operator-sdk are built with the containers_image_openpgp tag, which `go build ./...`
 // cannot set. The steps are the ones Render takes for a bundle image; the unpacked bundle is
 // rendered as make catalog renders bundle/.
-func RenderBundle(ctx context.Context, ref string, opts RegistryOptions) (*declcfg.Bundle, error) {
+func RenderBundleImage(ctx context.Context, ref string, opts RegistryOptions) (*declcfg.Bundle, error) {
 	dir, err := os.MkdirTemp("", "olmrun-render-")
 	if err != nil {
 		return nil, err
@@ -86,6 +84,6 @@ func RenderBundle(ctx context.Context, ref string, opts RegistryOptions) (*declc
 	if err := reg.Unpack(ctx, img, unpacked); err != nil {
 		return nil, fmt.Errorf("unpacking %s: %w", ref, err)
 	}
-	b, _, err := olmbundle.RenderBundle(unpacked, ref)
+	b, _, err := RenderBundleDir(unpacked, ref)
 	return b, err
 }

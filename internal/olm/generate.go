@@ -14,10 +14,11 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package olmbundle adds a bundle to the file-based catalog, the way `opm render` and an edit
-// of the package's channels do: make catalog runs it (hack/bundle), and tests render bundles
-// with it. The bundle itself comes from operator-sdk (make bundle).
-package olmbundle
+// GenerateCatalog adds a bundle to the file-based catalog, the way `opm render` and an edit of
+// the package's channels do: make catalog runs it (hack/bundle), and tests render bundles with
+// it. The bundle itself comes from operator-sdk (make bundle).
+
+package olm
 
 import (
 	"bytes"
@@ -51,7 +52,8 @@ type CatalogOptions struct {
 	CatalogDir string
 }
 
-// catalogFile holds the package, its channels and its bundles, as `opm render` writes them.
+// catalogFile holds the package, its channels and its bundles, as `opm render` writes them; it
+// is also the key of the ConfigMap a registry pod serves, and the file opm serves there.
 const catalogFile = "catalog.yaml"
 
 // GenerateCatalog adds the bundle to the package's catalog, or replaces the same release,
@@ -61,7 +63,7 @@ func GenerateCatalog(o CatalogOptions) error {
 	if o.BundleImage == "" {
 		return errors.New("the bundle's image is required: OLM pulls and unpacks it (make catalog CATALOG_BUNDLE_IMG=...)")
 	}
-	b, annotations, err := RenderBundle(o.BundleDir, o.BundleImage)
+	b, annotations, err := RenderBundleDir(o.BundleDir, o.BundleImage)
 	if err != nil {
 		return err
 	}
@@ -97,14 +99,14 @@ func GenerateCatalog(o CatalogOptions) error {
 		cfg.Channels[i].Entries = withHead(cfg.Channels[i].Entries, b.Name, version)
 	}
 
-	var out bytes.Buffer
-	if err := declcfg.WriteYAML(*cfg, &out); err != nil {
+	data, err := marshalCatalog(cfg)
+	if err != nil {
 		return err
 	}
 	if err := os.MkdirAll(o.CatalogDir, 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(o.CatalogDir, catalogFile), out.Bytes(), 0o644)
+	return os.WriteFile(filepath.Join(o.CatalogDir, catalogFile), []byte(data), 0o644)
 }
 
 // withHead makes name the channel's head unless it is already in the channel.
@@ -113,14 +115,15 @@ func withHead(entries []declcfg.ChannelEntry, name, version string) []declcfg.Ch
 		return entries
 	}
 	entry := declcfg.ChannelEntry{Name: name, SkipRange: "<" + version}
-	if head := channelHead(entries); head != "" {
-		entry.Replaces = head
+	if h := heads(entries); len(h) > 0 {
+		entry.Replaces = h[0]
 	}
 	return append(entries, entry)
 }
 
-// channelHead is the entry no other entry replaces or skips.
-func channelHead(entries []declcfg.ChannelEntry) string {
+// heads are the entries of a channel that no other entry replaces or skips: a well-formed
+// channel has one, what a Subscription to it installs.
+func heads(entries []declcfg.ChannelEntry) []string {
 	superseded := map[string]bool{}
 	for _, e := range entries {
 		superseded[e.Replaces] = true
@@ -128,12 +131,13 @@ func channelHead(entries []declcfg.ChannelEntry) string {
 			superseded[s] = true
 		}
 	}
+	var out []string
 	for _, e := range entries {
 		if !superseded[e.Name] {
-			return e.Name
+			out = append(out, e.Name)
 		}
 	}
-	return ""
+	return out
 }
 
 // bundleAnnotations are the channel settings the bundle's metadata declares.
@@ -143,9 +147,9 @@ func (a bundleAnnotations) channels() []string {
 	return (&registry.AnnotationsFile{Annotations: a.Annotations}).GetChannels()
 }
 
-// RenderBundle renders the bundle directory the way `opm render <dir>` does: one olm.bundle
+// RenderBundleDir renders the bundle directory the way `opm render <dir>` does: one olm.bundle
 // whose properties embed every manifest as an olm.bundle.object.
-func RenderBundle(dir, bundleImage string) (*declcfg.Bundle, bundleAnnotations, error) {
+func RenderBundleDir(dir, bundleImage string) (*declcfg.Bundle, bundleAnnotations, error) {
 	in, err := registry.NewImageInput(image.SimpleReference(bundleImage), dir)
 	if err != nil {
 		return nil, bundleAnnotations{}, fmt.Errorf("reading bundle %s: %w", dir, err)

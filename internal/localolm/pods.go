@@ -14,12 +14,12 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package olmdeploy deploys Operator Lifecycle Manager as pods, the way its upstream release
-// does: OLM's image (olm, catalog, package-server, copy-content, cpb, and busybox's cp, as
+// On the real node, OLM runs as pods, the way its upstream release deploys it: OLM's image (olm, catalog, package-server, copy-content, cpb, and busybox's cp, as
 // OLM's Dockerfile assembles it) and opm's image, both from binaries hack/olm.sh builds from
 // the Go module proxy, pushed to a registry the node pulls from; then OLM's Helm chart, rendered
 // with the values of its upstream release (deploy/upstream/values.yaml) and those images, applied.
-package olmdeploy
+
+package localolm
 
 import (
 	"context"
@@ -35,32 +35,22 @@ import (
 	"helm.sh/helm/v3/pkg/chartutil"
 	"helm.sh/helm/v3/pkg/releaseutil"
 	appsv1 "k8s.io/api/apps/v1"
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/wait"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
-	"github.com/cmft/demo-operator/internal/test/imagebuild"
-	"github.com/cmft/demo-operator/internal/test/localcluster"
+	"github.com/cmft/demo-operator/internal/imagebuild"
+	"github.com/cmft/demo-operator/internal/localcluster"
 )
 
 const (
-	// Namespace is OLM's namespace in its upstream release: its operators, packageserver and
-	// the global CatalogSources live there.
-	Namespace = "olm"
-	// OperatorsNamespace holds the global OperatorGroup (all namespaces).
-	OperatorsNamespace = "operators"
-	// GlobalOperatorGroup is the OperatorGroup of OperatorsNamespace.
-	GlobalOperatorGroup = "global-operators"
 	// PackageServerCSV is the CSV through which the olm operator installs packageserver and
 	// its APIService.
 	PackageServerCSV = "packageserver"
@@ -71,7 +61,6 @@ const (
 	// lives on quay.io: left out, as nothing here may be pulled from outside.
 	upstreamCatalogSource = "operatorhubio-catalog"
 
-	fieldOwner = "demo-operator-olmdeploy"
 	// operatorsGroup is the API group of OLM's own kinds.
 	operatorsGroup = "operators.coreos.com"
 	// releaseName is the Helm release OLM's chart is rendered as.
@@ -97,17 +86,6 @@ const (
 // Mirrors are the registries of SDKInitImage and of the scorecard-test image, for
 // localcluster.Cluster.Mirrors: the OLM tests' cluster and make cluster-up-node's set them.
 var Mirrors = []string{SDKInitImage[:strings.Index(SDKInitImage, "/")], ScorecardRegistry}
-
-// scheme knows CRDs next to the built-in types.
-var scheme = runtime.NewScheme()
-
-func init() {
-	for _, add := range []func(*runtime.Scheme) error{clientgoscheme.AddToScheme, apiextensionsv1.AddToScheme} {
-		if err := add(scheme); err != nil {
-			panic(err)
-		}
-	}
-}
 
 // Images are the references, in the node's registry, of the images OLM runs.
 type Images struct {
@@ -146,7 +124,7 @@ func olmImageSpec(name, assets string) (imagebuild.ImageSpec, error) {
 		{Path: "/busybox/busybox", Source: busybox},
 		{Path: "/bin/cp", Link: "/busybox/busybox"},
 	}
-	for _, bin := range []string{"olm", "catalog", "package-server", "copy-content", "cpb"} {
+	for _, bin := range []string{olmBinary, catalogBinary, "package-server", "copy-content", "cpb"} {
 		files = append(files, imagebuild.File{Path: "/bin/" + bin, Source: filepath.Join(assets, bin)})
 	}
 	return imagebuild.ImageSpec{
@@ -255,7 +233,7 @@ func Deploy(ctx context.Context, cfg *rest.Config, objs []*unstructured.Unstruct
 	var crds []string
 	for i, obj := range objs {
 		if obj.GetKind() != crdKind && len(crds) > 0 {
-			if err := waitEstablished(ctx, cfg, crds); err != nil {
+			if err := localcluster.WaitEstablished(ctx, cfg, crds...); err != nil {
 				return err
 			}
 			crds = nil
@@ -308,31 +286,10 @@ func Remove(ctx context.Context, cfg *rest.Config, objs []*unstructured.Unstruct
 	return nil
 }
 
-func waitEstablished(ctx context.Context, cfg *rest.Config, names []string) error {
-	k8s, err := client.New(cfg, client.Options{Scheme: scheme})
-	if err != nil {
-		return err
-	}
-	return wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
-		for _, name := range names {
-			crd := &apiextensionsv1.CustomResourceDefinition{}
-			if err := k8s.Get(ctx, client.ObjectKey{Name: name}, crd); err != nil {
-				return false, err
-			}
-			if !slices.ContainsFunc(crd.Status.Conditions, func(c apiextensionsv1.CustomResourceDefinitionCondition) bool {
-				return c.Type == apiextensionsv1.Established && c.Status == apiextensionsv1.ConditionTrue
-			}) {
-				return false, nil
-			}
-		}
-		return true, nil
-	})
-}
-
-// WaitReady waits until OLM runs: its two operators' Deployments available, packageserver's
+// WaitPodsReady waits until OLM runs: its two operators' Deployments available, packageserver's
 // CSV Succeeded (the olm operator installed it) and its APIService available, which is when
 // kube-apiserver serves packagemanifests.
-func WaitReady(ctx context.Context, cfg *rest.Config) error {
+func WaitPodsReady(ctx context.Context, cfg *rest.Config) error {
 	k8s, err := client.New(cfg, client.Options{Scheme: scheme})
 	if err != nil {
 		return err
