@@ -225,9 +225,18 @@ helm-package: manifests ## Package the chart into bin/charts, with appVersion $(
 ##@ Tools
 
 .PHONY: tools
-tools: controller-gen kustomize codegen-tools golangci-lint operator-sdk ## Build every tool the tests run into bin/ (first time only): the generators, golangci-lint, operator-sdk and scorecard-test, the control plane and the real node's binaries, OLM and opm.
+tools: controller-gen kustomize codegen-tools golangci-lint operator-sdk scorecard-test node-binaries olm-binaries ## Build every tool the tests run into bin/ (first time only): the generators, golangci-lint, operator-sdk and scorecard-test, the control plane and the real node's binaries, OLM and opm. Independent builds: make -j4 tools runs them side by side.
+
+.PHONY: scorecard-test
+scorecard-test: ## Build scorecard-test at operator-sdk's version, for the scorecard-test image (first time only).
 	@hack/operator-sdk.sh --scorecard-test >/dev/null
+
+.PHONY: node-binaries
+node-binaries: ## Build the control plane and the real node's binaries (first time only).
 	@hack/control-plane.sh --node >/dev/null
+
+.PHONY: olm-binaries
+olm-binaries: ## Build OLM's binaries and opm (first time only).
 	@hack/olm.sh >/dev/null
 
 .PHONY: controller-gen
