@@ -32,6 +32,7 @@ import (
 	kstatus "sigs.k8s.io/cli-utils/pkg/kstatus/status"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/internal/test/argocd"
 )
 
 // deployment is a Deployment of two replicas, at generation 3, with status.
@@ -167,6 +168,7 @@ func TestSetStatus(t *testing.T) {
 			}
 			g.Expect(app.Status.ObservedGeneration).To(Equal(int64(7)))
 			g.Expect(computeKstatus(g, app)).To(Equal(tc.kstatus))
+			g.Expect(argoHealth(g, app)).To(Equal(argoVerdicts[tc.kstatus]), "Argo CD's verdict agrees with kstatus'")
 			g.Expect(meta.IsStatusConditionTrue(app.Status.Conditions, paasv1.ConditionReady)).To(Equal(tc.kstatus == kstatus.CurrentStatus),
 				"Ready is True exactly when kstatus says Current")
 		})
@@ -225,6 +227,23 @@ func TestSetStatus(t *testing.T) {
 	})
 }
 
+// argoVerdicts are Argo CD's health statuses for kstatus' verdicts.
+var argoVerdicts = map[kstatus.Status]string{kstatus.CurrentStatus: argocd.Healthy,
+	kstatus.InProgressStatus: argocd.Progressing, kstatus.FailedStatus: argocd.Degraded}
+
+// argoHealth is the verdict of the health check the repository ships for Argo CD on app,
+// run as Argo CD runs it.
+func argoHealth(g Gomega, app *paasv1.DemoApplication) string {
+	script, err := argocd.DemoApplicationCheck()
+	g.Expect(err).NotTo(HaveOccurred())
+	obj, err := runtime.DefaultUnstructuredConverter.ToUnstructured(app)
+	g.Expect(err).NotTo(HaveOccurred())
+	h, err := argocd.Run(script, obj)
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(h.Message).NotTo(BeEmpty())
+	return h.Status
+}
+
 // computeKstatus is the verdict of cli-utils' kstatus on app, as Flux's health checks and
 // kubectl-style waiters compute it.
 func computeKstatus(g Gomega, app *paasv1.DemoApplication) kstatus.Status {
@@ -245,4 +264,7 @@ func TestKstatusOfANewSpec(t *testing.T) {
 	g.Expect(computeKstatus(g, app)).To(Equal(kstatus.CurrentStatus))
 	app.Generation = 8
 	g.Expect(computeKstatus(g, app)).To(Equal(kstatus.InProgressStatus), "a spec the operator has not acted on yet")
+	g.Expect(argoHealth(g, app)).To(Equal(argocd.Progressing))
+	app.Status = paasv1.DemoApplicationStatus{}
+	g.Expect(argoHealth(g, app)).To(Equal(argocd.Progressing), "an app the operator has not reported on")
 }
