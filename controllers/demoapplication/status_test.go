@@ -26,13 +26,11 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
 	kstatus "sigs.k8s.io/cli-utils/pkg/kstatus/status"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
-	"github.com/cmft/demo-operator/internal/test/argocd"
+	"github.com/cmft/demo-operator/internal/test/health"
 )
 
 // deployment is a Deployment of two replicas, at generation 3, with status.
@@ -228,30 +226,22 @@ func TestSetStatus(t *testing.T) {
 }
 
 // argoVerdicts are Argo CD's health statuses for kstatus' verdicts.
-var argoVerdicts = map[kstatus.Status]string{kstatus.CurrentStatus: argocd.Healthy,
-	kstatus.InProgressStatus: argocd.Progressing, kstatus.FailedStatus: argocd.Degraded}
+var argoVerdicts = map[kstatus.Status]string{kstatus.CurrentStatus: health.Healthy,
+	kstatus.InProgressStatus: health.Progressing, kstatus.FailedStatus: health.Degraded}
 
-// argoHealth is the verdict of the health check the repository ships for Argo CD on app,
-// run as Argo CD runs it.
+// computeKstatus is kstatus' verdict on app.
+func computeKstatus(g Gomega, app *paasv1.DemoApplication) kstatus.Status {
+	verdict, err := health.Kstatus(app)
+	g.Expect(err).NotTo(HaveOccurred())
+	return verdict
+}
+
+// argoHealth is Argo CD's verdict on app, from the health check the repository ships.
 func argoHealth(g Gomega, app *paasv1.DemoApplication) string {
-	script, err := argocd.DemoApplicationCheck()
-	g.Expect(err).NotTo(HaveOccurred())
-	obj, err := runtime.DefaultUnstructuredConverter.ToUnstructured(app)
-	g.Expect(err).NotTo(HaveOccurred())
-	h, err := argocd.Run(script, obj)
+	h, err := health.ArgoCDOf(app)
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(h.Message).NotTo(BeEmpty())
 	return h.Status
-}
-
-// computeKstatus is the verdict of cli-utils' kstatus on app, as Flux's health checks and
-// kubectl-style waiters compute it.
-func computeKstatus(g Gomega, app *paasv1.DemoApplication) kstatus.Status {
-	obj, err := runtime.DefaultUnstructuredConverter.ToUnstructured(app)
-	g.Expect(err).NotTo(HaveOccurred())
-	res, err := kstatus.Compute(&unstructured.Unstructured{Object: obj})
-	g.Expect(err).NotTo(HaveOccurred())
-	return res.Status
 }
 
 func TestKstatusOfANewSpec(t *testing.T) {
@@ -264,7 +254,7 @@ func TestKstatusOfANewSpec(t *testing.T) {
 	g.Expect(computeKstatus(g, app)).To(Equal(kstatus.CurrentStatus))
 	app.Generation = 8
 	g.Expect(computeKstatus(g, app)).To(Equal(kstatus.InProgressStatus), "a spec the operator has not acted on yet")
-	g.Expect(argoHealth(g, app)).To(Equal(argocd.Progressing))
+	g.Expect(argoHealth(g, app)).To(Equal(health.Progressing))
 	app.Status = paasv1.DemoApplicationStatus{}
-	g.Expect(argoHealth(g, app)).To(Equal(argocd.Progressing), "an app the operator has not reported on")
+	g.Expect(argoHealth(g, app)).To(Equal(health.Progressing), "an app the operator has not reported on")
 }

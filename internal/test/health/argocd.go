@@ -14,18 +14,19 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package argocd runs an Argo CD health check (a resource customization's health.lua) the way
-// Argo CD does: gopher-lua with the package, base and table libraries only, the object as the
-// global obj, the returned table read as a health status.
-package argocd
+// Package health computes an object's health as the GitOps tools do: kstatus' verdict (Flux's
+// health checks, kubectl-style waiters) and Argo CD's, from the health check the repository
+// ships, run as Argo CD runs it.
+package health
 
 import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
+	goruntime "runtime"
 
 	lua "github.com/yuin/gopher-lua"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 // The health statuses Argo CD knows.
@@ -38,20 +39,30 @@ const (
 	Unknown     = "Unknown"
 )
 
-// Health is what a health check returned.
-type Health struct {
+// ArgoCD is what an Argo CD health check returned.
+type ArgoCD struct {
 	Status, Message string
 }
 
-// DemoApplicationCheck is the health check the repository ships for DemoApplications.
-func DemoApplicationCheck() (string, error) {
-	_, file, _, _ := runtime.Caller(0)
-	data, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "..", "..", "config", "argocd", "paas.cmft.com", "DemoApplication", "health.lua"))
-	return string(data), err
+// ArgoCDOf returns Argo CD's health of obj, from the health check the repository ships for
+// its kind (config/argocd/<group>/<kind>/health.lua).
+func ArgoCDOf(obj client.Object) (ArgoCD, error) {
+	u, err := toUnstructured(obj)
+	if err != nil {
+		return ArgoCD{}, err
+	}
+	gvk := u.GroupVersionKind()
+	_, file, _, _ := goruntime.Caller(0)
+	script, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "..", "..", "config", "argocd", gvk.Group, gvk.Kind, "health.lua"))
+	if err != nil {
+		return ArgoCD{}, err
+	}
+	return RunArgoCDCheck(string(script), u.Object)
 }
 
-// Run runs script on obj (an object as unstructured holds it) and returns the health it says.
-func Run(script string, obj map[string]any) (Health, error) {
+// RunArgoCDCheck runs script on obj (an object as unstructured holds it) and returns the health
+// it says.
+func RunArgoCDCheck(script string, obj map[string]any) (ArgoCD, error) {
 	l := lua.NewState(lua.Options{SkipOpenLibs: true})
 	defer l.Close()
 	for _, lib := range []struct {
@@ -64,13 +75,13 @@ func Run(script string, obj map[string]any) (Health, error) {
 	}
 	l.SetGlobal("obj", decode(l, obj))
 	if err := l.DoString(script); err != nil {
-		return Health{}, err
+		return ArgoCD{}, err
 	}
 	table, ok := l.Get(-1).(*lua.LTable)
 	if !ok {
-		return Health{}, fmt.Errorf("the health check returned %s, not a table", l.Get(-1).Type())
+		return ArgoCD{}, fmt.Errorf("the health check returned %s, not a table", l.Get(-1).Type())
 	}
-	h := Health{Status: lua.LVAsString(table.RawGetString("status")), Message: lua.LVAsString(table.RawGetString("message"))}
+	h := ArgoCD{Status: lua.LVAsString(table.RawGetString("status")), Message: lua.LVAsString(table.RawGetString("message"))}
 	switch h.Status {
 	case Healthy, Progressing, Degraded, Suspended, Missing, Unknown:
 		return h, nil
