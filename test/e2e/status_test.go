@@ -25,6 +25,7 @@ import (
 
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -96,8 +97,7 @@ func TestRefusedPodsReachStatus(t *testing.T) {
 
 	// The cause goes: the pods are allowed, created, Running; the app is Ready and no longer
 	// Degraded or Stalled.
-	nsObj := &metav1.PartialObjectMetadata{}
-	nsObj.SetGroupVersionKind(metav1.SchemeGroupVersion.WithKind("Namespace"))
+	nsObj := &corev1.Namespace{}
 	g.Expect(k8s.Get(ctx, client.ObjectKey{Name: ns}, nsObj)).To(Succeed())
 	patch := client.MergeFrom(nsObj.DeepCopy())
 	nsObj.Labels["pod-security.kubernetes.io/enforce"] = "privileged"
