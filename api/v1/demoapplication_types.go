@@ -135,9 +135,9 @@ type DemoApplicationPort struct {
 // every reconcile, failed or not; it is never read back as input. What a reconcile could not
 // observe stays as the previous one wrote it.
 type DemoApplicationStatus struct {
-	// observedGeneration is the generation of the last spec the operator applied in full:
-	// behind metadata.generation while a change is not (yet) in place, Degraded saying why
-	// when the failure is persistent.
+	// observedGeneration is the generation of the spec the conditions describe: behind
+	// metadata.generation until the operator has acted on a change; Ready, Reconciling and
+	// Stalled then say whether it is in place.
 	// +optional
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
 
@@ -162,7 +162,8 @@ type DemoApplicationStatus struct {
 	// +operator-sdk:csv:customresourcedefinitions:type=status,displayName="Per-pod Services"
 	PodServices int32 `json:"podServices,omitempty"`
 
-	// conditions are Available, Progressing and Degraded.
+	// conditions are Available, Progressing and Degraded, which follow the Deployment's, and
+	// Ready, Reconciling and Stalled, which sum them up as kstatus (Flux, kubectl wait) reads.
 	// +optional
 	// +listType=map
 	// +listMapKey=type
@@ -184,6 +185,16 @@ const (
 	// naming the failing step; or when the rollout stalled. A transient failure (a timeout,
 	// throttling, the API server unavailable) is retried and leaves Degraded as it was.
 	ConditionDegraded = "Degraded"
+
+	// ConditionReady is True when the spec is in place: every object applied, the rollout
+	// complete and the pods available. kubectl wait --for=condition=Ready waits for it.
+	ConditionReady = "Ready"
+	// ConditionReconciling is present, True, while the spec is not yet in place and the
+	// operator or the cluster is working on it (kstatus: InProgress).
+	ConditionReconciling = "Reconciling"
+	// ConditionStalled is present, True, when the spec cannot be put in place until someone
+	// acts: Degraded's reason and message (kstatus: Failed).
+	ConditionStalled = "Stalled"
 )
 
 // Condition reasons of a DemoApplication.
@@ -214,6 +225,12 @@ const (
 	ReasonPodServicesFailed = "PodServicesFailed"
 	// ReasonAsExpected: nothing is wrong.
 	ReasonAsExpected = "AsExpected"
+	// ReasonFailedCreate: the Deployment's ReplicaSet cannot create pods; the message is the
+	// API server's refusal (Pod Security, an admission webhook or policy, a quota).
+	ReasonFailedCreate = "FailedCreate"
+	// ReasonRetrying: a step failed transiently (a timeout, throttling, the API server
+	// unavailable) and is retried.
+	ReasonRetrying = "Retrying"
 )
 
 // +genclient
@@ -225,6 +242,7 @@ const (
 // +kubebuilder:printcolumn:name="Desired",type=integer,JSONPath=`.spec.replica`
 // +kubebuilder:printcolumn:name="Ready",type=integer,JSONPath=`.status.readyReplicas`
 // +kubebuilder:printcolumn:name="Available",type=string,JSONPath=`.status.conditions[?(@.type=="Available")].status`
+// +kubebuilder:printcolumn:name="Status",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].reason`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 // +operator-sdk:csv:customresourcedefinitions:displayName="Demo Application",resources={{Deployment,v1},{Event,v1},{Service,v1}}
 

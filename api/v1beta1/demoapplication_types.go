@@ -29,6 +29,7 @@ import (
 // +kubebuilder:printcolumn:name="Desired",type=integer,JSONPath=`.spec.replica`
 // +kubebuilder:printcolumn:name="Ready",type=integer,JSONPath=`.status.readyReplicas`
 // +kubebuilder:printcolumn:name="Available",type=string,JSONPath=`.status.conditions[?(@.type=="Available")].status`
+// +kubebuilder:printcolumn:name="Status",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].reason`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 // +operator-sdk:csv:customresourcedefinitions:displayName="Demo Application (v1beta1)",resources={{Deployment,v1},{Event,v1},{Service,v1}}
 

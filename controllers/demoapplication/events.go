@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -45,6 +46,9 @@ const (
 	// EventPodServiceNameInvalid: a pod's name is not a valid Service name, so it gets no
 	// per-pod Service.
 	EventPodServiceNameInvalid = "PodServiceNameInvalid"
+	// EventFailedCreate: the Deployment's ReplicaSet started failing to create pods; once
+	// when it starts, not per pass.
+	EventFailedCreate = paasv1.ReasonFailedCreate
 	// Any other failure that lasts until someone acts (a delete refused by an admission
 	// policy, a read forbidden by RBAC) is a Warning Event whose reason names the step, as
 	// the Degraded condition does: paasv1.ReasonDeploymentFailed, ReasonServiceFailed,
@@ -67,6 +71,24 @@ func (r *Reconciler) recordEvents(s *scope) {
 			"Pod %s gets no Service of its own: its name is not a valid Service name: %s", pod.name, strings.Join(pod.problems, "; "))
 	}
 	r.recordFailures(s)
+	r.recordReplicaFailure(s)
+}
+
+// recordReplicaFailure raises a Warning Event when the Deployment's ReplicaSet starts failing
+// to create pods: the status still holds the previous pass's conditions when Events are
+// recorded. Each attempt's message names another pod, so only the reason is compared.
+func (r *Reconciler) recordReplicaFailure(s *scope) {
+	if s.deployment == nil {
+		return
+	}
+	failed := replicaFailure(s.deployment)
+	if failed == nil {
+		return
+	}
+	if was := meta.FindStatusCondition(s.app.Status.Conditions, paasv1.ConditionDegraded); was != nil && was.Reason == paasv1.ReasonFailedCreate {
+		return
+	}
+	r.Recorder.Eventf(regarding(s.app), r.related(s.deployment), corev1.EventTypeWarning, EventFailedCreate, "Reconcile", "%s", failed.Message)
 }
 
 // recordCreated records what the pass created as one Event of its app, for kubectl describe,

@@ -30,6 +30,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -61,9 +62,11 @@ func failing(reason string) OmegaMatcher {
 	)
 }
 
-// behind matches an app whose current spec is not (yet) in place.
+// behind matches an app whose current spec is not (yet) in place: not Ready.
 func behind() OmegaMatcher {
-	return WithTransform(func(a *paasv1.DemoApplication) bool { return a.Status.ObservedGeneration < a.Generation }, BeTrue())
+	return WithTransform(func(a *paasv1.DemoApplication) bool {
+		return !meta.IsStatusConditionTrue(a.Status.Conditions, paasv1.ConditionReady)
+	}, BeTrue())
 }
 
 // createInPlace creates app and waits until its spec is in place.

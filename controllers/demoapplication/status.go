@@ -28,8 +28,8 @@ import (
 
 // setStatus rebuilds the app's status from what the pass observed and the failures its
 // steps met. What it could not observe stays as the last reconcile wrote it, so that no
-// condition claims what was not seen; observedGeneration advances only when every step
-// succeeded, that is when the whole spec is in place.
+// condition claims what was not seen; Ready, Reconciling and Stalled sum up the rest for
+// kstatus, and observedGeneration says which spec they describe.
 func setStatus(s *scope) {
 	app := s.app
 	if s.deploymentKnown {
@@ -46,9 +46,8 @@ func setStatus(s *scope) {
 		app.Status.PodServices = *s.podServices
 	}
 	setDegradedCondition(s)
-	if len(s.failures) == 0 {
-		app.Status.ObservedGeneration = app.Generation
-	}
+	setSummaryConditions(s)
+	app.Status.ObservedGeneration = app.Generation
 }
 
 // deploymentMissing returns the condition of type t when the app has no Deployment: none
@@ -109,11 +108,65 @@ func setDegradedCondition(s *scope) {
 	if len(s.failures) > 0 {
 		return
 	}
-	if d := s.deployment; d != nil && progressDeadlineExceeded(d) {
-		c.Status, c.Reason = metav1.ConditionTrue, paasv1.ReasonProgressDeadlineExceeded
-		c.Message = deploymentCondition(d, appsv1.DeploymentProgressing).Message
+	if d := s.deployment; d != nil {
+		if failed := replicaFailure(d); failed != nil {
+			c.Status, c.Reason, c.Message = metav1.ConditionTrue, paasv1.ReasonFailedCreate, failed.Message
+		} else if progressDeadlineExceeded(d) {
+			c.Status, c.Reason = metav1.ConditionTrue, paasv1.ReasonProgressDeadlineExceeded
+			c.Message = deploymentCondition(d, appsv1.DeploymentProgressing).Message
+		}
 	}
 	setCondition(s.app, c)
+}
+
+// setSummaryConditions sums up the others for kstatus and kubectl wait: Stalled while
+// Degraded, Ready once every object is applied and the rollout complete and available,
+// Reconciling otherwise. Reconciling and Stalled are present only when True, as kstatus and
+// Flux's runtime conditions have them.
+func setSummaryConditions(s *scope) {
+	app := s.app
+	degraded := meta.FindStatusCondition(app.Status.Conditions, paasv1.ConditionDegraded)
+	ready := metav1.Condition{Type: paasv1.ConditionReady, Status: metav1.ConditionFalse}
+	switch working := reconciling(s); {
+	case degraded != nil && degraded.Status == metav1.ConditionTrue:
+		ready.Reason, ready.Message = degraded.Reason, degraded.Message
+		setCondition(app, metav1.Condition{Type: paasv1.ConditionStalled, Status: metav1.ConditionTrue,
+			Reason: degraded.Reason, Message: degraded.Message})
+		meta.RemoveStatusCondition(&app.Status.Conditions, paasv1.ConditionReconciling)
+	case working != nil:
+		ready.Reason, ready.Message = working.Reason, working.Message
+		setCondition(app, *working)
+		meta.RemoveStatusCondition(&app.Status.Conditions, paasv1.ConditionStalled)
+	default:
+		ready.Status, ready.Reason, ready.Message = metav1.ConditionTrue, paasv1.ReasonRolloutComplete,
+			"Every object is applied and every pod runs the current spec"
+		meta.RemoveStatusCondition(&app.Status.Conditions, paasv1.ConditionReconciling)
+		meta.RemoveStatusCondition(&app.Status.Conditions, paasv1.ConditionStalled)
+	}
+	setCondition(app, ready)
+}
+
+// reconciling returns the Reconciling condition while the spec is not in place and nothing
+// keeps it from getting there: a step to retry, a Deployment not observed or missing, a
+// rollout under way, pods not yet available. Nil when the spec is in place.
+func reconciling(s *scope) *metav1.Condition {
+	c := &metav1.Condition{Type: paasv1.ConditionReconciling, Status: metav1.ConditionTrue}
+	conditions := s.app.Status.Conditions
+	available := meta.FindStatusCondition(conditions, paasv1.ConditionAvailable)
+	progressing := meta.FindStatusCondition(conditions, paasv1.ConditionProgressing)
+	switch {
+	case len(s.failures) > 0:
+		c.Reason, c.Message = paasv1.ReasonRetrying, s.failures[0].err.Error()
+	case !s.deploymentKnown || available == nil || progressing == nil:
+		c.Reason, c.Message = paasv1.ReasonRetrying, "The Deployment could not be read"
+	case progressing.Status == metav1.ConditionTrue || progressing.Reason != paasv1.ReasonRolloutComplete:
+		c.Reason, c.Message = progressing.Reason, progressing.Message
+	case available.Status != metav1.ConditionTrue:
+		c.Reason, c.Message = available.Reason, available.Message
+	default:
+		return nil
+	}
+	return c
 }
 
 // setCondition sets c on app, stamped with the generation it describes. Its
@@ -130,6 +183,16 @@ func rolledOut(d *appsv1.Deployment) bool {
 	s := d.Status
 	return s.ObservedGeneration >= d.Generation &&
 		s.UpdatedReplicas == want && s.Replicas == want && s.AvailableReplicas == want
+}
+
+// replicaFailure returns the Deployment's ReplicaFailure condition when True: its ReplicaSet
+// cannot create pods, in the API server's words.
+func replicaFailure(d *appsv1.Deployment) *appsv1.DeploymentCondition {
+	c := deploymentCondition(d, appsv1.DeploymentReplicaFailure)
+	if c == nil || c.Status != corev1.ConditionTrue {
+		return nil
+	}
+	return c
 }
 
 func progressDeadlineExceeded(d *appsv1.Deployment) bool {

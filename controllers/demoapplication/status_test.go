@@ -27,8 +27,10 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
+	kstatus "sigs.k8s.io/cli-utils/pkg/kstatus/status"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/internal/test/health"
 )
 
 // deployment is a Deployment of two replicas, at generation 3, with status.
@@ -54,21 +56,26 @@ func TestSetStatus(t *testing.T) {
 		err        error
 		want       map[string]metav1.ConditionStatus
 		reasons    map[string]string
+		// kstatus is the verdict of cli-utils' kstatus (Flux's health checks) on the app.
+		kstatus kstatus.Status
 	}{
 		{
-			name: "no Deployment yet",
-			want: map[string]metav1.ConditionStatus{paasv1.ConditionAvailable: "False", paasv1.ConditionProgressing: "False", paasv1.ConditionDegraded: "False"},
+			name:    "no Deployment yet",
+			kstatus: kstatus.InProgressStatus,
+			want:    map[string]metav1.ConditionStatus{paasv1.ConditionAvailable: "False", paasv1.ConditionProgressing: "False", paasv1.ConditionDegraded: "False"},
 			reasons: map[string]string{paasv1.ConditionAvailable: paasv1.ReasonDeploymentMissing,
 				paasv1.ConditionDegraded: paasv1.ReasonAsExpected},
 		},
 		{
 			name:       "rolling out",
+			kstatus:    kstatus.InProgressStatus,
 			deployment: deployment(appsv1.DeploymentStatus{ObservedGeneration: 3, Replicas: 2, UpdatedReplicas: 1}),
 			want:       map[string]metav1.ConditionStatus{paasv1.ConditionAvailable: "False", paasv1.ConditionProgressing: "True"},
 			reasons:    map[string]string{paasv1.ConditionAvailable: paasv1.ReasonReplicasUnavailable, paasv1.ConditionProgressing: paasv1.ReasonRollingOut},
 		},
 		{
-			name: "rolled out and available",
+			name:    "rolled out and available",
+			kstatus: kstatus.CurrentStatus,
 			deployment: deployment(appsv1.DeploymentStatus{ObservedGeneration: 3, Replicas: 2, UpdatedReplicas: 2,
 				ReadyReplicas: 2, AvailableReplicas: 2, Conditions: []appsv1.DeploymentCondition{available(corev1.ConditionTrue)}}),
 			want:    map[string]metav1.ConditionStatus{paasv1.ConditionAvailable: "True", paasv1.ConditionProgressing: "False", paasv1.ConditionDegraded: "False"},
@@ -76,34 +83,39 @@ func TestSetStatus(t *testing.T) {
 		},
 		{
 			name:       "the Deployment has not seen its latest spec",
+			kstatus:    kstatus.InProgressStatus,
 			deployment: deployment(appsv1.DeploymentStatus{ObservedGeneration: 2, Replicas: 2, UpdatedReplicas: 2, AvailableReplicas: 2}),
 			want:       map[string]metav1.ConditionStatus{paasv1.ConditionProgressing: "True"},
 		},
 		{
 			name:       "stalled rollout",
+			kstatus:    kstatus.FailedStatus,
 			deployment: deployment(appsv1.DeploymentStatus{Conditions: []appsv1.DeploymentCondition{stalled}}),
 			want:       map[string]metav1.ConditionStatus{paasv1.ConditionProgressing: "False", paasv1.ConditionDegraded: "True"},
 			reasons: map[string]string{paasv1.ConditionProgressing: paasv1.ReasonProgressDeadlineExceeded,
 				paasv1.ConditionDegraded: paasv1.ReasonProgressDeadlineExceeded},
 		},
 		{
-			name: "Deployment name taken",
-			step: paasv1.ReasonDeploymentFailed,
-			err:  &conflictError{kind: "Deployment", name: "web", holder: `controlled by no one, written by "kubectl"`},
-			want: map[string]metav1.ConditionStatus{paasv1.ConditionAvailable: "False", paasv1.ConditionProgressing: "False", paasv1.ConditionDegraded: "True"},
+			name:    "Deployment name taken",
+			kstatus: kstatus.FailedStatus,
+			step:    paasv1.ReasonDeploymentFailed,
+			err:     &conflictError{kind: "Deployment", name: "web", holder: `controlled by no one, written by "kubectl"`},
+			want:    map[string]metav1.ConditionStatus{paasv1.ConditionAvailable: "False", paasv1.ConditionProgressing: "False", paasv1.ConditionDegraded: "True"},
 			reasons: map[string]string{paasv1.ConditionAvailable: paasv1.ReasonResourceConflict,
 				paasv1.ConditionProgressing: paasv1.ReasonResourceConflict, paasv1.ConditionDegraded: paasv1.ReasonResourceConflict},
 		},
 		{
 			name:    "Service name taken",
+			kstatus: kstatus.FailedStatus,
 			step:    paasv1.ReasonServiceFailed,
 			err:     &conflictError{kind: "Service", name: "web"},
 			want:    map[string]metav1.ConditionStatus{paasv1.ConditionDegraded: "True"},
 			reasons: map[string]string{paasv1.ConditionDegraded: paasv1.ReasonResourceConflict},
 		},
 		{
-			name: "refused as invalid",
-			step: paasv1.ReasonServiceFailed,
+			name:    "refused as invalid",
+			kstatus: kstatus.FailedStatus,
+			step:    paasv1.ReasonServiceFailed,
 			err: &applyError{kind: "Service",
 				err: apierrors.NewInvalid(corev1.SchemeGroupVersion.WithKind("Service").GroupKind(), "web", nil)},
 			want:    map[string]metav1.ConditionStatus{paasv1.ConditionDegraded: "True"},
@@ -111,10 +123,29 @@ func TestSetStatus(t *testing.T) {
 		},
 		{
 			name:    "forbidden",
+			kstatus: kstatus.FailedStatus,
 			step:    paasv1.ReasonPodServicesFailed,
 			err:     apierrors.NewForbidden(corev1.Resource("services"), "web-1", errors.New("exceeded quota")),
 			want:    map[string]metav1.ConditionStatus{paasv1.ConditionDegraded: "True"},
 			reasons: map[string]string{paasv1.ConditionDegraded: paasv1.ReasonPodServicesFailed},
+		},
+		{
+			name:    "pods refused",
+			kstatus: kstatus.FailedStatus,
+			deployment: deployment(appsv1.DeploymentStatus{ObservedGeneration: 3, Conditions: []appsv1.DeploymentCondition{{
+				Type: appsv1.DeploymentReplicaFailure, Status: corev1.ConditionTrue, Reason: "FailedCreate",
+				Message: `pods "web-1" is forbidden: violates PodSecurity "restricted:latest"`}}}),
+			want: map[string]metav1.ConditionStatus{paasv1.ConditionDegraded: "True", paasv1.ConditionStalled: "True", paasv1.ConditionReady: "False"},
+			reasons: map[string]string{paasv1.ConditionDegraded: paasv1.ReasonFailedCreate, paasv1.ConditionStalled: paasv1.ReasonFailedCreate,
+				paasv1.ConditionReady: paasv1.ReasonFailedCreate},
+		},
+		{
+			name:    "a transient failure",
+			kstatus: kstatus.InProgressStatus,
+			step:    paasv1.ReasonDeploymentFailed,
+			err:     apierrors.NewTimeoutError("the API server timed out", 1),
+			want:    map[string]metav1.ConditionStatus{paasv1.ConditionReconciling: "True", paasv1.ConditionReady: "False"},
+			reasons: map[string]string{paasv1.ConditionReconciling: paasv1.ReasonRetrying},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -133,11 +164,11 @@ func TestSetStatus(t *testing.T) {
 					g.Expect(c.Reason).To(Equal(reason), typ)
 				}
 			}
-			if tc.err == nil {
-				g.Expect(app.Status.ObservedGeneration).To(Equal(int64(7)))
-			} else {
-				g.Expect(app.Status.ObservedGeneration).To(BeZero())
-			}
+			g.Expect(app.Status.ObservedGeneration).To(Equal(int64(7)))
+			g.Expect(computeKstatus(g, app)).To(Equal(tc.kstatus))
+			g.Expect(argoHealth(g, app)).To(Equal(argoVerdicts[tc.kstatus]), "Argo CD's verdict agrees with kstatus'")
+			g.Expect(meta.IsStatusConditionTrue(app.Status.Conditions, paasv1.ConditionReady)).To(Equal(tc.kstatus == kstatus.CurrentStatus),
+				"Ready is True exactly when kstatus says Current")
 		})
 	}
 
@@ -152,7 +183,7 @@ func TestSetStatus(t *testing.T) {
 		g.Expect(meta.FindStatusCondition(app.Status.Conditions, paasv1.ConditionAvailable).LastTransitionTime).To(Equal(earlier))
 	})
 
-	t.Run("a transient failure leaves unchanged what it kept from being seen, and Degraded", func(t *testing.T) {
+	t.Run("a transient failure leaves unchanged what it kept from being seen, and Degraded, and says it retries", func(t *testing.T) {
 		g := NewWithT(t)
 		app := testApp()
 		app.Generation = 6
@@ -164,10 +195,17 @@ func TestSetStatus(t *testing.T) {
 		s := &scope{app: app}
 		s.fail(paasv1.ReasonDeploymentFailed, timeout)
 		setStatus(s)
-		g.Expect(app.Status).To(Equal(*before), "nothing was seen: the status of generation 6 stands, observedGeneration included")
+		for _, typ := range []string{paasv1.ConditionAvailable, paasv1.ConditionProgressing, paasv1.ConditionDegraded} {
+			g.Expect(meta.FindStatusCondition(app.Status.Conditions, typ)).To(Equal(meta.FindStatusCondition(before.Conditions, typ)),
+				"nothing was seen: %s of generation 6 stands", typ)
+		}
+		g.Expect(app.Status.Replicas).To(Equal(before.Replicas))
+		g.Expect(meta.FindStatusCondition(app.Status.Conditions, paasv1.ConditionReconciling)).To(And(
+			HaveField("Status", metav1.ConditionTrue), HaveField("Reason", paasv1.ReasonRetrying), HaveField("ObservedGeneration", int64(7))))
+		g.Expect(computeKstatus(g, app)).To(Equal(kstatus.InProgressStatus))
 	})
 
-	t.Run("a persistent failure after a success: Degraded for this generation, observedGeneration behind", func(t *testing.T) {
+	t.Run("a persistent failure after a success: Degraded and Stalled for this generation", func(t *testing.T) {
 		g := NewWithT(t)
 		app := testApp()
 		app.Generation = 6
@@ -177,11 +215,46 @@ func TestSetStatus(t *testing.T) {
 		s := &scope{app: app}
 		s.fail(paasv1.ReasonDeploymentFailed, forbidden)
 		setStatus(s)
-		g.Expect(app.Status.ObservedGeneration).To(Equal(int64(6)))
+		g.Expect(app.Status.ObservedGeneration).To(Equal(int64(7)))
+		g.Expect(computeKstatus(g, app)).To(Equal(kstatus.FailedStatus))
 		c := meta.FindStatusCondition(app.Status.Conditions, paasv1.ConditionDegraded)
 		g.Expect(c.Status).To(Equal(metav1.ConditionTrue))
 		g.Expect(c.Reason).To(Equal(paasv1.ReasonDeploymentFailed))
 		g.Expect(c.ObservedGeneration).To(Equal(int64(7)))
 		g.Expect(c.Message).To(ContainSubstring("forbidden"))
 	})
+}
+
+// argoVerdicts are Argo CD's health statuses for kstatus' verdicts.
+var argoVerdicts = map[kstatus.Status]string{kstatus.CurrentStatus: health.Healthy,
+	kstatus.InProgressStatus: health.Progressing, kstatus.FailedStatus: health.Degraded}
+
+// computeKstatus is kstatus' verdict on app.
+func computeKstatus(g Gomega, app *paasv1.DemoApplication) kstatus.Status {
+	verdict, err := health.Kstatus(app)
+	g.Expect(err).NotTo(HaveOccurred())
+	return verdict
+}
+
+// argoHealth is Argo CD's verdict on app, from the health check the repository ships.
+func argoHealth(g Gomega, app *paasv1.DemoApplication) string {
+	h, err := health.ArgoCDOf(app)
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(h.Message).NotTo(BeEmpty())
+	return h.Status
+}
+
+func TestKstatusOfANewSpec(t *testing.T) {
+	g := NewWithT(t)
+	app := testApp()
+	app.Generation = 7
+	setStatus(&scope{app: app, deploymentKnown: true, deployment: deployment(appsv1.DeploymentStatus{ObservedGeneration: 3,
+		Replicas: 2, UpdatedReplicas: 2, ReadyReplicas: 2, AvailableReplicas: 2,
+		Conditions: []appsv1.DeploymentCondition{available(corev1.ConditionTrue)}})})
+	g.Expect(computeKstatus(g, app)).To(Equal(kstatus.CurrentStatus))
+	app.Generation = 8
+	g.Expect(computeKstatus(g, app)).To(Equal(kstatus.InProgressStatus), "a spec the operator has not acted on yet")
+	g.Expect(argoHealth(g, app)).To(Equal(health.Progressing))
+	app.Status = paasv1.DemoApplicationStatus{}
+	g.Expect(argoHealth(g, app)).To(Equal(health.Progressing), "an app the operator has not reported on")
 }

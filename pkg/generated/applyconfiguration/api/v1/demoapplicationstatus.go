@@ -29,9 +29,9 @@ import (
 // every reconcile, failed or not; it is never read back as input. What a reconcile could not
 // observe stays as the previous one wrote it.
 type DemoApplicationStatusApplyConfiguration struct {
-	// observedGeneration is the generation of the last spec the operator applied in full:
-	// behind metadata.generation while a change is not (yet) in place, Degraded saying why
-	// when the failure is persistent.
+	// observedGeneration is the generation of the spec the conditions describe: behind
+	// metadata.generation until the operator has acted on a change; Ready, Reconciling and
+	// Stalled then say whether it is in place.
 	ObservedGeneration *int64 `json:"observedGeneration,omitempty"`
 	// replicas is the number of pods the Deployment runs.
 	Replicas *int32 `json:"replicas,omitempty"`
@@ -42,7 +42,8 @@ type DemoApplicationStatusApplyConfiguration struct {
 	// podServices is the number of per-pod Services in place, each selecting a pod that
 	// carries its pod-name label.
 	PodServices *int32 `json:"podServices,omitempty"`
-	// conditions are Available, Progressing and Degraded.
+	// conditions are Available, Progressing and Degraded, which follow the Deployment's, and
+	// Ready, Reconciling and Stalled, which sum them up as kstatus (Flux, kubectl wait) reads.
 	Conditions []metav1.ConditionApplyConfiguration `json:"conditions,omitempty"`
 }
 
