@@ -102,6 +102,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if err := r.patchStatus(ctx, original, app); err != nil {
 		return ctrl.Result{}, errors.Join(s.err(), err)
 	}
+	r.recordTransitions(s, &original.Status)
 	return r.result(s)
 }
 

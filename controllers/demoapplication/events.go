@@ -71,24 +71,22 @@ func (r *Reconciler) recordEvents(s *scope) {
 			"Pod %s gets no Service of its own: its name is not a valid Service name: %s", pod.name, strings.Join(pod.problems, "; "))
 	}
 	r.recordFailures(s)
-	r.recordReplicaFailure(s)
 }
 
-// recordReplicaFailure raises a Warning Event when the Deployment's ReplicaSet starts failing
-// to create pods: the status still holds the previous pass's conditions when Events are
-// recorded. Each attempt's message names another pod, so only the reason is compared.
-func (r *Reconciler) recordReplicaFailure(s *scope) {
-	if s.deployment == nil {
+// recordTransitions raises a Warning Event when the app's status, now written, starts saying
+// that its ReplicaSet cannot create pods; before is the status the pass read. Told only once
+// written, so that a pass on a stale copy, whose write is refused, tells nothing twice. Each
+// attempt's message names another pod, so only the reason is compared.
+func (r *Reconciler) recordTransitions(s *scope, before *paasv1.DemoApplicationStatus) {
+	failedCreate := func(conditions []metav1.Condition) bool {
+		c := meta.FindStatusCondition(conditions, paasv1.ConditionDegraded)
+		return c != nil && c.Reason == paasv1.ReasonFailedCreate
+	}
+	if !failedCreate(s.app.Status.Conditions) || failedCreate(before.Conditions) {
 		return
 	}
-	failed := replicaFailure(s.deployment)
-	if failed == nil {
-		return
-	}
-	if was := meta.FindStatusCondition(s.app.Status.Conditions, paasv1.ConditionDegraded); was != nil && was.Reason == paasv1.ReasonFailedCreate {
-		return
-	}
-	r.Recorder.Eventf(regarding(s.app), r.related(s.deployment), corev1.EventTypeWarning, EventFailedCreate, "Reconcile", "%s", failed.Message)
+	c := meta.FindStatusCondition(s.app.Status.Conditions, paasv1.ConditionDegraded)
+	r.Recorder.Eventf(regarding(s.app), r.related(s.deployment), corev1.EventTypeWarning, EventFailedCreate, "Reconcile", "%s", c.Message)
 }
 
 // recordCreated records what the pass created as one Event of its app, for kubectl describe,

@@ -81,6 +81,44 @@ func TestRecordEvents(t *testing.T) {
 	))
 }
 
+// TestRecordTransitions checks that the Warning Event for pods the ReplicaSet cannot create is
+// raised by the written status that first says so, not by a pass that finds it said already.
+func TestRecordTransitions(t *testing.T) {
+	g := NewWithT(t)
+	scheme := runtime.NewScheme()
+	g.Expect(clientgoscheme.AddToScheme(scheme)).To(Succeed())
+	g.Expect(paasv1.AddToScheme(scheme)).To(Succeed())
+	degraded := func(reason, message string) paasv1.DemoApplicationStatus {
+		return paasv1.DemoApplicationStatus{Conditions: []metav1.Condition{{Type: paasv1.ConditionDegraded, Status: metav1.ConditionTrue, Reason: reason, Message: message}}}
+	}
+	refused := `pods "web-1" is forbidden: violates PodSecurity "restricted:latest"`
+	for name, tc := range map[string]struct {
+		before, after paasv1.DemoApplicationStatus
+		want          []string
+	}{
+		"starts":          {before: degraded(paasv1.ReasonAsExpected, ""), after: degraded(paasv1.ReasonFailedCreate, refused), want: []string{"Warning FailedCreate " + refused}},
+		"first pass":      {after: degraded(paasv1.ReasonFailedCreate, refused), want: []string{"Warning FailedCreate " + refused}},
+		"lasts":           {before: degraded(paasv1.ReasonFailedCreate, `pods "web-0" is forbidden`), after: degraded(paasv1.ReasonFailedCreate, refused)},
+		"ends":            {before: degraded(paasv1.ReasonFailedCreate, refused), after: degraded(paasv1.ReasonAsExpected, "")},
+		"another failure": {before: degraded(paasv1.ReasonAsExpected, ""), after: degraded(paasv1.ReasonServiceFailed, "exceeded quota")},
+	} {
+		t.Run(name, func(t *testing.T) {
+			g := NewWithT(t)
+			recorder := events.NewFakeRecorder(5)
+			r := &Reconciler{Client: fake.NewClientBuilder().WithScheme(scheme).Build(), Recorder: recorder}
+			app := testApp()
+			app.Status = tc.after
+			r.recordTransitions(&scope{app: app, deployment: &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "web"}}}, &tc.before)
+			close(recorder.Events)
+			var got []string
+			for e := range recorder.Events {
+				got = append(got, e)
+			}
+			g.Expect(got).To(Equal(tc.want))
+		})
+	}
+}
+
 func TestCreatedNote(t *testing.T) {
 	if got, want := createdNote([]string{"Deployment shop", "Service shop"}), "Created Deployment shop, Service shop"; got != want {
 		t.Errorf("got %q, want %q", got, want)
