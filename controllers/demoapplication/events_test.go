@@ -89,15 +89,17 @@ func TestRecordTransitions(t *testing.T) {
 	g.Expect(clientgoscheme.AddToScheme(scheme)).To(Succeed())
 	g.Expect(paasv1.AddToScheme(scheme)).To(Succeed())
 	degraded := func(reason, message string) paasv1.DemoApplicationStatus {
-		return paasv1.DemoApplicationStatus{Conditions: []metav1.Condition{{Type: paasv1.ConditionDegraded, Status: metav1.ConditionTrue, Reason: reason, Message: message}}}
+		c := metav1.Condition{Type: paasv1.ConditionDegraded, Status: metav1.ConditionTrue, Reason: reason, Message: message}
+		return paasv1.DemoApplicationStatus{Conditions: []metav1.Condition{c}}
 	}
 	refused := `pods "web-1" is forbidden: violates PodSecurity "restricted:latest"`
+	told := []string{"Warning FailedCreate " + refused}
 	for name, tc := range map[string]struct {
 		before, after paasv1.DemoApplicationStatus
 		want          []string
 	}{
-		"starts":          {before: degraded(paasv1.ReasonAsExpected, ""), after: degraded(paasv1.ReasonFailedCreate, refused), want: []string{"Warning FailedCreate " + refused}},
-		"first pass":      {after: degraded(paasv1.ReasonFailedCreate, refused), want: []string{"Warning FailedCreate " + refused}},
+		"starts":          {before: degraded(paasv1.ReasonAsExpected, ""), after: degraded(paasv1.ReasonFailedCreate, refused), want: told},
+		"first pass":      {after: degraded(paasv1.ReasonFailedCreate, refused), want: told},
 		"lasts":           {before: degraded(paasv1.ReasonFailedCreate, `pods "web-0" is forbidden`), after: degraded(paasv1.ReasonFailedCreate, refused)},
 		"ends":            {before: degraded(paasv1.ReasonFailedCreate, refused), after: degraded(paasv1.ReasonAsExpected, "")},
 		"another failure": {before: degraded(paasv1.ReasonAsExpected, ""), after: degraded(paasv1.ReasonServiceFailed, "exceeded quota")},
