@@ -225,7 +225,7 @@ helm-package: manifests ## Package the chart into bin/charts, with appVersion $(
 ##@ Tools
 
 .PHONY: tools
-tools: controller-gen kustomize codegen-tools golangci-lint operator-sdk scorecard-test node-binaries olm-binaries ## Build every tool the tests run into bin/ (first time only): the generators, golangci-lint, operator-sdk and scorecard-test, the control plane and the real node's binaries, OLM and opm. Independent builds: make -j4 tools runs them side by side.
+tools: controller-gen kustomize codegen-tools golangci-lint operator-sdk scorecard-test node-binaries olm-binaries ## Build every tool the tests run into bin/ (first time only): the generators, golangci-lint, operator-sdk and scorecard-test, the control plane and the real node's binaries, OLM and opm. One at a time: on two cores, make -j4 tools took longer.
 
 .PHONY: scorecard-test
 scorecard-test: ## Build scorecard-test at operator-sdk's version, for the scorecard-test image (first time only).
