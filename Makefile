@@ -239,6 +239,10 @@ node-binaries: ## Build the control plane and the real node's binaries (first ti
 olm-binaries: ## Build OLM's binaries and opm (first time only).
 	@hack/olm.sh >/dev/null
 
+.PHONY: opm
+opm: ## Build opm and grpc_health_probe, which the catalog image's local stand-in base carries (first time only).
+	@hack/olm.sh --opm >/dev/null
+
 .PHONY: controller-gen
 controller-gen: $(CONTROLLER_GEN) ## Build controller-gen at the version pinned in hack/tools/gen/go.mod.
 $(CONTROLLER_GEN): $(TOOLS_MOD)/go.mod
