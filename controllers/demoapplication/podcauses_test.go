@@ -97,3 +97,71 @@ func TestPodCausesReachStatus(t *testing.T) {
 		return append(eventNotes(g, ns, app.Name, paasv1.ReasonImagePullBackOff), eventNotes(g, ns, app.Name, paasv1.ReasonCrashLoopBackOff)...)
 	}).Should(ConsistOf("Pod web-6b7f9-aaaaa, container app: "+pull, "Pod web-6b7f9-aaaaa, container app: restarted 1 times; last exited with code 2 (Error)"))
 }
+
+// BenchmarkCauseToStatus measures how long a cause takes from where the cluster writes it to
+// the app's Degraded condition: on a pod's status (the pod watch as metadata, then a read of
+// the app's pods from the API server), beside the Deployment's ReplicaFailure condition (the
+// Deployment watch, read from the cache) as the baseline. One operation is one cause.
+func BenchmarkCauseToStatus(b *testing.B) {
+	g := NewWithT(b)
+	ctx := context.Background()
+	ns := suite.NewNamespace(b)
+	app := builder.DemoApplication(ns, "web")
+	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
+	var pod *corev1.Pod
+	g.Eventually(func(g Gomega) { pod = newAppPod(g, app, "web-6b7f9-aaaaa") }).Should(Succeed())
+	d := get(g, ns, app.Name, &appsv1.Deployment{})
+
+	// until polls the app until its Degraded reason is reason.
+	until := func(reason string) {
+		for {
+			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(app), app)).To(Succeed())
+			if c := meta.FindStatusCondition(app.Status.Conditions, paasv1.ConditionDegraded); c != nil && c.Reason == reason {
+				return
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+	}
+
+	b.Run("pod status", func(b *testing.B) {
+		d.Status = appsv1.DeploymentStatus{Replicas: 1}
+		g.Expect(k8sClient.Status().Update(ctx, d)).To(Succeed())
+		causes := map[string]corev1.ContainerStateWaiting{
+			paasv1.ReasonImagePullBackOff: {Reason: "ImagePullBackOff", Message: `Back-off pulling image "registry.invalid/nope:1"`},
+			paasv1.ReasonCrashLoopBackOff: {Reason: "CrashLoopBackOff", Message: "back-off 10s restarting failed container=app"},
+		}
+		reasons := []string{paasv1.ReasonImagePullBackOff, paasv1.ReasonCrashLoopBackOff}
+		i := 0
+		for b.Loop() {
+			reason := reasons[i%2]
+			i++
+			waiting := causes[reason]
+			pod.Status.Phase = corev1.PodPending
+			pod.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: "app", State: corev1.ContainerState{Waiting: &waiting}}}
+			g.Expect(k8sClient.Status().Update(ctx, pod)).To(Succeed())
+			until(reason)
+		}
+	})
+
+	b.Run("baseline: Deployment condition", func(b *testing.B) {
+		// Every pod ready: only the Deployment's condition says anything.
+		pod.Status.ContainerStatuses = nil
+		g.Expect(k8sClient.Status().Update(ctx, pod)).To(Succeed())
+		d.Status = appsv1.DeploymentStatus{Replicas: 1, ReadyReplicas: 1}
+		g.Expect(k8sClient.Status().Update(ctx, d)).To(Succeed())
+		until(paasv1.ReasonAsExpected)
+		failure := appsv1.DeploymentCondition{Type: appsv1.DeploymentReplicaFailure, Status: corev1.ConditionTrue,
+			Reason: "FailedCreate", Message: `pods "web-6b7f9-bbbbb" is forbidden: exceeded quota`}
+		i := 0
+		for b.Loop() {
+			reason := []string{paasv1.ReasonFailedCreate, paasv1.ReasonAsExpected}[i%2]
+			i++
+			d.Status.Conditions = nil
+			if reason == paasv1.ReasonFailedCreate {
+				d.Status.Conditions = []appsv1.DeploymentCondition{failure}
+			}
+			g.Expect(k8sClient.Status().Update(ctx, d)).To(Succeed())
+			until(reason)
+		}
+	})
+}
