@@ -26,7 +26,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -153,7 +152,7 @@ func (r *Reconciler) conflictRetryInterval() time.Duration {
 
 // SetupWithManager registers the controller: it reconciles DemoApplications on spec
 // changes, whenever a Deployment or Service they own changes, whenever one of their pods
-// changes while they are not Ready, and, for per-pod Services, whenever one of their pods
+// changes, and, for per-pod Services, whenever one of their pods
 // gains or loses its pod-name label or goes, and whenever a per-pod Service changes. Pods
 // are watched as metadata, through the informer the pod labeler already has.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, options controller.Options) error {
@@ -169,7 +168,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, options controller.Optio
 		For(&paasv1.DemoApplication{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		Owns(&appsv1.Deployment{}, changed).
 		Owns(&corev1.Service{}, changed).
-		Watches(&corev1.Pod{}, handler.EnqueueRequestsFromMapFunc(r.unreadyApp),
+		Watches(&corev1.Pod{}, handler.EnqueueRequestsFromMapFunc(r.podApp),
 			builder.OnlyMetadata, builder.WithPredicates(predicate.ResourceVersionChangedPredicate{}, predicate.NewPredicateFuncs(func(o client.Object) bool {
 				return o.GetLabels()[wellknown.LabelApplication] != ""
 			}))).
@@ -209,16 +208,11 @@ func (r *Reconciler) podServiceApp(ctx context.Context, obj client.Object) []rec
 	return []reconcile.Request{{NamespacedName: key}}
 }
 
-// unreadyApp maps a pod to its DemoApplication while that is not Ready: the pod's status,
-// which the pod cache does not hold, may say why. A Ready app's pods that start failing
-// change its Deployment's status first.
-func (r *Reconciler) unreadyApp(ctx context.Context, obj client.Object) []reconcile.Request {
-	key := client.ObjectKey{Namespace: obj.GetNamespace(), Name: obj.GetLabels()[wellknown.LabelApplication]}
-	app := &paasv1.DemoApplication{}
-	if r.Get(ctx, key, app) != nil || meta.IsStatusConditionTrue(app.Status.Conditions, paasv1.ConditionReady) {
-		return nil
-	}
-	return []reconcile.Request{{NamespacedName: key}}
+// podApp maps a pod to its DemoApplication: a change of the pod's status, which the pod
+// cache does not hold, may be why the app's pods cannot run, or why they now can. Whether the
+// app is Ready is not asked: the cache may not hold the status that says it is not yet.
+func (r *Reconciler) podApp(_ context.Context, obj client.Object) []reconcile.Request {
+	return []reconcile.Request{{NamespacedName: client.ObjectKey{Namespace: obj.GetNamespace(), Name: obj.GetLabels()[wellknown.LabelApplication]}}}
 }
 
 // podServiceInputsChanged lets through the pod events that change which pods get a

@@ -36,7 +36,7 @@ import (
 // whose image cannot be pulled, then whose container crash-loops, then runs. The app says
 // each cause within seconds, in the pod's words, with one Warning Event per cause, and stops
 // saying it once the pod runs: what the app's status reads is the pods' own, watched as
-// metadata and read from the API server only while the app is not Ready.
+// metadata and read from the API server only while some are not ready.
 func TestPodCausesReachStatus(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()

@@ -99,7 +99,7 @@ func causeOf(pod *corev1.Pod) *podCause {
 }
 
 // containerCause returns what keeps a container of pod from running: the kubelet's reason
-// for keeping it waiting, or, between the back-offs of a crash loop, its restarts.
+// for keeping it waiting, its exit, or, between the back-offs of a crash loop, its restarts.
 func containerCause(pod string, status corev1.ContainerStatus) *podCause {
 	what := fmt.Sprintf("Pod %s, container %s: ", pod, status.Name)
 	last := status.LastTerminationState.Terminated
@@ -110,22 +110,27 @@ func containerCause(pod string, status corev1.ContainerStatus) *podCause {
 		}
 		what += cmp.Or(w.Message, w.Reason)
 		if reason == paasv1.ReasonCrashLoopBackOff && last != nil {
-			what += "; " + exited(last)
+			what += "; last " + exited(last)
 		}
 		return &podCause{reason: reason, message: what}
+	}
+	// A container of a Deployment's pod that exited is restarted: it crashed, before the
+	// kubelet backs off.
+	if t := status.State.Terminated; t != nil {
+		return &podCause{reason: paasv1.ReasonCrashLoopBackOff, message: what + exited(t)}
 	}
 	// A crashing container runs again between its back-offs: until it is ready, it still
 	// crash-loops.
 	if status.State.Running != nil && !status.Ready && status.RestartCount > 0 && last != nil {
 		return &podCause{reason: paasv1.ReasonCrashLoopBackOff,
-			message: what + fmt.Sprintf("restarted %d times; %s", status.RestartCount, exited(last))}
+			message: what + fmt.Sprintf("restarted %d times; last %s", status.RestartCount, exited(last))}
 	}
 	return nil
 }
 
-// exited says how a container last ended: its exit code, reason and termination message.
+// exited says how a container ended: its exit code, reason and termination message.
 func exited(t *corev1.ContainerStateTerminated) string {
-	s := fmt.Sprintf("last exited with code %d", t.ExitCode)
+	s := fmt.Sprintf("exited with code %d", t.ExitCode)
 	if t.Reason != "" {
 		s += " (" + t.Reason + ")"
 	}

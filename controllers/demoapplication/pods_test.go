@@ -83,6 +83,8 @@ func TestPodsCause(t *testing.T) {
 			words:  "Pod web-0, container app: back-off 20s restarting failed container=app pod=web-1; last exited with code 3 (Error): config missing"},
 		"crash loop between back-offs": {pods: []corev1.Pod{podWith("web-0", corev1.PodRunning, restarted)},
 			reason: paasv1.ReasonCrashLoopBackOff, words: "Pod web-0, container app: restarted 3 times; last exited with code 3 (Error): config missing"},
+		"exited, not yet restarted": {pods: []corev1.Pod{podWith("web-0", corev1.PodRunning, corev1.ContainerStatus{Name: "app", State: lastCrash})},
+			reason: paasv1.ReasonCrashLoopBackOff, words: "Pod web-0, container app: exited with code 3 (Error): config missing"},
 		"going":    {pods: []corev1.Pod{deleting}},
 		"finished": {pods: []corev1.Pod{podWith("web-0", corev1.PodFailed, pullBackOff)}},
 		"the first cause a user meets, in the first pod's words, counting the others": {

@@ -46,31 +46,36 @@ func TestFailingPodsReachStatus(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		broken func(app *paasv1.DemoApplication)
-		// waiting are the kubelet's reasons for the container's state that show the cause.
-		waiting []string
-		reason  string
-		words   string
-		fix     func(app *paasv1.DemoApplication)
+		// shows reports whether the kubelet's status of the container shows the cause.
+		shows  func(corev1.ContainerStatus) bool
+		reason string
+		words  string
+		fix    func(app *paasv1.DemoApplication)
 	}{
 		{
 			name: "image that cannot be pulled",
 			broken: func(app *paasv1.DemoApplication) {
 				app.Spec.Image = cluster.RegistryHost() + "/demo-operator-node/missing:e2e"
 			},
-			waiting: []string{"ErrImagePull", "ImagePullBackOff"},
-			reason:  paasv1.ReasonImagePullBackOff,
-			words:   "missing:e2e",
-			fix:     func(app *paasv1.DemoApplication) { app.Spec.Image = appImage },
+			shows: func(c corev1.ContainerStatus) bool {
+				return c.State.Waiting != nil && slices.Contains([]string{"ErrImagePull", "ImagePullBackOff"}, c.State.Waiting.Reason)
+			},
+			reason: paasv1.ReasonImagePullBackOff,
+			words:  "missing:e2e",
+			fix:    func(app *paasv1.DemoApplication) { app.Spec.Image = appImage },
 		},
 		{
 			name: "crash loop",
 			broken: func(app *paasv1.DemoApplication) {
 				app.Spec.Env = []corev1.EnvVar{{Name: "CRASH", Value: "no database"}}
 			},
-			waiting: []string{"CrashLoopBackOff"},
-			reason:  paasv1.ReasonCrashLoopBackOff,
-			words:   "last exited with code 1 (Error)",
-			fix:     func(app *paasv1.DemoApplication) { app.Spec.Env = nil },
+			// The first exit, before the kubelet backs off.
+			shows: func(c corev1.ContainerStatus) bool {
+				return c.State.Terminated != nil || c.LastTerminationState.Terminated != nil
+			},
+			reason: paasv1.ReasonCrashLoopBackOff,
+			words:  "exited with code 1 (Error)",
+			fix:    func(app *paasv1.DemoApplication) { app.Spec.Env = nil },
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -89,7 +94,7 @@ func TestFailingPodsReachStatus(t *testing.T) {
 				g.Expect(k8s.List(ctx, pods, client.InNamespace(ns), client.MatchingLabels{"app.kubernetes.io/name": app.Name})).To(Succeed())
 				for _, p := range pods.Items {
 					for _, c := range p.Status.ContainerStatuses {
-						if w := c.State.Waiting; shown.IsZero() && w != nil && slices.Contains(tc.waiting, w.Reason) {
+						if shown.IsZero() && tc.shows(c) {
 							shown = time.Now()
 						}
 					}
