@@ -162,8 +162,10 @@ type DemoApplicationStatus struct {
 	// +operator-sdk:csv:customresourcedefinitions:type=status,displayName="Per-pod Services"
 	PodServices int32 `json:"podServices,omitempty"`
 
-	// conditions are Available, Progressing and Degraded, which follow the Deployment's, and
-	// Ready, Reconciling and Stalled, which sum them up as kstatus (Flux, kubectl wait) reads.
+	// conditions are Available, Progressing and Degraded, which follow the Deployment and its
+	// pods (Degraded's reason says why pods are missing or failing, in the cluster's words),
+	// and Ready, Reconciling and Stalled, which sum them up as kstatus (Flux, kubectl wait)
+	// and Argo CD's health check read.
 	// +optional
 	// +listType=map
 	// +listMapKey=type
@@ -182,7 +184,9 @@ const (
 	// ConditionDegraded is True when the operator cannot make the cluster match the spec
 	// until someone acts: a name held by someone else, or a write the API server refuses
 	// (forbidden by RBAC, a quota, an admission webhook or policy; invalid), its reason
-	// naming the failing step; or when the rollout stalled. A transient failure (a timeout,
+	// naming the failing step; when the ReplicaSet cannot create pods, or a pod cannot be
+	// scheduled, pull its image, or start or keep its container running, in the cluster's
+	// words; or when the rollout stalled. A transient failure (a timeout,
 	// throttling, the API server unavailable) is retried and leaves Degraded as it was.
 	ConditionDegraded = "Degraded"
 
@@ -228,6 +232,19 @@ const (
 	// ReasonFailedCreate: the Deployment's ReplicaSet cannot create pods; the message is the
 	// API server's refusal (Pod Security, an admission webhook or policy, a quota).
 	ReasonFailedCreate = "FailedCreate"
+	// ReasonUnschedulable: a pod cannot be scheduled on any node; the message is the
+	// scheduler's (resources, node selectors, taints).
+	ReasonUnschedulable = "Unschedulable"
+	// ReasonImagePullBackOff: a pod's image cannot be pulled (no such image, no access to
+	// the registry); the message is the kubelet's.
+	ReasonImagePullBackOff = "ImagePullBackOff"
+	// ReasonCreateContainerError: a pod's container cannot be created or started (a
+	// ConfigMap or Secret it reads is missing, a command that does not exist); the
+	// message is the kubelet's.
+	ReasonCreateContainerError = "CreateContainerError"
+	// ReasonCrashLoopBackOff: a pod's container keeps exiting; the message says how it last
+	// ended.
+	ReasonCrashLoopBackOff = "CrashLoopBackOff"
 	// ReasonRetrying: a step failed transiently (a timeout, throttling, the API server
 	// unavailable) and is retried.
 	ReasonRetrying = "Retrying"

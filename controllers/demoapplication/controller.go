@@ -25,6 +25,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -74,16 +75,22 @@ type Reconciler struct {
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
 // Reconcile makes the cluster match the DemoApplication in three steps (its Deployment, its
-// Service, its per-pod Services), each run whatever the others met, then rebuilds its
-// status from what they observed. Status is written at the end of every pass, failed or
+// Service, its per-pod Services), each run whatever the others met, and reads what keeps its
+// pods from running while some are not ready; then it rebuilds its status from what they
+// observed. Status is written at the end of every pass, failed or
 // not, once and only when it changed.
 func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	// 1. Load the DemoApplication; the garbage collector deletes what it owns once it goes.
+	// 1. Load the DemoApplication; the garbage collector deletes what it owns once it goes,
+	// and its metrics go with it.
 	app := &paasv1.DemoApplication{}
 	if err := r.Get(ctx, req.NamespacedName, app); err != nil {
+		if apierrors.IsNotFound(err) {
+			forgetMetrics(req.NamespacedName)
+		}
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	if !app.DeletionTimestamp.IsZero() {
+		forgetMetrics(req.NamespacedName)
 		return ctrl.Result{}, nil
 	}
 	original := app.DeepCopy()
@@ -91,18 +98,20 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	// 2. Run each step; a failing one does not keep the others from doing their part.
 	s := &scope{app: app, first: len(app.Status.Conditions) == 0}
 	for _, step := range []func(context.Context, *scope){
-		r.reconcileDeployment, r.reconcileService, r.reconcilePodServices,
+		r.reconcileDeployment, r.observePods, r.reconcileService, r.reconcilePodServices,
 	} {
 		step(ctx, s)
 	}
 
-	// 3. Report what was observed, and why the spec is not (yet) in place when it is not.
+	// 3. Report what was observed, and why the spec is not (yet) in place when it is not, in
+	// status, Events and metrics.
 	r.recordEvents(s)
 	setStatus(s)
 	if err := r.patchStatus(ctx, original, app); err != nil {
 		return ctrl.Result{}, errors.Join(s.err(), err)
 	}
 	r.recordTransitions(s, &original.Status)
+	recordMetrics(app)
 	return r.result(s)
 }
 
@@ -142,10 +151,10 @@ func (r *Reconciler) conflictRetryInterval() time.Duration {
 }
 
 // SetupWithManager registers the controller: it reconciles DemoApplications on spec
-// changes, whenever a Deployment or Service they own changes, and, for per-pod Services,
-// whenever one of their pods gains or loses its pod-name label or goes, and whenever a
-// per-pod Service changes. Pods are watched as metadata, through the informer the pod
-// labeler already has.
+// changes, whenever a Deployment or Service they own changes, whenever one of their pods
+// changes, and, for per-pod Services, whenever one of their pods
+// gains or loses its pod-name label or goes, and whenever a per-pod Service changes. Pods
+// are watched as metadata, through the informer the pod labeler already has.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, options controller.Options) error {
 	// Every reconcile lists its app's per-pod Services: indexed by app, that reads the app's
 	// own, where a label selector would scan every cached Service of the namespace.
@@ -159,6 +168,10 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, options controller.Optio
 		For(&paasv1.DemoApplication{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		Owns(&appsv1.Deployment{}, changed).
 		Owns(&corev1.Service{}, changed).
+		Watches(&corev1.Pod{}, handler.EnqueueRequestsFromMapFunc(r.podApp),
+			builder.OnlyMetadata, builder.WithPredicates(predicate.ResourceVersionChangedPredicate{}, predicate.NewPredicateFuncs(func(o client.Object) bool {
+				return o.GetLabels()[wellknown.LabelApplication] != ""
+			}))).
 		Watches(&corev1.Pod{}, handler.EnqueueRequestsFromMapFunc(r.podServiceApp),
 			builder.OnlyMetadata, builder.WithPredicates(r.podServiceInputsChanged())).
 		Watches(&corev1.Service{}, handler.EnqueueRequestsFromMapFunc(r.podServiceApp),
@@ -193,6 +206,13 @@ func (r *Reconciler) podServiceApp(ctx context.Context, obj client.Object) []rec
 		return nil
 	}
 	return []reconcile.Request{{NamespacedName: key}}
+}
+
+// podApp maps a pod to its DemoApplication: a change of the pod's status, which the pod
+// cache does not hold, may be why the app's pods cannot run, or why they now can. Whether the
+// app is Ready is not asked: the cache may not hold the status that says it is not yet.
+func (r *Reconciler) podApp(_ context.Context, obj client.Object) []reconcile.Request {
+	return []reconcile.Request{{NamespacedName: client.ObjectKey{Namespace: obj.GetNamespace(), Name: obj.GetLabels()[wellknown.LabelApplication]}}}
 }
 
 // podServiceInputsChanged lets through the pod events that change which pods get a

@@ -18,6 +18,7 @@ package demoapplication
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -46,9 +47,10 @@ const (
 	// EventPodServiceNameInvalid: a pod's name is not a valid Service name, so it gets no
 	// per-pod Service.
 	EventPodServiceNameInvalid = "PodServiceNameInvalid"
-	// EventFailedCreate: the Deployment's ReplicaSet started failing to create pods; once
-	// when it starts, not per pass.
-	EventFailedCreate = paasv1.ReasonFailedCreate
+	// What keeps the pods from running, as the cluster says it, is a Warning Event of
+	// Degraded's reason, once when it starts, not per pass: paasv1.ReasonFailedCreate (the
+	// ReplicaSet cannot create pods), ReasonUnschedulable, ReasonImagePullBackOff,
+	// ReasonCreateContainerError, ReasonCrashLoopBackOff.
 	// Any other failure that lasts until someone acts (a delete refused by an admission
 	// policy, a read forbidden by RBAC) is a Warning Event whose reason names the step, as
 	// the Degraded condition does: paasv1.ReasonDeploymentFailed, ReasonServiceFailed,
@@ -74,19 +76,29 @@ func (r *Reconciler) recordEvents(s *scope) {
 }
 
 // recordTransitions raises a Warning Event when the app's status, now written, starts saying
-// that its ReplicaSet cannot create pods; before is the status the pass read. Told only once
-// written, so that a pass on a stale copy, whose write is refused, tells nothing twice. Each
-// attempt's message names another pod, so only the reason is compared.
+// what keeps its pods from running (the cluster's causes); before is the status the pass
+// read. Told only once written, so that a pass on a stale copy, whose write is refused,
+// tells nothing twice. The messages name pods, which come and go, so only reasons are
+// compared.
 func (r *Reconciler) recordTransitions(s *scope, before *paasv1.DemoApplicationStatus) {
-	failedCreate := func(conditions []metav1.Condition) bool {
-		c := meta.FindStatusCondition(conditions, paasv1.ConditionDegraded)
-		return c != nil && c.Reason == paasv1.ReasonFailedCreate
-	}
-	if !failedCreate(s.app.Status.Conditions) || failedCreate(before.Conditions) {
+	now := meta.FindStatusCondition(s.app.Status.Conditions, paasv1.ConditionDegraded)
+	if now == nil || now.Status != metav1.ConditionTrue || !clusterCause(now.Reason) {
 		return
 	}
-	c := meta.FindStatusCondition(s.app.Status.Conditions, paasv1.ConditionDegraded)
-	r.Recorder.Eventf(regarding(s.app), r.related(s.deployment), corev1.EventTypeWarning, EventFailedCreate, "Reconcile", "%s", c.Message)
+	if was := meta.FindStatusCondition(before.Conditions, paasv1.ConditionDegraded); was != nil && was.Status == now.Status && was.Reason == now.Reason {
+		return
+	}
+	var related runtime.Object
+	if s.deployment != nil {
+		related = r.related(s.deployment)
+	}
+	r.Recorder.Eventf(regarding(s.app), related, corev1.EventTypeWarning, now.Reason, "Reconcile", "%s", now.Message)
+}
+
+// clusterCause reports whether reason, Degraded's, is a cause the cluster reports on the
+// Deployment or its pods rather than a failed step.
+func clusterCause(reason string) bool {
+	return reason == paasv1.ReasonFailedCreate || slices.Contains(podCauses, reason)
 }
 
 // recordCreated records what the pass created as one Event of its app, for kubectl describe,

@@ -81,7 +81,7 @@ func TestRecordEvents(t *testing.T) {
 	))
 }
 
-// TestRecordTransitions checks that the Warning Event for pods the ReplicaSet cannot create is
+// TestRecordTransitions checks that the Warning Event for what keeps pods from running is
 // raised by the written status that first says so, not by a pass that finds it said already.
 func TestRecordTransitions(t *testing.T) {
 	g := NewWithT(t)
@@ -103,6 +103,9 @@ func TestRecordTransitions(t *testing.T) {
 		"lasts":           {before: degraded(paasv1.ReasonFailedCreate, `pods "web-0" is forbidden`), after: degraded(paasv1.ReasonFailedCreate, refused)},
 		"ends":            {before: degraded(paasv1.ReasonFailedCreate, refused), after: degraded(paasv1.ReasonAsExpected, "")},
 		"another failure": {before: degraded(paasv1.ReasonAsExpected, ""), after: degraded(paasv1.ReasonServiceFailed, "exceeded quota")},
+		"another cause": {before: degraded(paasv1.ReasonFailedCreate, refused), after: degraded(paasv1.ReasonImagePullBackOff, "Back-off pulling image"),
+			want: []string{"Warning ImagePullBackOff Back-off pulling image"}},
+		"the same cause in another pod": {before: degraded(paasv1.ReasonCrashLoopBackOff, "Pod web-0"), after: degraded(paasv1.ReasonCrashLoopBackOff, "Pod web-1")},
 	} {
 		t.Run(name, func(t *testing.T) {
 			g := NewWithT(t)

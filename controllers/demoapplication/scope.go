@@ -38,6 +38,9 @@ type scope struct {
 	// pass could not tell (reading it failed): status then keeps what it said before.
 	deployment      *appsv1.Deployment
 	deploymentKnown bool
+	// podCause is what keeps the Deployment's pods from running, as they say it; nil when
+	// nothing does, or every pod is ready and none was read.
+	podCause *podCause
 	// podServices counts the per-pod Services in place; nil when they could not be listed.
 	podServices *int32
 	// failures are what the steps could not do, in the order they met them.

@@ -89,7 +89,8 @@ func setProgressingCondition(s *scope) {
 }
 
 // setDegradedCondition is True when a step failed persistently, naming the first such
-// step, or when the rollout stalled. A transient failure leaves it as it was: one timeout
+// step; when the ReplicaSet cannot create pods, or the pods cannot run, in the cluster's
+// words; or when the rollout stalled. A transient failure leaves it as it was: one timeout
 // does not make an application degraded, nor does it show the spec in place.
 func setDegradedCondition(s *scope) {
 	c := metav1.Condition{Type: paasv1.ConditionDegraded, Status: metav1.ConditionFalse,
@@ -111,6 +112,8 @@ func setDegradedCondition(s *scope) {
 	if d := s.deployment; d != nil {
 		if failed := replicaFailure(d); failed != nil {
 			c.Status, c.Reason, c.Message = metav1.ConditionTrue, paasv1.ReasonFailedCreate, failed.Message
+		} else if p := s.podCause; p != nil {
+			c.Status, c.Reason, c.Message = metav1.ConditionTrue, p.reason, p.message
 		} else if progressDeadlineExceeded(d) {
 			c.Status, c.Reason = metav1.ConditionTrue, paasv1.ReasonProgressDeadlineExceeded
 			c.Message = deploymentCondition(d, appsv1.DeploymentProgressing).Message

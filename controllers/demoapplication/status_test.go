@@ -54,8 +54,10 @@ func TestSetStatus(t *testing.T) {
 		deployment *appsv1.Deployment
 		step       string
 		err        error
-		want       map[string]metav1.ConditionStatus
-		reasons    map[string]string
+		// pods are the Deployment's pods, as observePods reads them.
+		pods    []corev1.Pod
+		want    map[string]metav1.ConditionStatus
+		reasons map[string]string
 		// kstatus is the verdict of cli-utils' kstatus (Flux's health checks) on the app.
 		kstatus kstatus.Status
 	}{
@@ -140,6 +142,39 @@ func TestSetStatus(t *testing.T) {
 				paasv1.ConditionReady: paasv1.ReasonFailedCreate},
 		},
 		{
+			name:       "image cannot be pulled",
+			kstatus:    kstatus.FailedStatus,
+			deployment: deployment(appsv1.DeploymentStatus{ObservedGeneration: 3, Replicas: 2, UpdatedReplicas: 2}),
+			pods:       []corev1.Pod{podWith("web-0", corev1.PodPending, pullBackOff), podWith("web-1", corev1.PodPending, pullFailed)},
+			want:       map[string]metav1.ConditionStatus{paasv1.ConditionDegraded: "True", paasv1.ConditionStalled: "True", paasv1.ConditionProgressing: "True"},
+			reasons: map[string]string{paasv1.ConditionDegraded: paasv1.ReasonImagePullBackOff, paasv1.ConditionStalled: paasv1.ReasonImagePullBackOff,
+				paasv1.ConditionReady: paasv1.ReasonImagePullBackOff},
+		},
+		{
+			name:       "crash loop",
+			kstatus:    kstatus.FailedStatus,
+			deployment: deployment(appsv1.DeploymentStatus{ObservedGeneration: 3, Replicas: 2, UpdatedReplicas: 2, ReadyReplicas: 1, AvailableReplicas: 1}),
+			pods:       []corev1.Pod{podWith("web-0", corev1.PodRunning, ready), podWith("web-1", corev1.PodRunning, restarted)},
+			want:       map[string]metav1.ConditionStatus{paasv1.ConditionDegraded: "True", paasv1.ConditionStalled: "True"},
+			reasons:    map[string]string{paasv1.ConditionDegraded: paasv1.ReasonCrashLoopBackOff, paasv1.ConditionReady: paasv1.ReasonCrashLoopBackOff},
+		},
+		{
+			name:       "unschedulable",
+			kstatus:    kstatus.FailedStatus,
+			deployment: deployment(appsv1.DeploymentStatus{ObservedGeneration: 3, Replicas: 2, UpdatedReplicas: 2}),
+			pods:       []corev1.Pod{pendingPod("web-0", unschedulable)},
+			want:       map[string]metav1.ConditionStatus{paasv1.ConditionDegraded: "True", paasv1.ConditionStalled: "True"},
+			reasons:    map[string]string{paasv1.ConditionDegraded: paasv1.ReasonUnschedulable},
+		},
+		{
+			name:       "pods starting",
+			kstatus:    kstatus.InProgressStatus,
+			deployment: deployment(appsv1.DeploymentStatus{ObservedGeneration: 3, Replicas: 2, UpdatedReplicas: 2}),
+			pods:       []corev1.Pod{podWith("web-0", corev1.PodPending, waiting("ContainerCreating", "")), pendingPod("web-1")},
+			want:       map[string]metav1.ConditionStatus{paasv1.ConditionDegraded: "False", paasv1.ConditionReconciling: "True"},
+			reasons:    map[string]string{paasv1.ConditionDegraded: paasv1.ReasonAsExpected},
+		},
+		{
 			name:    "a transient failure",
 			kstatus: kstatus.InProgressStatus,
 			step:    paasv1.ReasonDeploymentFailed,
@@ -152,7 +187,7 @@ func TestSetStatus(t *testing.T) {
 			g := NewWithT(t)
 			app := testApp()
 			app.Generation = 7
-			s := &scope{app: app, deployment: tc.deployment, deploymentKnown: true}
+			s := &scope{app: app, deployment: tc.deployment, deploymentKnown: true, podCause: podsCause(tc.pods)}
 			s.fail(tc.step, tc.err)
 			setStatus(s)
 			for typ, status := range tc.want {

@@ -52,6 +52,24 @@ func (r *Reconciler) reconcileDeployment(ctx context.Context, s *scope) {
 	s.deploymentKnown = found || f == nil || f.afterRead()
 }
 
+// observePods reads, while some of the Deployment's pods are not ready, what keeps them from
+// running: the scheduler and the kubelet say it on the pods alone, and the pod cache holds
+// only their metadata.
+func (r *Reconciler) observePods(ctx context.Context, s *scope) {
+	if d := s.deployment; d == nil || d.Status.ReadyReplicas >= d.Status.Replicas {
+		return
+	}
+	pods := &corev1.PodList{}
+	// From the API server's watch cache (resourceVersion 0), as the pod cache would be.
+	err := r.APIReader.List(ctx, pods, client.InNamespace(s.app.Namespace), client.MatchingLabels{wellknown.LabelApplication: s.app.Name},
+		&client.ListOptions{Raw: &metav1.ListOptions{ResourceVersion: "0"}})
+	if err != nil {
+		s.fail(paasv1.ReasonDeploymentFailed, fmt.Errorf("listing the Deployment's pods: %w", err))
+		return
+	}
+	s.podCause = podsCause(pods.Items)
+}
+
 // reconcileService applies the desired Service, or deletes ours when the app has no ports.
 func (r *Reconciler) reconcileService(ctx context.Context, s *scope) {
 	current := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: s.app.Name, Namespace: s.app.Namespace}}

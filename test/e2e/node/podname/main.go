@@ -16,7 +16,8 @@ limitations under the License.
 
 // Command podname is the real-node tests' application: an HTTP server on :8080 that answers
 // every request with the name of the pod it runs in (its hostname), so that a caller knows
-// which pod a Service routed it to.
+// which pod a Service routed it to. With CRASH set, it exits at once with code 1, as an
+// application that cannot start does.
 package main
 
 import (
@@ -27,6 +28,9 @@ import (
 )
 
 func main() {
+	if reason := os.Getenv("CRASH"); reason != "" {
+		log.Fatalf("exiting: %s", reason)
+	}
 	name, err := os.Hostname()
 	if err != nil {
 		log.Fatal(err)

@@ -42,8 +42,10 @@ type DemoApplicationStatusApplyConfiguration struct {
 	// podServices is the number of per-pod Services in place, each selecting a pod that
 	// carries its pod-name label.
 	PodServices *int32 `json:"podServices,omitempty"`
-	// conditions are Available, Progressing and Degraded, which follow the Deployment's, and
-	// Ready, Reconciling and Stalled, which sum them up as kstatus (Flux, kubectl wait) reads.
+	// conditions are Available, Progressing and Degraded, which follow the Deployment and its
+	// pods (Degraded's reason says why pods are missing or failing, in the cluster's words),
+	// and Ready, Reconciling and Stalled, which sum them up as kstatus (Flux, kubectl wait)
+	// and Argo CD's health check read.
 	Conditions []metav1.ConditionApplyConfiguration `json:"conditions,omitempty"`
 }
 
