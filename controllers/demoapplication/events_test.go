@@ -37,15 +37,21 @@ import (
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 )
 
+// recordingReconciler is a Reconciler whose Events go to the returned recorder, which holds
+// up to n; its client only names kinds.
+func recordingReconciler(g Gomega, n int) (*Reconciler, *events.FakeRecorder) {
+	scheme := runtime.NewScheme()
+	g.Expect(clientgoscheme.AddToScheme(scheme)).To(Succeed())
+	g.Expect(paasv1.AddToScheme(scheme)).To(Succeed())
+	recorder := events.NewFakeRecorder(n)
+	return &Reconciler{Client: fake.NewClientBuilder().WithScheme(scheme).Build(), Recorder: recorder}, recorder
+}
+
 // TestRecordEvents checks that what the steps noted in the scope becomes the app's Events,
 // and that a transient failure raises none.
 func TestRecordEvents(t *testing.T) {
 	g := NewWithT(t)
-	scheme := runtime.NewScheme()
-	g.Expect(clientgoscheme.AddToScheme(scheme)).To(Succeed())
-	g.Expect(paasv1.AddToScheme(scheme)).To(Succeed())
-	recorder := events.NewFakeRecorder(20)
-	r := &Reconciler{Client: fake.NewClientBuilder().WithScheme(scheme).Build(), Recorder: recorder}
+	r, recorder := recordingReconciler(g, 20)
 
 	service := func(name string) *corev1.Service {
 		return &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: name}}
@@ -84,10 +90,6 @@ func TestRecordEvents(t *testing.T) {
 // TestRecordTransitions checks that the Warning Event for what keeps pods from running is
 // raised by the written status that first says so, not by a pass that finds it said already.
 func TestRecordTransitions(t *testing.T) {
-	g := NewWithT(t)
-	scheme := runtime.NewScheme()
-	g.Expect(clientgoscheme.AddToScheme(scheme)).To(Succeed())
-	g.Expect(paasv1.AddToScheme(scheme)).To(Succeed())
 	degraded := func(reason, message string) paasv1.DemoApplicationStatus {
 		c := metav1.Condition{Type: paasv1.ConditionDegraded, Status: metav1.ConditionTrue, Reason: reason, Message: message}
 		return paasv1.DemoApplicationStatus{Conditions: []metav1.Condition{c}}
@@ -109,8 +111,7 @@ func TestRecordTransitions(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			g := NewWithT(t)
-			recorder := events.NewFakeRecorder(5)
-			r := &Reconciler{Client: fake.NewClientBuilder().WithScheme(scheme).Build(), Recorder: recorder}
+			r, recorder := recordingReconciler(g, 5)
 			app := testApp()
 			app.Status = tc.after
 			r.recordTransitions(&scope{app: app, deployment: &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "web"}}}, &tc.before)

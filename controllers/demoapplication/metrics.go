@@ -35,38 +35,44 @@ import (
 var (
 	appLabels = []string{"namespace", "name"}
 
-	specReplicas = prometheus.NewGaugeVec(prometheus.GaugeOpts{
-		Name: "demoapplication_spec_replicas",
-		Help: "Pods the DemoApplication asks for (spec.replica).",
-	}, appLabels)
-	statusReplicas = prometheus.NewGaugeVec(prometheus.GaugeOpts{
-		Name: "demoapplication_status_replicas",
-		Help: "Pods of the DemoApplication's Deployment (status.replicas).",
-	}, appLabels)
-	readyReplicas = prometheus.NewGaugeVec(prometheus.GaugeOpts{
-		Name: "demoapplication_status_replicas_ready",
-		Help: "Ready pods of the DemoApplication's Deployment (status.readyReplicas).",
-	}, appLabels)
-	availableReplicas = prometheus.NewGaugeVec(prometheus.GaugeOpts{
-		Name: "demoapplication_status_replicas_available",
-		Help: "Available pods of the DemoApplication's Deployment (status.availableReplicas).",
-	}, appLabels)
-	generation = prometheus.NewGaugeVec(prometheus.GaugeOpts{
-		Name: "demoapplication_metadata_generation",
-		Help: "The DemoApplication's spec generation (metadata.generation).",
-	}, appLabels)
-	observedGeneration = prometheus.NewGaugeVec(prometheus.GaugeOpts{
-		Name: "demoapplication_status_observed_generation",
-		Help: "The generation the DemoApplication's status describes (status.observedGeneration).",
-	}, appLabels)
+	// appGauges are the series of one value per app, and where the value is read.
+	appGauges = []struct {
+		vec   *prometheus.GaugeVec
+		value func(*paasv1.DemoApplication) int64
+	}{
+		{appGauge("demoapplication_spec_replicas", "Pods the DemoApplication asks for (spec.replica)."),
+			func(a *paasv1.DemoApplication) int64 { return int64(ptr.Deref(a.Spec.Replica, 1)) }},
+		{appGauge("demoapplication_status_replicas", "Pods of the DemoApplication's Deployment (status.replicas)."),
+			func(a *paasv1.DemoApplication) int64 { return int64(a.Status.Replicas) }},
+		{appGauge("demoapplication_status_replicas_ready", "Ready pods of the DemoApplication's Deployment (status.readyReplicas)."),
+			func(a *paasv1.DemoApplication) int64 { return int64(a.Status.ReadyReplicas) }},
+		{appGauge("demoapplication_status_replicas_available", "Available pods of the DemoApplication's Deployment (status.availableReplicas)."),
+			func(a *paasv1.DemoApplication) int64 { return int64(a.Status.AvailableReplicas) }},
+		{appGauge("demoapplication_metadata_generation", "The DemoApplication's spec generation (metadata.generation)."),
+			func(a *paasv1.DemoApplication) int64 { return a.Generation }},
+		{appGauge("demoapplication_status_observed_generation", "The generation the DemoApplication's status describes (status.observedGeneration)."),
+			func(a *paasv1.DemoApplication) int64 { return a.Status.ObservedGeneration }},
+	}
 	statusCondition = prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "demoapplication_status_condition",
 		Help: "The DemoApplication's conditions: 1 for the status each has (true, false or unknown), 0 for the others. " +
 			"Reconciling and Stalled are false when absent.",
 	}, append(appLabels, "condition", "status"))
 
-	appMetrics = []*prometheus.GaugeVec{specReplicas, statusReplicas, readyReplicas, availableReplicas, generation, observedGeneration, statusCondition}
+	// appMetrics are all the series of an app.
+	appMetrics = func() []*prometheus.GaugeVec {
+		vecs := make([]*prometheus.GaugeVec, 0, 1+len(appGauges))
+		vecs = append(vecs, statusCondition)
+		for _, g := range appGauges {
+			vecs = append(vecs, g.vec)
+		}
+		return vecs
+	}()
 )
+
+func appGauge(name, help string) *prometheus.GaugeVec {
+	return prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: name, Help: help}, appLabels)
+}
 
 // conditionTypes are the conditions of a DemoApplication, each a series per status.
 var conditionTypes = []string{
@@ -83,12 +89,9 @@ func init() {
 // recordMetrics sets app's series from its status.
 func recordMetrics(app *paasv1.DemoApplication) {
 	ns, name := app.Namespace, app.Name
-	specReplicas.WithLabelValues(ns, name).Set(float64(ptr.Deref(app.Spec.Replica, 1)))
-	statusReplicas.WithLabelValues(ns, name).Set(float64(app.Status.Replicas))
-	readyReplicas.WithLabelValues(ns, name).Set(float64(app.Status.ReadyReplicas))
-	availableReplicas.WithLabelValues(ns, name).Set(float64(app.Status.AvailableReplicas))
-	generation.WithLabelValues(ns, name).Set(float64(app.Generation))
-	observedGeneration.WithLabelValues(ns, name).Set(float64(app.Status.ObservedGeneration))
+	for _, g := range appGauges {
+		g.vec.WithLabelValues(ns, name).Set(float64(g.value(app)))
+	}
 	for _, t := range conditionTypes {
 		status := metav1.ConditionUnknown
 		if c := meta.FindStatusCondition(app.Status.Conditions, t); c != nil {
