@@ -53,9 +53,11 @@ OPERATOR_SDK ?= $(LOCALBIN)/operator-sdk
 CODEGEN_TOOLS = client-gen lister-gen informer-gen applyconfiguration-gen
 GOLANGCI_LINT ?= $(LOCALBIN)/golangci-lint
 LINT_MOD = hack/tools/lint
+PROMTOOL ?= $(LOCALBIN)/promtool
+PROM_MOD = hack/tools/prometheus
 KUBECTL ?= kubectl
 # The tools' paths, for the tests that run them (internal/test/sdkbundle runs make bundle).
-TOOL_PATHS = CONTROLLER_GEN="$(CONTROLLER_GEN)" KUSTOMIZE="$(KUSTOMIZE)" OPERATOR_SDK="$(OPERATOR_SDK)"
+TOOL_PATHS = CONTROLLER_GEN="$(CONTROLLER_GEN)" KUSTOMIZE="$(KUSTOMIZE)" OPERATOR_SDK="$(OPERATOR_SDK)" PROMTOOL="$(PROMTOOL)"
 GO_TEST_FLAGS ?= -timeout 30m
 
 .PHONY: all
@@ -100,7 +102,7 @@ envtest: ## Build kube-apiserver and etcd from the Go module proxy into bin/ (fi
 	@hack/control-plane.sh >/dev/null
 
 .PHONY: test
-test: controller-gen codegen-tools kustomize operator-sdk envtest ## Run unit and integration tests (a real kube-apiserver and etcd), the staleness checks (make bundle with operator-sdk included), operator-sdk bundle validate, the image tests (make test-images) and the end-to-end tests (make test-e2e).
+test: controller-gen codegen-tools kustomize operator-sdk promtool envtest ## Run unit and integration tests (a real kube-apiserver and etcd), the staleness checks (make bundle with operator-sdk included), operator-sdk bundle validate, the image tests (make test-images) and the end-to-end tests (make test-e2e).
 	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" $(TOOL_PATHS) go test $(GO_TEST_FLAGS) ./... -coverprofile cover.out
 	$(MAKE) test-e2e E2E_FLAGS=
 	$(MAKE) test-node E2E_FLAGS=
@@ -225,7 +227,7 @@ helm-package: manifests ## Package the chart into bin/charts, with appVersion $(
 ##@ Tools
 
 .PHONY: tools
-tools: controller-gen kustomize codegen-tools golangci-lint operator-sdk scorecard-test node-binaries olm-binaries ## Build every tool the tests run into bin/ (first time only): the generators, golangci-lint, operator-sdk and scorecard-test, the control plane and the real node's binaries, OLM and opm. One at a time: on two cores, make -j4 tools took longer.
+tools: controller-gen kustomize codegen-tools golangci-lint promtool operator-sdk scorecard-test node-binaries olm-binaries ## Build every tool the tests run into bin/ (first time only): the generators, golangci-lint, promtool, operator-sdk and scorecard-test, the control plane and the real node's binaries, OLM and opm. One at a time: on two cores, make -j4 tools took longer.
 
 .PHONY: scorecard-test
 scorecard-test: ## Build scorecard-test at operator-sdk's version, for the scorecard-test image (first time only).
@@ -257,6 +259,13 @@ $(KUSTOMIZE): $(TOOLS_MOD)/go.mod
 golangci-lint: $(GOLANGCI_LINT) ## Build golangci-lint at the version pinned in hack/tools/lint/go.mod.
 $(GOLANGCI_LINT): $(LINT_MOD)/go.mod
 	cd $(LINT_MOD) && go build -o $(GOLANGCI_LINT) github.com/golangci/golangci-lint/v2/cmd/golangci-lint
+
+.PHONY: promtool
+promtool: $(PROMTOOL) ## Build promtool at the version pinned in hack/tools/prometheus/go.mod, without the service discoveries it does not need to check and test rules.
+$(PROMTOOL): $(PROM_MOD)/go.mod
+	cd $(PROM_MOD) && v=$$(go list -m -f '{{.Version}}' github.com/prometheus/prometheus) && \
+	  go build -tags remove_all_sd -ldflags "-X github.com/prometheus/common/version.Version=$$(echo $$v | sed -E 's/^v0\.([0-9])0?([0-9]+)\./\1.\2./')" \
+	  -o $(PROMTOOL) github.com/prometheus/prometheus/cmd/promtool
 
 .PHONY: operator-sdk
 operator-sdk: ## Build bin/operator-sdk at the version pinned in hack/tools/operator-sdk/go.mod (first time only); OPERATOR_SDK=<path> uses yours instead.

@@ -20,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	. "github.com/onsi/gomega"
@@ -30,6 +31,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
+	"sigs.k8s.io/yaml"
 
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
@@ -139,10 +141,13 @@ func TestRenderValueSets(t *testing.T) {
 
 	t.Run("metrics off", func(t *testing.T) {
 		g := NewWithT(t)
-		m := mustRender(t, values(t, "metrics: {enabled: false, serviceMonitor: {enabled: true}}"))
+		m := mustRender(t, values(t, `metrics: {enabled: false, serviceMonitor: {enabled: true},
+			prometheusRule: {enabled: true}, grafanaDashboard: {enabled: true}}`))
 		g.Expect(m).NotTo(HaveKey("Service demo-operator-system/demo-operator-metrics"))
 		g.Expect(m).NotTo(HaveKey("ClusterRole /demo-operator-metrics-auth"))
 		g.Expect(m).NotTo(HaveKey("ServiceMonitor demo-operator-system/demo-operator"))
+		g.Expect(m).NotTo(HaveKey("PrometheusRule demo-operator-system/demo-operator"))
+		g.Expect(m).NotTo(HaveKey("ConfigMap demo-operator-system/demo-operator-dashboard"))
 		d := m.deployment(t)
 		g.Expect(managerOptions(t, d).MetricsAddr).To(Equal("0"))
 		g.Expect(d.Spec.Template.Spec.Containers[0].Ports).NotTo(ContainElement(HaveField("Name", "metrics")))
@@ -155,8 +160,10 @@ func TestRenderValueSets(t *testing.T) {
 		g.Expect(sm).NotTo(BeNil(), "rendered: %v", m.keys())
 		g.Expect(sm.GetLabels()).To(HaveKeyWithValue("release", "prom"))
 		endpoints, _, _ := unstructured.NestedSlice(sm.Object, "spec", "endpoints")
+		// honorLabels keeps the per-app series' namespace, which the alerts group by.
 		g.Expect(endpoints).To(ConsistOf(And(
-			HaveKeyWithValue("port", "https"), HaveKeyWithValue("scheme", "https"), HaveKeyWithValue("interval", "30s"))))
+			HaveKeyWithValue("port", "https"), HaveKeyWithValue("scheme", "https"), HaveKeyWithValue("interval", "30s"),
+			HaveKeyWithValue("honorLabels", true))))
 		selector, _, _ := unstructured.NestedStringMap(sm.Object, "spec", "selector", "matchLabels")
 		g.Expect(selector).To(Equal(m.deployment(t).Spec.Selector.MatchLabels))
 	})
@@ -253,13 +260,16 @@ func TestSchemaRejectsBadValues(t *testing.T) {
 	}
 }
 
-// TestChartMatchesConfig fails when the chart's CRD or rules are not the ones make manifests
-// generated: the chart renders them from files/, which make manifests copies from config/.
+// TestChartMatchesConfig fails when the chart's CRD, RBAC rules, alert rules or dashboard are not
+// the ones of config/: the chart renders them from files/, which make manifests copies from config/.
 func TestChartMatchesConfig(t *testing.T) {
 	t.Run("files are up to date", func(t *testing.T) {
 		g := NewWithT(t)
-		for chartDirName, configDir := range map[string]string{"files/crds": "config/crd/bases", "files/rbac": "config/rbac"} {
-			copied, err := filepath.Glob(filepath.Join(chartDir, chartDirName, "*.yaml"))
+		for chartDirName, configDir := range map[string]string{
+			"files/crds": "config/crd/bases", "files/rbac": "config/rbac",
+			"files/prometheus": "config/prometheus", "files/grafana": "config/grafana",
+		} {
+			copied, err := filepath.Glob(filepath.Join(chartDir, chartDirName, "*"))
 			g.Expect(err).NotTo(HaveOccurred())
 			g.Expect(copied).NotTo(BeEmpty())
 			for _, inChart := range copied {
@@ -288,6 +298,30 @@ func TestChartMatchesConfig(t *testing.T) {
 		rendered.SetAnnotations(annotations)
 		want := configObject(t, "config/crd/bases/paas.cmft.com_demoapplications.yaml")
 		g.Expect(equality.Semantic.DeepEqual(rendered.Object, want)).To(BeTrue(), "the chart's CRD differs from config/crd/bases")
+	})
+
+	t.Run("alerts and dashboard", func(t *testing.T) {
+		g := NewWithT(t)
+		m := mustRender(t, values(t, "metrics: {prometheusRule: {enabled: true, labels: {release: prom}}, grafanaDashboard: {enabled: true}}"))
+		rule := m["PrometheusRule demo-operator-system/demo-operator"]
+		g.Expect(rule).NotTo(BeNil(), "rendered: %v", m.keys())
+		g.Expect(rule.GetLabels()).To(HaveKeyWithValue("release", "prom"))
+		// The operator's alerts select the job prometheus-operator names after the release's
+		// metrics Service, where config/default's select its Service.
+		g.Expect(m).To(HaveKey("Service demo-operator-system/demo-operator-metrics"))
+		want, err := os.ReadFile(filepath.Join(testenv.Root(), "config/prometheus/rules.yaml"))
+		g.Expect(err).NotTo(HaveOccurred())
+		wantRule := map[string]interface{}{}
+		g.Expect(yaml.Unmarshal([]byte(strings.ReplaceAll(string(want),
+			`job="demo-operator-controller-manager-metrics-service"`, `job="demo-operator-metrics"`)), &wantRule)).To(Succeed())
+		g.Expect(rule.Object["spec"]).To(Equal(wantRule["spec"]))
+
+		dashboard := &corev1.ConfigMap{}
+		m.into(t, "ConfigMap demo-operator-system/demo-operator-dashboard", dashboard)
+		g.Expect(dashboard.Labels).To(HaveKeyWithValue("grafana_dashboard", "1"))
+		wantDashboard, err := os.ReadFile(filepath.Join(testenv.Root(), "config/grafana/demo-operator.json"))
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(dashboard.Data["demo-operator.json"]).To(MatchJSON(wantDashboard))
 	})
 
 	t.Run("rules", func(t *testing.T) {

@@ -23,6 +23,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -31,6 +32,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/kustomize/api/krusty"
@@ -88,6 +90,52 @@ func TestPrometheusScrapesAsMetricsReader(t *testing.T) {
 	}
 	g.Eventually(func() bool { return mayScrape(scraper.GetName()) }).Should(BeTrue())
 	g.Expect(mayScrape("default")).To(BeFalse(), "only the scraper is bound")
+}
+
+// TestAlertsSelectTheMetricsService checks that the operator's alerts, which select a scrape
+// job, select the one prometheus-operator names after the metrics Service that the
+// ServiceMonitor scrapes: with another name, DemoOperatorDown would fire on a healthy operator.
+func TestAlertsSelectTheMetricsService(t *testing.T) {
+	g := NewWithT(t)
+	objs := build(t, "[PROMETHEUS]")
+	rule := find(g, objs, "PrometheusRule", "")
+	g.Expect(rule.GetNamespace()).To(Equal("demo-operator-system"))
+	monitor := find(g, objs, "ServiceMonitor", "")
+	selector, _, _ := unstructured.NestedStringMap(monitor.Object, "spec", "selector", "matchLabels")
+	var scraped []string
+	for _, obj := range objs {
+		if obj.GetKind() == "Service" && labels.SelectorFromSet(selector).Matches(labels.Set(obj.GetLabels())) {
+			scraped = append(scraped, obj.GetName())
+		}
+	}
+	g.Expect(scraped).To(HaveLen(1))
+
+	groups, _, _ := unstructured.NestedSlice(rule.Object, "spec", "groups")
+	jobs := regexp.MustCompile(`job="([^"]*)"`)
+	selected := 0
+	for _, group := range groups {
+		rules, _, _ := unstructured.NestedSlice(group.(map[string]any), "rules")
+		for _, r := range rules {
+			for _, match := range jobs.FindAllStringSubmatch(r.(map[string]any)["expr"].(string), -1) {
+				g.Expect(match[1]).To(Equal(scraped[0]))
+				selected++
+			}
+		}
+	}
+	g.Expect(selected).NotTo(BeZero())
+}
+
+// TestDashboardForGrafanaSidecar checks the dashboard's ConfigMap of config/default's [GRAFANA]
+// part: labelled for Grafana's sidecar, holding the dashboard of config/grafana.
+func TestDashboardForGrafanaSidecar(t *testing.T) {
+	g := NewWithT(t)
+	dashboard := find(g, build(t, "[GRAFANA]"), "ConfigMap", "demo-operator-dashboard")
+	g.Expect(dashboard.GetNamespace()).To(Equal("demo-operator-system"))
+	g.Expect(dashboard.GetLabels()).To(HaveKeyWithValue("grafana_dashboard", "1"))
+	want, err := os.ReadFile(filepath.Join(testenv.Root(), "config/grafana/demo-operator.json"))
+	g.Expect(err).NotTo(HaveOccurred())
+	data, _, _ := unstructured.NestedString(dashboard.Object, "data", "demo-operator.json")
+	g.Expect(data).To(MatchJSON(want))
 }
 
 // build runs kustomize on a copy of config/ whose config/default has the resource line
