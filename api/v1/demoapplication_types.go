@@ -60,18 +60,139 @@ type DemoApplicationSpec struct {
 	// +listMapKey=name
 	// +kubebuilder:validation:MaxItems=128
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Environment"
-	Env []corev1.EnvVar `json:"env,omitempty"`
+	Env []EnvVar `json:"env,omitempty"`
 
 	// resources are the compute resources of the application's container.
 	// +optional
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Resources",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:resourceRequirements"}
-	Resources *corev1.ResourceRequirements `json:"resources,omitempty"`
+	Resources *ResourceRequirements `json:"resources,omitempty"`
 
 	// podServices gives each pod of the application a Service of its own, so that a client
 	// can reach one chosen pod. Off unless enabled.
 	// +optional
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Per-pod Services"
 	PodServices *PodServices `json:"podServices,omitempty"`
+}
+
+// EnvVar is an environment variable of the application's container: the fields of a pod's
+// that a DemoApplication's container can use, each checked by the API server as a pod's are.
+// +kubebuilder:validation:XValidation:rule="!has(self.valueFrom) || !has(self.value) || size(self.value) == 0",message="value and valueFrom cannot both be set"
+type EnvVar struct {
+	// name of the variable: letters, digits, '_', '-' and '.', not starting with a digit (the
+	// rule of every Kubernetes the operator supports).
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=256
+	// +kubebuilder:validation:Pattern=`^[-._a-zA-Z][-._a-zA-Z0-9]*$`
+	Name string `json:"name"`
+
+	// value of the variable. $(VAR) names a variable defined before it, and is replaced by its
+	// value; $$(VAR) escapes it.
+	// +optional
+	Value string `json:"value,omitempty"`
+
+	// valueFrom takes the value from a field of the pod, a resource of the container, or a key
+	// of a ConfigMap or a Secret.
+	// +optional
+	ValueFrom *EnvVarSource `json:"valueFrom,omitempty"`
+}
+
+// EnvVarSource is where a variable's value comes from: exactly one of its fields.
+// +kubebuilder:validation:XValidation:rule="[has(self.fieldRef), has(self.resourceFieldRef), has(self.configMapKeyRef), has(self.secretKeyRef)].filter(x, x).size() == 1",message="valueFrom takes exactly one of fieldRef, resourceFieldRef, configMapKeyRef and secretKeyRef"
+type EnvVarSource struct {
+	// fieldRef selects a field of the pod.
+	// +optional
+	FieldRef *ObjectFieldSelector `json:"fieldRef,omitempty"`
+
+	// resourceFieldRef selects a limit or request of the container.
+	// +optional
+	ResourceFieldRef *ResourceFieldSelector `json:"resourceFieldRef,omitempty"`
+
+	// configMapKeyRef selects a key of a ConfigMap in the app's namespace.
+	// +optional
+	ConfigMapKeyRef *KeySelector `json:"configMapKeyRef,omitempty"`
+
+	// secretKeyRef selects a key of a Secret in the app's namespace.
+	// +optional
+	SecretKeyRef *KeySelector `json:"secretKeyRef,omitempty"`
+}
+
+// ObjectFieldSelector selects a field of the pod.
+type ObjectFieldSelector struct {
+	// apiVersion of the fieldPath: v1.
+	// +optional
+	// +kubebuilder:validation:Enum=v1
+	APIVersion string `json:"apiVersion,omitempty"`
+
+	// fieldPath is metadata.name, metadata.namespace, metadata.uid, metadata.labels['<key>'],
+	// metadata.annotations['<key>'], spec.nodeName, spec.serviceAccountName, status.hostIP,
+	// status.hostIPs, status.podIP or status.podIPs.
+	// +required
+	// +kubebuilder:validation:MaxLength=341
+	// +kubebuilder:validation:XValidation:rule="self in ['metadata.name', 'metadata.namespace', 'metadata.uid', 'spec.nodeName', 'spec.serviceAccountName', 'status.hostIP', 'status.hostIPs', 'status.podIP', 'status.podIPs'] || (self.matches('^metadata[.](labels|annotations)[[]\\x27([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?\\x27[]]$') && self.matches('^[^[]*[[]\\x27([^/]{1,253}/)?[^/]{1,63}\\x27[]]$'))",message="fieldPath must be metadata.name, metadata.namespace, metadata.uid, metadata.labels['<key>'], metadata.annotations['<key>'], spec.nodeName, spec.serviceAccountName, status.hostIP(s) or status.podIP(s)"
+	FieldPath string `json:"fieldPath"`
+}
+
+// ResourceFieldSelector selects a limit or request of the application's container.
+// +kubebuilder:validation:XValidation:rule="!has(self.divisor) || (self.resource.endsWith('cpu') ? self.divisor in ['1m', '1'] : self.divisor != '1m')",message="divisor must be 1m or 1 for cpu, and 1 or a power of 1k or 1Ki for memory and ephemeral-storage",fieldPath=".divisor"
+type ResourceFieldSelector struct {
+	// containerName is the application's container, app; empty means the same.
+	// +optional
+	// +kubebuilder:validation:Enum="";app
+	ContainerName string `json:"containerName,omitempty"`
+
+	// resource is limits.cpu, limits.memory, limits.ephemeral-storage, requests.cpu,
+	// requests.memory or requests.ephemeral-storage.
+	// +required
+	// +kubebuilder:validation:Enum=limits.cpu;limits.memory;limits.ephemeral-storage;requests.cpu;requests.memory;requests.ephemeral-storage
+	Resource string `json:"resource"`
+
+	// divisor of the value: 1m or 1 for cpu; 1, 1k, 1M, …, 1Ki, 1Mi, … otherwise. Default 1.
+	// +optional
+	// +kubebuilder:validation:Enum="1m";"1";"1k";"1M";"1G";"1T";"1P";"1E";"1Ki";"1Mi";"1Gi";"1Ti";"1Pi";"1Ei"
+	Divisor string `json:"divisor,omitempty"`
+}
+
+// KeySelector selects a key of a ConfigMap or Secret in the app's namespace.
+type KeySelector struct {
+	// name of the ConfigMap or Secret.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
+	Name string `json:"name"`
+
+	// key in it: letters, digits, '-', '_' and '.', other than '.' and not starting with '..'.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:Pattern=`^[-._a-zA-Z0-9]+$`
+	// +kubebuilder:validation:XValidation:rule="self != '.' && !self.startsWith('..')",message="a key must not be '.' nor start with '..'"
+	Key string `json:"key"`
+
+	// optional lets the pod start when the ConfigMap or Secret or its key does not exist.
+	// +optional
+	Optional *bool `json:"optional,omitempty"`
+}
+
+// ResourceRequirements are the compute resources of the application's container: cpu,
+// memory, ephemeral-storage and extended resources (a domain-qualified name such as
+// example.com/gpu, a whole number, limited, and requested as much as limited), each request at
+// most its limit.
+// +kubebuilder:validation:XValidation:rule="[has(self.requests) ? self.requests : {}, has(self.limits) ? self.limits : {}].all(m, m.all(k, k in ['cpu', 'memory', 'ephemeral-storage'] || (k.contains('/') && !k.startsWith('kubernetes.io/') && !k.startsWith('requests.'))))",message="resources may name cpu, memory, ephemeral-storage and domain-qualified extended resources (example.com/gpu)"
+// +kubebuilder:validation:XValidation:rule="[has(self.requests) ? self.requests : {}, has(self.limits) ? self.limits : {}].all(m, m.all(k, !string(m[k]).startsWith('-')))",message="resource quantities must not be negative"
+// +kubebuilder:validation:XValidation:rule="!has(self.requests) || !has(self.limits) || self.requests.all(k, !(k in self.limits) || quantity(string(self.requests[k])).compareTo(quantity(string(self.limits[k]))) <= 0)",message="a resource's request must not exceed its limit"
+// +kubebuilder:validation:XValidation:rule="[has(self.requests) ? self.requests : {}, has(self.limits) ? self.limits : {}].all(m, m.all(k, !k.contains('/') || (quantity(string(m[k])).isInteger() && has(self.limits) && k in self.limits && (!has(self.requests) || !(k in self.requests) || quantity(string(self.requests[k])).compareTo(quantity(string(self.limits[k]))) == 0))))",message="an extended resource must be a whole number, limited, and requested as much as limited"
+type ResourceRequirements struct {
+	// limits are the most the container may use.
+	// +optional
+	// +kubebuilder:validation:MaxProperties=6
+	Limits corev1.ResourceList `json:"limits,omitempty"`
+
+	// requests are what the container is scheduled with; a request left out is its limit.
+	// +optional
+	// +kubebuilder:validation:MaxProperties=6
+	Requests corev1.ResourceList `json:"requests,omitempty"`
 }
 
 // PodServices configures the per-pod Services: the pods are annotated for the pod labeler,
@@ -99,10 +220,13 @@ type PodServices struct {
 
 // DemoApplicationPort is one port of the application's Service.
 type DemoApplicationPort struct {
-	// name of the port; required when there is more than one port.
+	// name of the port; required when there is more than one port. It names the container's
+	// port too, so it is an IANA service name: at most 15 lowercase letters, digits and single
+	// hyphens, with at least one letter.
 	// +optional
 	// +kubebuilder:validation:MaxLength=15
 	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
+	// +kubebuilder:validation:XValidation:rule="self.matches('^([0-9]+-)*[0-9]*[a-z][a-z0-9]*(-[a-z0-9]+)*$')",message="a port name must hold a letter and no '--' (an IANA service name: it names the container's port)"
 	Name string `json:"name,omitempty"`
 
 	// protocol of the port: TCP, UDP or SCTP.
@@ -121,6 +245,9 @@ type DemoApplicationPort struct {
 	// defaults to port.
 	// +optional
 	// +kubebuilder:validation:XValidation:rule="type(self) == string || (self >= 1 && self <= 65535)",message="targetPort must be between 1 and 65535"
+	// +kubebuilder:validation:XIntOrString
+	// +kubebuilder:validation:MaxLength=15
+	// +kubebuilder:validation:XValidation:rule="type(self) == int || self.matches('^([0-9]+-)*[0-9]*[a-z][a-z0-9]*(-[a-z0-9]+)*$')",message="a named targetPort must be an IANA service name: at most 15 lowercase letters, digits and single hyphens, with at least one letter"
 	TargetPort *intstr.IntOrString `json:"targetPort,omitempty"`
 
 	// nodePort exposes the port on every node; setting it on any port makes the Service
@@ -262,6 +389,7 @@ const (
 // +kubebuilder:printcolumn:name="Status",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].reason`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 // +operator-sdk:csv:customresourcedefinitions:displayName="Demo Application",resources={{Deployment,v1},{Event,v1},{Service,v1}}
+// +kubebuilder:validation:XValidation:rule="oldSelf.hasValue() || (size(self.metadata.name) <= 63 && self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$'))",optionalOldSelf=true,message="metadata.name must be at most 63 characters, start with a letter and hold only lowercase letters, digits and '-': it names the app's Service and is the value of its pods' labels"
 
 // DemoApplication runs a container image as a Deployment exposed by a Service.
 type DemoApplication struct {

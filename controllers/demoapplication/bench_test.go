@@ -32,7 +32,7 @@ import (
 func benchApp() *paasv1.DemoApplication {
 	return builder.DemoApplication("shop", "web", builder.UID("uid-1"), builder.Replicas(3),
 		builder.Ports(builder.Port("http", 80, 8080), builder.Port("metrics", 9090, 0)),
-		builder.Env(corev1.EnvVar{Name: "LOG_LEVEL", Value: "info"}))
+		builder.Env(paasv1.EnvVar{Name: "LOG_LEVEL", Value: "info"}))
 }
 
 func BenchmarkNewDeployment(b *testing.B) {

@@ -20,6 +20,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -27,6 +28,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -89,7 +91,7 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 	ns := suite.NewNamespace(t)
 	g := NewWithT(t)
 	app := builder.DemoApplication(ns, "shop")
-	app.Spec.Env = []corev1.EnvVar{{Name: "MODE", Value: "demo"}}
+	app.Spec.Env = []paasv1.EnvVar{{Name: "MODE", Value: "demo"}}
 	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
 
 	t.Run("creates a Deployment and a Service it controls", func(t *testing.T) {
@@ -161,7 +163,7 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 		update(g, app, func(a *paasv1.DemoApplication) {
 			a.Spec.Image = "nginx:1.28"
 			a.Spec.Replica = ptr.To[int32](3)
-			a.Spec.Env = []corev1.EnvVar{{Name: "MODE", Value: "prod"}, {Name: "EXTRA", Value: "1"}}
+			a.Spec.Env = []paasv1.EnvVar{{Name: "MODE", Value: "prod"}, {Name: "EXTRA", Value: "1"}}
 			a.Spec.Ports = []paasv1.DemoApplicationPort{
 				{Name: "http", Port: 80, NodePort: ptr.To[int32](30080)},
 				{Name: "metrics", Port: 9090, Protocol: corev1.ProtocolTCP},
@@ -417,8 +419,63 @@ func TestDemoApplicationValidation(t *testing.T) {
 			s.PodServices = &paasv1.PodServices{Enabled: true, Type: "ExternalName"}
 		}, "spec.podServices.type"},
 		{"duplicate env names", func(s *paasv1.DemoApplicationSpec) {
-			s.Env = []corev1.EnvVar{{Name: "A", Value: "1"}, {Name: "A", Value: "2"}}
+			s.Env = []paasv1.EnvVar{{Name: "A", Value: "1"}, {Name: "A", Value: "2"}}
 		}, "spec.env[1]"},
+		// Each class TestEveryAcceptedSpecBuildsValidObjects found accepted and then refused in
+		// the Deployment or a Service the operator built.
+		{"port named 8080", func(s *paasv1.DemoApplicationSpec) {
+			s.Ports = port(paasv1.DemoApplicationPort{Name: "8080", Port: 80})
+		}, "a port name must hold a letter"},
+		{"port name with --", func(s *paasv1.DemoApplicationSpec) {
+			s.Ports = port(paasv1.DemoApplicationPort{Name: "a--b", Port: 80})
+		}, "spec.ports[0].name"},
+		{"targetPort named 8080", func(s *paasv1.DemoApplicationSpec) {
+			s.Ports = port(paasv1.DemoApplicationPort{Port: 80, TargetPort: ptr.To(intstr.FromString("8080"))})
+		}, "a named targetPort must be an IANA service name"},
+		{"env name with =", func(s *paasv1.DemoApplicationSpec) { s.Env = []paasv1.EnvVar{{Name: "A=B"}} }, "spec.env[0].name"},
+		{"env name starting with a digit", func(s *paasv1.DemoApplicationSpec) { s.Env = []paasv1.EnvVar{{Name: "1ST"}} }, "spec.env[0].name"},
+		{"env with value and valueFrom", func(s *paasv1.DemoApplicationSpec) {
+			s.Env = []paasv1.EnvVar{{Name: "A", Value: "1", ValueFrom: &paasv1.EnvVarSource{FieldRef: &paasv1.ObjectFieldSelector{FieldPath: "metadata.name"}}}}
+		}, "value and valueFrom cannot both be set"},
+		{"env valueFrom with no source", func(s *paasv1.DemoApplicationSpec) {
+			s.Env = []paasv1.EnvVar{{Name: "A", ValueFrom: &paasv1.EnvVarSource{}}}
+		}, "valueFrom takes exactly one of"},
+		{"env fieldRef of a field pods do not expose", func(s *paasv1.DemoApplicationSpec) {
+			s.Env = []paasv1.EnvVar{{Name: "A", ValueFrom: &paasv1.EnvVarSource{FieldRef: &paasv1.ObjectFieldSelector{FieldPath: "status.phase"}}}}
+		}, "spec.env[0].valueFrom.fieldRef.fieldPath"},
+		{"env fieldRef of a label key too long", func(s *paasv1.DemoApplicationSpec) {
+			s.Env = []paasv1.EnvVar{{Name: "A", ValueFrom: &paasv1.EnvVarSource{FieldRef: &paasv1.ObjectFieldSelector{
+				FieldPath: "metadata.labels['" + strings.Repeat("k", 64) + "']"}}}}
+		}, "spec.env[0].valueFrom.fieldRef.fieldPath"},
+		{"env resourceFieldRef of another container", func(s *paasv1.DemoApplicationSpec) {
+			s.Env = []paasv1.EnvVar{{Name: "A", ValueFrom: &paasv1.EnvVarSource{ResourceFieldRef: &paasv1.ResourceFieldSelector{
+				ContainerName: "sidecar", Resource: "limits.cpu"}}}}
+		}, "spec.env[0].valueFrom.resourceFieldRef.containerName"},
+		{"env resourceFieldRef of cpu in Mi", func(s *paasv1.DemoApplicationSpec) {
+			s.Env = []paasv1.EnvVar{{Name: "A", ValueFrom: &paasv1.EnvVarSource{ResourceFieldRef: &paasv1.ResourceFieldSelector{
+				Resource: "limits.cpu", Divisor: "1Mi"}}}}
+		}, "spec.env[0].valueFrom.resourceFieldRef.divisor"},
+		{"env configMapKeyRef without a name", func(s *paasv1.DemoApplicationSpec) {
+			s.Env = []paasv1.EnvVar{{Name: "A", ValueFrom: &paasv1.EnvVarSource{ConfigMapKeyRef: &paasv1.KeySelector{Key: "k"}}}}
+		}, "spec.env[0].valueFrom.configMapKeyRef.name"},
+		{"env secretKeyRef of key ..", func(s *paasv1.DemoApplicationSpec) {
+			s.Env = []paasv1.EnvVar{{Name: "A", ValueFrom: &paasv1.EnvVarSource{SecretKeyRef: &paasv1.KeySelector{Name: "creds", Key: ".."}}}}
+		}, "spec.env[0].valueFrom.secretKeyRef.key"},
+		{"resource gpu without a domain", func(s *paasv1.DemoApplicationSpec) {
+			s.Resources = &paasv1.ResourceRequirements{Limits: corev1.ResourceList{"gpu": resource.MustParse("1")}}
+		}, "resources may name cpu, memory, ephemeral-storage and domain-qualified extended resources"},
+		{"negative memory", func(s *paasv1.DemoApplicationSpec) {
+			s.Resources = &paasv1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("-1")}}
+		}, "resource quantities must not be negative"},
+		{"a request above its limit", func(s *paasv1.DemoApplicationSpec) {
+			s.Resources = &paasv1.ResourceRequirements{
+				Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("2")},
+				Limits:   corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("500m")},
+			}
+		}, "a resource's request must not exceed its limit"},
+		{"an extended resource requested and not limited", func(s *paasv1.DemoApplicationSpec) {
+			s.Resources = &paasv1.ResourceRequirements{Requests: corev1.ResourceList{"example.com/gpu": resource.MustParse("1")}}
+		}, "an extended resource must be a whole number, limited, and requested as much as limited"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := NewWithT(t)
@@ -427,6 +484,14 @@ func TestDemoApplicationValidation(t *testing.T) {
 			err := k8sClient.Create(ctx, app)
 			g.Expect(err).To(HaveOccurred())
 			g.Expect(err.Error()).To(ContainSubstring(tc.message))
+		})
+	}
+
+	for _, name := range []string{strings.Repeat("a", 64), "app.v2", "2048-game"} {
+		t.Run("name "+name, func(t *testing.T) {
+			g := NewWithT(t)
+			err := k8sClient.Create(ctx, builder.DemoApplication(ns, name))
+			g.Expect(err).To(MatchError(ContainSubstring("metadata.name must be at most 63 characters, start with a letter")))
 		})
 	}
 

@@ -65,12 +65,14 @@ func newDeployment(app *paasv1.DemoApplication, extraEnv []corev1.EnvVar, keys w
 		WithName(ContainerName).
 		WithImage(app.Spec.Image).
 		WithPorts(containerPorts(app.Spec.Ports)...)
-	for _, env := range mergeEnv(app.Spec.Env, extraEnv) {
+	var env []corev1.EnvVar
+	convert(app.Spec.Env, &env)
+	for _, e := range mergeEnv(env, extraEnv) {
 		ac := &corev1ac.EnvVarApplyConfiguration{}
-		convert(env, ac)
+		convert(e, ac)
 		container.WithEnv(ac)
 	}
-	if r := app.Spec.Resources; r != nil && (len(r.Limits) > 0 || len(r.Requests) > 0 || len(r.Claims) > 0) {
+	if r := app.Spec.Resources; r != nil && (len(r.Limits) > 0 || len(r.Requests) > 0) {
 		ac := &corev1ac.ResourceRequirementsApplyConfiguration{}
 		convert(r, ac)
 		container.WithResources(ac)

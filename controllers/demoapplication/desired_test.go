@@ -78,9 +78,9 @@ func TestNewDeployment(t *testing.T) {
 	t.Run("the user's env comes first and wins over the proxy settings", func(t *testing.T) {
 		g := NewWithT(t)
 		app := testApp()
-		app.Spec.Env = []corev1.EnvVar{
+		app.Spec.Env = []paasv1.EnvVar{
 			{Name: "HTTP_PROXY", Value: "mine"},
-			{Name: "POD", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.name"}}},
+			{Name: "POD", ValueFrom: &paasv1.EnvVarSource{FieldRef: &paasv1.ObjectFieldSelector{FieldPath: "metadata.name"}}},
 		}
 		extra := []corev1.EnvVar{{Name: "HTTP_PROXY", Value: "olm"}, {Name: "NO_PROXY", Value: "svc"}}
 		env := typed[appsv1.Deployment](newDeployment(app, extra, wellknown.DefaultPodLabelKeys)).Spec.Template.Spec.Containers[0].Env
@@ -95,7 +95,7 @@ func TestNewDeployment(t *testing.T) {
 		g := NewWithT(t)
 		g.Expect(newDeployment(testApp(), nil, wellknown.DefaultPodLabelKeys).Spec.Template.Spec.Containers[0].Resources).To(BeNil())
 		app := testApp()
-		app.Spec.Resources = &corev1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("500m")}}
+		app.Spec.Resources = &paasv1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("500m")}}
 		c := typed[appsv1.Deployment](newDeployment(app, nil, wellknown.DefaultPodLabelKeys)).Spec.Template.Spec.Containers[0]
 		g.Expect(c.Resources.Limits.Cpu().String()).To(Equal("500m"))
 	})

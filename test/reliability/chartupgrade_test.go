@@ -62,7 +62,7 @@ var nodePorts atomic.Int32
 func newApp(namespace string, i int) *paasv1.DemoApplication {
 	web := builder.Port("http", 80, 8080)
 	ports, replicas := []paasv1.DemoApplicationPort{web}, int32(1)
-	var env []corev1.EnvVar
+	var env []paasv1.EnvVar
 	switch i % 4 {
 	case 1:
 		// Node ports are the cluster's: each test's from a range of its own, since the
@@ -72,9 +72,9 @@ func newApp(namespace string, i int) *paasv1.DemoApplication {
 		dns := builder.Port("dns", 53, 0)
 		dns.Protocol = corev1.ProtocolUDP
 		ports, replicas = append(ports, builder.Port("metrics", 9090, 0), dns), 2
-		env = []corev1.EnvVar{{Name: "MODE", Value: "production"}, {Name: "INDEX", Value: strconv.Itoa(i)}}
+		env = []paasv1.EnvVar{{Name: "MODE", Value: "production"}, {Name: "INDEX", Value: strconv.Itoa(i)}}
 	case 3:
-		replicas, env = 2, []corev1.EnvVar{{Name: "INDEX", Value: strconv.Itoa(i)}}
+		replicas, env = 2, []paasv1.EnvVar{{Name: "INDEX", Value: strconv.Itoa(i)}}
 	}
 	app := builder.DemoApplication(namespace, fmt.Sprintf("app-%03d", i), builder.Image("registry.invalid/app:1"),
 		builder.Replicas(replicas), builder.Ports(ports...), builder.Env(env...))

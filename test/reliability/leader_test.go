@@ -123,8 +123,8 @@ func TestPartitionedLeaderNeverWrites(t *testing.T) {
 				if err := k8s.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, app); err != nil {
 					return err
 				}
-				app.Spec.Env = append(slices.DeleteFunc(app.Spec.Env, func(e corev1.EnvVar) bool { return e.Name == "EDIT" }),
-					corev1.EnvVar{Name: "EDIT", Value: value})
+				app.Spec.Env = append(slices.DeleteFunc(app.Spec.Env, func(e paasv1.EnvVar) bool { return e.Name == "EDIT" }),
+					paasv1.EnvVar{Name: "EDIT", Value: value})
 				return k8s.Update(ctx, app)
 			})
 			if err != nil {

@@ -21,7 +21,6 @@ package builder
 import (
 	"slices"
 
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -66,7 +65,7 @@ func Ports(ports ...paasv1.DemoApplicationPort) Option {
 }
 
 // Env sets the container's environment.
-func Env(env ...corev1.EnvVar) Option {
+func Env(env ...paasv1.EnvVar) Option {
 	return func(app *paasv1.DemoApplication) { app.Spec.Env = slices.Clone(env) }
 }
 

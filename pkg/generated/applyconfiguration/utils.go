@@ -40,8 +40,20 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &apiv1.DemoApplicationSpecApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("DemoApplicationStatus"):
 		return &apiv1.DemoApplicationStatusApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("EnvVar"):
+		return &apiv1.EnvVarApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("EnvVarSource"):
+		return &apiv1.EnvVarSourceApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("KeySelector"):
+		return &apiv1.KeySelectorApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("ObjectFieldSelector"):
+		return &apiv1.ObjectFieldSelectorApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("PodServices"):
 		return &apiv1.PodServicesApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("ResourceFieldSelector"):
+		return &apiv1.ResourceFieldSelectorApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("ResourceRequirements"):
+		return &apiv1.ResourceRequirementsApplyConfiguration{}
 
 	}
 	return nil

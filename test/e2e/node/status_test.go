@@ -67,7 +67,7 @@ func TestFailingPodsReachStatus(t *testing.T) {
 		{
 			name: "crash loop",
 			broken: func(app *paasv1.DemoApplication) {
-				app.Spec.Env = []corev1.EnvVar{{Name: "CRASH", Value: "no database"}}
+				app.Spec.Env = []paasv1.EnvVar{{Name: "CRASH", Value: "no database"}}
 			},
 			// The first exit, before the kubelet backs off.
 			shows: func(c corev1.ContainerStatus) bool {

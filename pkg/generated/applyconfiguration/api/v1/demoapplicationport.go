@@ -28,7 +28,9 @@ import (
 //
 // DemoApplicationPort is one port of the application's Service.
 type DemoApplicationPortApplyConfiguration struct {
-	// name of the port; required when there is more than one port.
+	// name of the port; required when there is more than one port. It names the container's
+	// port too, so it is an IANA service name: at most 15 lowercase letters, digits and single
+	// hyphens, with at least one letter.
 	Name *string `json:"name,omitempty"`
 	// protocol of the port: TCP, UDP or SCTP.
 	Protocol *corev1.Protocol `json:"protocol,omitempty"`

@@ -18,10 +18,6 @@ limitations under the License.
 
 package v1
 
-import (
-	corev1 "k8s.io/api/core/v1"
-)
-
 // DemoApplicationSpecApplyConfiguration represents a declarative configuration of the DemoApplicationSpec type for use
 // with apply.
 //
@@ -36,9 +32,9 @@ type DemoApplicationSpecApplyConfiguration struct {
 	// any port sets a nodePort, ClusterIP otherwise.
 	Ports []DemoApplicationPortApplyConfiguration `json:"ports,omitempty"`
 	// env lists environment variables set in the application's container.
-	Env []corev1.EnvVar `json:"env,omitempty"`
+	Env []EnvVarApplyConfiguration `json:"env,omitempty"`
 	// resources are the compute resources of the application's container.
-	Resources *corev1.ResourceRequirements `json:"resources,omitempty"`
+	Resources *ResourceRequirementsApplyConfiguration `json:"resources,omitempty"`
 	// podServices gives each pod of the application a Service of its own, so that a client
 	// can reach one chosen pod. Off unless enabled.
 	PodServices *PodServicesApplyConfiguration `json:"podServices,omitempty"`
@@ -82,9 +78,12 @@ func (b *DemoApplicationSpecApplyConfiguration) WithPorts(values ...*DemoApplica
 // WithEnv adds the given value to the Env field in the declarative configuration
 // and returns the receiver, so that objects can be build by chaining "With" function invocations.
 // If called multiple times, values provided by each call will be appended to the Env field.
-func (b *DemoApplicationSpecApplyConfiguration) WithEnv(values ...corev1.EnvVar) *DemoApplicationSpecApplyConfiguration {
+func (b *DemoApplicationSpecApplyConfiguration) WithEnv(values ...*EnvVarApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
 	for i := range values {
-		b.Env = append(b.Env, values[i])
+		if values[i] == nil {
+			panic("nil value passed to WithEnv")
+		}
+		b.Env = append(b.Env, *values[i])
 	}
 	return b
 }
@@ -92,8 +91,8 @@ func (b *DemoApplicationSpecApplyConfiguration) WithEnv(values ...corev1.EnvVar)
 // WithResources sets the Resources field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the Resources field is set to the value of the last call.
-func (b *DemoApplicationSpecApplyConfiguration) WithResources(value corev1.ResourceRequirements) *DemoApplicationSpecApplyConfiguration {
-	b.Resources = &value
+func (b *DemoApplicationSpecApplyConfiguration) WithResources(value *ResourceRequirementsApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
+	b.Resources = value
 	return b
 }
 
