@@ -67,6 +67,86 @@ type DemoApplicationSpec struct {
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Resources",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:resourceRequirements"}
 	Resources *ResourceRequirements `json:"resources,omitempty"`
 
+	// imagePullPolicy is when the kubelet pulls the image: Always, IfNotPresent or Never.
+	// Unset, Kubernetes decides: Always for a :latest or untagged image, IfNotPresent otherwise.
+	// +optional
+	// +kubebuilder:validation:Enum=Always;IfNotPresent;Never
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Image Pull Policy",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:imagePullPolicy"}
+	ImagePullPolicy corev1.PullPolicy `json:"imagePullPolicy,omitempty"`
+
+	// imagePullSecrets name the Secrets (of type kubernetes.io/dockerconfigjson) in the app's
+	// namespace that hold the credentials of a private registry.
+	// +optional
+	// +listType=map
+	// +listMapKey=name
+	// +kubebuilder:validation:MaxItems=16
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Image Pull Secrets"
+	ImagePullSecrets []LocalObjectReference `json:"imagePullSecrets,omitempty"`
+
+	// command replaces the image's entrypoint; $(VAR) names a variable of env.
+	// +optional
+	// +listType=atomic
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Command"
+	Command []string `json:"command,omitempty"`
+
+	// args replace the image's command (its CMD); $(VAR) names a variable of env.
+	// +optional
+	// +listType=atomic
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Arguments"
+	Args []string `json:"args,omitempty"`
+
+	// envFrom sets a variable for each key of a ConfigMap or Secret, before env, which wins.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=16
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Environment From"
+	EnvFrom []EnvFromSource `json:"envFrom,omitempty"`
+
+	// serviceAccountName is the ServiceAccount the pods run as, in the app's namespace; empty
+	// means the namespace's default.
+	// +optional
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Service Account",xDescriptors={"urn:alm:descriptor:io.kubernetes:ServiceAccount"}
+	ServiceAccountName string `json:"serviceAccountName,omitempty"`
+
+	// automountServiceAccountToken mounts the ServiceAccount's token in the pods; unset, the
+	// ServiceAccount decides. An app that does not call the Kubernetes API should set false.
+	// +optional
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Mount the Service Account Token",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:booleanSwitch"}
+	AutomountServiceAccountToken *bool `json:"automountServiceAccountToken,omitempty"`
+
+	// podLabels are added to the pods' labels. They cannot set the labels the operator selects
+	// the pods by (app.kubernetes.io/name, paas.cmft.com/demoapplication) or marks its objects
+	// with (app.kubernetes.io/managed-by).
+	// +optional
+	// +kubebuilder:validation:MaxProperties=64
+	// +kubebuilder:validation:XValidation:rule="self.all(k, k.matches('^([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$') && k.matches('^([^/]{1,253}/)?[^/]{1,63}$'))",message="podLabels keys must be label keys: an optional DNS subdomain prefix and '/', then at most 63 letters, digits, '-', '_' and '.'"
+	// +kubebuilder:validation:XValidation:rule="!self.exists(k, k in ['app.kubernetes.io/name', 'paas.cmft.com/demoapplication', 'app.kubernetes.io/managed-by'])",message="podLabels cannot set app.kubernetes.io/name, paas.cmft.com/demoapplication or app.kubernetes.io/managed-by: the operator sets them"
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Pod Labels"
+	PodLabels map[string]LabelValue `json:"podLabels,omitempty"`
+
+	// podAnnotations are added to the pods' annotations.
+	// +optional
+	// +kubebuilder:validation:MaxProperties=64
+	// +kubebuilder:validation:XValidation:rule="self.all(k, k.matches('^([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$') && k.matches('^([^/]{1,253}/)?[^/]{1,63}$'))",message="podAnnotations keys must be annotation keys: an optional DNS subdomain prefix and '/', then at most 63 letters, digits, '-', '_' and '.'"
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Pod Annotations"
+	PodAnnotations map[string]string `json:"podAnnotations,omitempty"`
+
+	// nodeSelector keeps the pods to nodes carrying all these labels.
+	// +optional
+	// +kubebuilder:validation:MaxProperties=32
+	// +kubebuilder:validation:XValidation:rule="self.all(k, k.matches('^([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$') && k.matches('^([^/]{1,253}/)?[^/]{1,63}$'))",message="nodeSelector keys must be label keys: an optional DNS subdomain prefix and '/', then at most 63 letters, digits, '-', '_' and '.'"
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Node Selector"
+	NodeSelector map[string]LabelValue `json:"nodeSelector,omitempty"`
+
+	// minReadySeconds is how long a new pod must be ready, without a container crashing, to
+	// count as available.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Minimum Ready Seconds",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:number"}
+	MinReadySeconds int32 `json:"minReadySeconds,omitempty"`
+
 	// podServices gives each pod of the application a Service of its own, so that a client
 	// can reach one chosen pod. Off unless enabled.
 	// +optional
@@ -193,6 +273,54 @@ type ResourceRequirements struct {
 	// +optional
 	// +kubebuilder:validation:MaxProperties=6
 	Requests corev1.ResourceList `json:"requests,omitempty"`
+}
+
+// LabelValue is the value of a label: at most 63 letters, digits, '-', '_' and '.', starting
+// and ending with a letter or digit, or empty.
+// +kubebuilder:validation:MaxLength=63
+// +kubebuilder:validation:Pattern=`^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$`
+type LabelValue string
+
+// LocalObjectReference names an object in the app's namespace.
+type LocalObjectReference struct {
+	// name of the object.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
+	Name string `json:"name"`
+}
+
+// EnvFromSource sets a variable for each key of a ConfigMap or a Secret: exactly one of them.
+// +kubebuilder:validation:XValidation:rule="has(self.configMapRef) != has(self.secretRef)",message="envFrom takes exactly one of configMapRef and secretRef"
+type EnvFromSource struct {
+	// prefix is put before every key's name; the result must be a valid variable name.
+	// +optional
+	// +kubebuilder:validation:MaxLength=128
+	// +kubebuilder:validation:Pattern=`^[-._a-zA-Z][-._a-zA-Z0-9]*$`
+	Prefix string `json:"prefix,omitempty"`
+
+	// configMapRef names the ConfigMap.
+	// +optional
+	ConfigMapRef *OptionalObjectReference `json:"configMapRef,omitempty"`
+
+	// secretRef names the Secret.
+	// +optional
+	SecretRef *OptionalObjectReference `json:"secretRef,omitempty"`
+}
+
+// OptionalObjectReference names a ConfigMap or Secret in the app's namespace.
+type OptionalObjectReference struct {
+	// name of the ConfigMap or Secret.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
+	Name string `json:"name"`
+
+	// optional lets the pods start when it does not exist.
+	// +optional
+	Optional *bool `json:"optional,omitempty"`
 }
 
 // PodServices configures the per-pod Services: the pods are annotated for the pod labeler,

@@ -200,6 +200,66 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 		}).Should(Succeed())
 	})
 
+	t.Run("the pod fields reach the Deployment, are repaired, and go when the spec drops them", func(t *testing.T) {
+		g := NewWithT(t)
+		update(g, app, func(a *paasv1.DemoApplication) {
+			a.Spec.ImagePullPolicy = corev1.PullIfNotPresent
+			a.Spec.ImagePullSecrets = []paasv1.LocalObjectReference{{Name: "registry"}}
+			a.Spec.Command, a.Spec.Args = []string{"nginx"}, []string{"-g", "daemon off;"}
+			a.Spec.EnvFrom = []paasv1.EnvFromSource{{Prefix: "CFG_", ConfigMapRef: &paasv1.OptionalObjectReference{Name: "settings"}}}
+			a.Spec.ServiceAccountName, a.Spec.AutomountServiceAccountToken = "shop", ptr.To(false)
+			a.Spec.PodLabels = map[string]paasv1.LabelValue{"team": "shop"}
+			a.Spec.PodAnnotations = map[string]string{"example.com/owner": "shop-team"}
+			a.Spec.NodeSelector = map[string]paasv1.LabelValue{"kubernetes.io/os": "linux"}
+			a.Spec.MinReadySeconds = 5
+		})
+		g.Eventually(func(g Gomega) {
+			d := get(g, ns, "shop", &appsv1.Deployment{})
+			g.Expect(d.Spec.MinReadySeconds).To(Equal(int32(5)))
+			pod := d.Spec.Template
+			g.Expect(pod.Labels).To(HaveKeyWithValue("team", "shop"))
+			g.Expect(pod.Annotations).To(HaveKeyWithValue("example.com/owner", "shop-team"))
+			g.Expect(pod.Spec.ImagePullSecrets).To(Equal([]corev1.LocalObjectReference{{Name: "registry"}}))
+			g.Expect(pod.Spec.ServiceAccountName).To(Equal("shop"))
+			g.Expect(pod.Spec.AutomountServiceAccountToken).To(Equal(ptr.To(false)))
+			g.Expect(pod.Spec.NodeSelector).To(Equal(map[string]string{"kubernetes.io/os": "linux"}))
+			c := pod.Spec.Containers[0]
+			g.Expect(c.ImagePullPolicy).To(Equal(corev1.PullIfNotPresent))
+			g.Expect(c.Command).To(Equal([]string{"nginx"}))
+			g.Expect(c.Args).To(Equal([]string{"-g", "daemon off;"}))
+			g.Expect(c.EnvFrom).To(Equal([]corev1.EnvFromSource{
+				{Prefix: "CFG_", ConfigMapRef: &corev1.ConfigMapEnvSource{LocalObjectReference: corev1.LocalObjectReference{Name: "settings"}}}}))
+		}).Should(Succeed())
+
+		d := get(g, ns, "shop", &appsv1.Deployment{})
+		mergePatch(t, d, `{"spec":{"template":{"spec":{"nodeSelector":{"kubernetes.io/os":"windows"}}}}}`)
+		g.Eventually(func(g Gomega) {
+			g.Expect(get(g, ns, "shop", &appsv1.Deployment{}).Spec.Template.Spec.NodeSelector).
+				To(Equal(map[string]string{"kubernetes.io/os": "linux"}))
+		}).Should(Succeed())
+
+		update(g, app, func(a *paasv1.DemoApplication) {
+			a.Spec.ImagePullPolicy, a.Spec.ImagePullSecrets, a.Spec.Command, a.Spec.Args, a.Spec.EnvFrom = "", nil, nil, nil, nil
+			a.Spec.ServiceAccountName, a.Spec.AutomountServiceAccountToken = "", nil
+			a.Spec.PodLabels, a.Spec.PodAnnotations, a.Spec.NodeSelector, a.Spec.MinReadySeconds = nil, nil, nil, 0
+		})
+		g.Eventually(func(g Gomega) {
+			d := get(g, ns, "shop", &appsv1.Deployment{})
+			g.Expect(d.Spec.MinReadySeconds).To(BeZero())
+			pod := d.Spec.Template
+			g.Expect(pod.Labels).NotTo(HaveKey("team"))
+			g.Expect(pod.Annotations).NotTo(HaveKey("example.com/owner"))
+			g.Expect(pod.Spec.ImagePullSecrets).To(BeEmpty())
+			g.Expect(pod.Spec.ServiceAccountName).To(BeEmpty())
+			g.Expect(pod.Spec.AutomountServiceAccountToken).To(BeNil())
+			g.Expect(pod.Spec.NodeSelector).To(BeEmpty())
+			c := pod.Spec.Containers[0]
+			g.Expect(c.Command).To(BeEmpty())
+			g.Expect(c.Args).To(BeEmpty())
+			g.Expect(c.EnvFrom).To(BeEmpty())
+		}).Should(Succeed())
+	})
+
 	t.Run("drift in the Deployment and the Service is repaired", func(t *testing.T) {
 		g := NewWithT(t)
 		d := get(g, ns, "shop", &appsv1.Deployment{})
@@ -473,6 +533,30 @@ func TestDemoApplicationValidation(t *testing.T) {
 				Limits:   corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("500m")},
 			}
 		}, "a resource's request must not exceed its limit"},
+		{"podLabels setting the operator's selector", func(s *paasv1.DemoApplicationSpec) {
+			s.PodLabels = map[string]paasv1.LabelValue{"paas.cmft.com/demoapplication": "other"}
+		}, "podLabels cannot set"},
+		{"podLabels value of 64 characters", func(s *paasv1.DemoApplicationSpec) {
+			s.PodLabels = map[string]paasv1.LabelValue{"team": paasv1.LabelValue(strings.Repeat("v", 64))}
+		}, "spec.podLabels.team"},
+		{"nodeSelector key with two slashes", func(s *paasv1.DemoApplicationSpec) {
+			s.NodeSelector = map[string]paasv1.LabelValue{"a/b/c": "x"}
+		}, "nodeSelector keys must be label keys"},
+		{"podAnnotations key with a space", func(s *paasv1.DemoApplicationSpec) {
+			s.PodAnnotations = map[string]string{"bad key": "x"}
+		}, "podAnnotations keys must be annotation keys"},
+		{"envFrom of a ConfigMap and a Secret at once", func(s *paasv1.DemoApplicationSpec) {
+			s.EnvFrom = []paasv1.EnvFromSource{{ConfigMapRef: &paasv1.OptionalObjectReference{Name: "a"}, SecretRef: &paasv1.OptionalObjectReference{Name: "b"}}}
+		}, "envFrom takes exactly one of configMapRef and secretRef"},
+		{"envFrom prefix starting with a digit", func(s *paasv1.DemoApplicationSpec) {
+			s.EnvFrom = []paasv1.EnvFromSource{{Prefix: "1X", ConfigMapRef: &paasv1.OptionalObjectReference{Name: "a"}}}
+		}, "spec.envFrom[0].prefix"},
+		{"imagePullSecret of no name", func(s *paasv1.DemoApplicationSpec) {
+			s.ImagePullSecrets = []paasv1.LocalObjectReference{{Name: ""}}
+		}, "spec.imagePullSecrets[0].name"},
+		{"serviceAccountName in capitals", func(s *paasv1.DemoApplicationSpec) { s.ServiceAccountName = "Web" }, "spec.serviceAccountName"},
+		{"imagePullPolicy Sometimes", func(s *paasv1.DemoApplicationSpec) { s.ImagePullPolicy = "Sometimes" }, "spec.imagePullPolicy"},
+		{"negative minReadySeconds", func(s *paasv1.DemoApplicationSpec) { s.MinReadySeconds = -1 }, "spec.minReadySeconds"},
 		{"an extended resource requested and not limited", func(s *paasv1.DemoApplicationSpec) {
 			s.Resources = &paasv1.ResourceRequirements{Requests: corev1.ResourceList{"example.com/gpu": resource.MustParse("1")}}
 		}, "an extended resource must be a whole number, limited, and requested as much as limited"},

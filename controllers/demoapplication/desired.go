@@ -61,36 +61,96 @@ const ContainerName = "app"
 // per-pod Services on, the pods carry the labeler's annotation (of keys), which opts them
 // in to the pod-name label that those Services select.
 func newDeployment(app *paasv1.DemoApplication, extraEnv []corev1.EnvVar, keys wellknown.PodLabelKeys) *appsv1ac.DeploymentApplyConfiguration {
+	deployment := appsv1ac.DeploymentSpec().
+		WithReplicas(ptr.Deref(app.Spec.Replica, 1)).
+		WithSelector(metav1ac.LabelSelector().WithMatchLabels(selectorFor(app))).
+		WithTemplate(podTemplate(app, extraEnv, keys))
+	if app.Spec.MinReadySeconds > 0 {
+		deployment.WithMinReadySeconds(app.Spec.MinReadySeconds)
+	}
+	return appsv1ac.Deployment(app.Name, app.Namespace).
+		WithLabels(labelsFor(app)).
+		WithOwnerReferences(ownerReference(app)).
+		WithSpec(deployment)
+}
+
+// podTemplate returns the pods app's Deployment runs: its container and what the pod spec
+// says of the pod as a whole.
+func podTemplate(app *paasv1.DemoApplication, extraEnv []corev1.EnvVar, keys wellknown.PodLabelKeys) *corev1ac.PodTemplateSpecApplyConfiguration {
+	spec := &app.Spec
+	pod := corev1ac.PodSpec().WithContainers(appContainer(spec, extraEnv))
+	for _, secret := range spec.ImagePullSecrets {
+		pod.WithImagePullSecrets(corev1ac.LocalObjectReference().WithName(secret.Name))
+	}
+	if spec.ServiceAccountName != "" {
+		// The API server copies serviceAccountName into the deprecated serviceAccount and back
+		// when the former is empty: owning both is what lets a later apply without them clear it.
+		pod.WithServiceAccountName(spec.ServiceAccountName).WithDeprecatedServiceAccount(spec.ServiceAccountName)
+	}
+	if spec.AutomountServiceAccountToken != nil {
+		pod.WithAutomountServiceAccountToken(*spec.AutomountServiceAccountToken)
+	}
+	if len(spec.NodeSelector) > 0 {
+		pod.WithNodeSelector(labelValues(spec.NodeSelector))
+	}
+
+	// The user's labels and annotations first, so that the operator's win (the API refuses
+	// podLabels that would set the operator's own).
+	template := corev1ac.PodTemplateSpec().
+		WithLabels(labelValues(spec.PodLabels)).
+		WithLabels(labelsFor(app)).
+		WithSpec(pod)
+	if len(spec.PodAnnotations) > 0 {
+		template.WithAnnotations(spec.PodAnnotations)
+	}
+	if podServicesEnabled(app) {
+		template.WithAnnotations(map[string]string{keys.Annotation: wellknown.OptIn})
+	}
+	return template
+}
+
+// appContainer returns the application's container.
+func appContainer(spec *paasv1.DemoApplicationSpec, extraEnv []corev1.EnvVar) *corev1ac.ContainerApplyConfiguration {
 	container := corev1ac.Container().
 		WithName(ContainerName).
-		WithImage(app.Spec.Image).
-		WithPorts(containerPorts(app.Spec.Ports)...)
+		WithImage(spec.Image).
+		WithPorts(containerPorts(spec.Ports)...)
+	if spec.ImagePullPolicy != "" {
+		container.WithImagePullPolicy(spec.ImagePullPolicy)
+	}
+	if len(spec.Command) > 0 {
+		container.WithCommand(spec.Command...)
+	}
+	if len(spec.Args) > 0 {
+		container.WithArgs(spec.Args...)
+	}
+	for _, from := range spec.EnvFrom {
+		ac := &corev1ac.EnvFromSourceApplyConfiguration{}
+		convert(from, ac)
+		container.WithEnvFrom(ac)
+	}
 	var env []corev1.EnvVar
-	convert(app.Spec.Env, &env)
+	convert(spec.Env, &env)
 	for _, e := range mergeEnv(env, extraEnv) {
 		ac := &corev1ac.EnvVarApplyConfiguration{}
 		convert(e, ac)
 		container.WithEnv(ac)
 	}
-	if r := app.Spec.Resources; r != nil && (len(r.Limits) > 0 || len(r.Requests) > 0) {
+	if r := spec.Resources; r != nil && (len(r.Limits) > 0 || len(r.Requests) > 0) {
 		ac := &corev1ac.ResourceRequirementsApplyConfiguration{}
 		convert(r, ac)
 		container.WithResources(ac)
 	}
+	return container
+}
 
-	template := corev1ac.PodTemplateSpec().
-		WithLabels(labelsFor(app)).
-		WithSpec(corev1ac.PodSpec().WithContainers(container))
-	if podServicesEnabled(app) {
-		template.WithAnnotations(map[string]string{keys.Annotation: wellknown.OptIn})
+// labelValues returns m with plain string values, as a Kubernetes object's labels hold them.
+func labelValues(m map[string]paasv1.LabelValue) map[string]string {
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = string(v)
 	}
-	return appsv1ac.Deployment(app.Name, app.Namespace).
-		WithLabels(labelsFor(app)).
-		WithOwnerReferences(ownerReference(app)).
-		WithSpec(appsv1ac.DeploymentSpec().
-			WithReplicas(ptr.Deref(app.Spec.Replica, 1)).
-			WithSelector(metav1ac.LabelSelector().WithMatchLabels(selectorFor(app))).
-			WithTemplate(template))
+	return out
 }
 
 // containerPorts returns one container port per distinct target of the Service's ports.

@@ -100,6 +100,69 @@ func TestNewDeployment(t *testing.T) {
 		g.Expect(c.Resources.Limits.Cpu().String()).To(Equal("500m"))
 	})
 
+	t.Run("the pod spec carries what the app declares of its image, command, identity and nodes", func(t *testing.T) {
+		g := NewWithT(t)
+		app := testApp()
+		app.Spec.ImagePullPolicy = corev1.PullAlways
+		app.Spec.ImagePullSecrets = []paasv1.LocalObjectReference{{Name: "registry"}}
+		app.Spec.Command, app.Spec.Args = []string{"/bin/server"}, []string{"--port", "$(PORT)"}
+		app.Spec.EnvFrom = []paasv1.EnvFromSource{
+			{ConfigMapRef: &paasv1.OptionalObjectReference{Name: "settings"}},
+			{Prefix: "DB_", SecretRef: &paasv1.OptionalObjectReference{Name: "db", Optional: ptr.To(true)}},
+		}
+		app.Spec.ServiceAccountName, app.Spec.AutomountServiceAccountToken = "web", ptr.To(false)
+		app.Spec.NodeSelector = map[string]paasv1.LabelValue{"kubernetes.io/arch": "arm64"}
+		app.Spec.MinReadySeconds = 10
+		d := typed[appsv1.Deployment](newDeployment(app, nil, wellknown.DefaultPodLabelKeys))
+		pod := d.Spec.Template.Spec
+		g.Expect(d.Spec.MinReadySeconds).To(Equal(int32(10)))
+		g.Expect(pod.ImagePullSecrets).To(Equal([]corev1.LocalObjectReference{{Name: "registry"}}))
+		g.Expect(pod.ServiceAccountName).To(Equal("web"))
+		g.Expect(pod.DeprecatedServiceAccount).To(Equal("web"), "owned too, so that dropping it clears both")
+		g.Expect(pod.AutomountServiceAccountToken).To(Equal(ptr.To(false)))
+		g.Expect(pod.NodeSelector).To(Equal(map[string]string{"kubernetes.io/arch": "arm64"}))
+		c := pod.Containers[0]
+		g.Expect(c.ImagePullPolicy).To(Equal(corev1.PullAlways))
+		g.Expect(c.Command).To(Equal([]string{"/bin/server"}))
+		g.Expect(c.Args).To(Equal([]string{"--port", "$(PORT)"}))
+		g.Expect(c.EnvFrom).To(Equal([]corev1.EnvFromSource{
+			{ConfigMapRef: &corev1.ConfigMapEnvSource{LocalObjectReference: corev1.LocalObjectReference{Name: "settings"}}},
+			{Prefix: "DB_", SecretRef: &corev1.SecretEnvSource{LocalObjectReference: corev1.LocalObjectReference{Name: "db"}, Optional: ptr.To(true)}},
+		}))
+	})
+
+	t.Run("what the app leaves out stays out of the pod spec", func(t *testing.T) {
+		g := NewWithT(t)
+		d := newDeployment(testApp(), nil, wellknown.DefaultPodLabelKeys)
+		g.Expect(d.Spec.MinReadySeconds).To(BeNil())
+		pod, c := d.Spec.Template.Spec, d.Spec.Template.Spec.Containers[0]
+		g.Expect(pod.ImagePullSecrets).To(BeEmpty())
+		g.Expect(pod.ServiceAccountName).To(BeNil())
+		g.Expect(pod.AutomountServiceAccountToken).To(BeNil())
+		g.Expect(pod.NodeSelector).To(BeEmpty())
+		g.Expect(c.ImagePullPolicy).To(BeNil())
+		g.Expect(c.Command).To(BeEmpty())
+		g.Expect(c.Args).To(BeEmpty())
+		g.Expect(c.EnvFrom).To(BeEmpty())
+		g.Expect(d.Spec.Template.Annotations).To(BeEmpty())
+	})
+
+	t.Run("the pods carry the app's labels and annotations beside the operator's", func(t *testing.T) {
+		g := NewWithT(t)
+		app := testApp()
+		app.Spec.PodLabels = map[string]paasv1.LabelValue{"team": "shop", "tier": ""}
+		app.Spec.PodAnnotations = map[string]string{"prometheus.io/scrape": "true"}
+		app.Spec.PodServices = &paasv1.PodServices{Enabled: true}
+		template := typed[appsv1.Deployment](newDeployment(app, nil, wellknown.DefaultPodLabelKeys)).Spec.Template
+		g.Expect(template.Labels).To(Equal(map[string]string{
+			"team": "shop", "tier": "",
+			wellknown.LabelName: "web", wellknown.LabelApplication: "web", wellknown.LabelManagedBy: wellknown.ManagedByValue,
+		}))
+		g.Expect(template.Annotations).To(Equal(map[string]string{
+			"prometheus.io/scrape": "true", wellknown.DefaultPodLabelAnnotation: wellknown.OptIn,
+		}))
+	})
+
 	t.Run("one container port per distinct target", func(t *testing.T) {
 		g := NewWithT(t)
 		app := testApp()

@@ -40,14 +40,20 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &apiv1.DemoApplicationSpecApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("DemoApplicationStatus"):
 		return &apiv1.DemoApplicationStatusApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("EnvFromSource"):
+		return &apiv1.EnvFromSourceApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("EnvVar"):
 		return &apiv1.EnvVarApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("EnvVarSource"):
 		return &apiv1.EnvVarSourceApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("KeySelector"):
 		return &apiv1.KeySelectorApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("LocalObjectReference"):
+		return &apiv1.LocalObjectReferenceApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("ObjectFieldSelector"):
 		return &apiv1.ObjectFieldSelectorApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("OptionalObjectReference"):
+		return &apiv1.OptionalObjectReferenceApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("PodServices"):
 		return &apiv1.PodServicesApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("ResourceFieldSelector"):

@@ -18,6 +18,11 @@ limitations under the License.
 
 package v1
 
+import (
+	apiv1 "github.com/cmft/demo-operator/api/v1"
+	corev1 "k8s.io/api/core/v1"
+)
+
 // DemoApplicationSpecApplyConfiguration represents a declarative configuration of the DemoApplicationSpec type for use
 // with apply.
 //
@@ -35,6 +40,35 @@ type DemoApplicationSpecApplyConfiguration struct {
 	Env []EnvVarApplyConfiguration `json:"env,omitempty"`
 	// resources are the compute resources of the application's container.
 	Resources *ResourceRequirementsApplyConfiguration `json:"resources,omitempty"`
+	// imagePullPolicy is when the kubelet pulls the image: Always, IfNotPresent or Never.
+	// Unset, Kubernetes decides: Always for a :latest or untagged image, IfNotPresent otherwise.
+	ImagePullPolicy *corev1.PullPolicy `json:"imagePullPolicy,omitempty"`
+	// imagePullSecrets name the Secrets (of type kubernetes.io/dockerconfigjson) in the app's
+	// namespace that hold the credentials of a private registry.
+	ImagePullSecrets []LocalObjectReferenceApplyConfiguration `json:"imagePullSecrets,omitempty"`
+	// command replaces the image's entrypoint; $(VAR) names a variable of env.
+	Command []string `json:"command,omitempty"`
+	// args replace the image's command (its CMD); $(VAR) names a variable of env.
+	Args []string `json:"args,omitempty"`
+	// envFrom sets a variable for each key of a ConfigMap or Secret, before env, which wins.
+	EnvFrom []EnvFromSourceApplyConfiguration `json:"envFrom,omitempty"`
+	// serviceAccountName is the ServiceAccount the pods run as, in the app's namespace; empty
+	// means the namespace's default.
+	ServiceAccountName *string `json:"serviceAccountName,omitempty"`
+	// automountServiceAccountToken mounts the ServiceAccount's token in the pods; unset, the
+	// ServiceAccount decides. An app that does not call the Kubernetes API should set false.
+	AutomountServiceAccountToken *bool `json:"automountServiceAccountToken,omitempty"`
+	// podLabels are added to the pods' labels. They cannot set the labels the operator selects
+	// the pods by (app.kubernetes.io/name, paas.cmft.com/demoapplication) or marks its objects
+	// with (app.kubernetes.io/managed-by).
+	PodLabels map[string]apiv1.LabelValue `json:"podLabels,omitempty"`
+	// podAnnotations are added to the pods' annotations.
+	PodAnnotations map[string]string `json:"podAnnotations,omitempty"`
+	// nodeSelector keeps the pods to nodes carrying all these labels.
+	NodeSelector map[string]apiv1.LabelValue `json:"nodeSelector,omitempty"`
+	// minReadySeconds is how long a new pod must be ready, without a container crashing, to
+	// count as available.
+	MinReadySeconds *int32 `json:"minReadySeconds,omitempty"`
 	// podServices gives each pod of the application a Service of its own, so that a client
 	// can reach one chosen pod. Off unless enabled.
 	PodServices *PodServicesApplyConfiguration `json:"podServices,omitempty"`
@@ -93,6 +127,126 @@ func (b *DemoApplicationSpecApplyConfiguration) WithEnv(values ...*EnvVarApplyCo
 // If called multiple times, the Resources field is set to the value of the last call.
 func (b *DemoApplicationSpecApplyConfiguration) WithResources(value *ResourceRequirementsApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
 	b.Resources = value
+	return b
+}
+
+// WithImagePullPolicy sets the ImagePullPolicy field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the ImagePullPolicy field is set to the value of the last call.
+func (b *DemoApplicationSpecApplyConfiguration) WithImagePullPolicy(value corev1.PullPolicy) *DemoApplicationSpecApplyConfiguration {
+	b.ImagePullPolicy = &value
+	return b
+}
+
+// WithImagePullSecrets adds the given value to the ImagePullSecrets field in the declarative configuration
+// and returns the receiver, so that objects can be build by chaining "With" function invocations.
+// If called multiple times, values provided by each call will be appended to the ImagePullSecrets field.
+func (b *DemoApplicationSpecApplyConfiguration) WithImagePullSecrets(values ...*LocalObjectReferenceApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
+	for i := range values {
+		if values[i] == nil {
+			panic("nil value passed to WithImagePullSecrets")
+		}
+		b.ImagePullSecrets = append(b.ImagePullSecrets, *values[i])
+	}
+	return b
+}
+
+// WithCommand adds the given value to the Command field in the declarative configuration
+// and returns the receiver, so that objects can be build by chaining "With" function invocations.
+// If called multiple times, values provided by each call will be appended to the Command field.
+func (b *DemoApplicationSpecApplyConfiguration) WithCommand(values ...string) *DemoApplicationSpecApplyConfiguration {
+	for i := range values {
+		b.Command = append(b.Command, values[i])
+	}
+	return b
+}
+
+// WithArgs adds the given value to the Args field in the declarative configuration
+// and returns the receiver, so that objects can be build by chaining "With" function invocations.
+// If called multiple times, values provided by each call will be appended to the Args field.
+func (b *DemoApplicationSpecApplyConfiguration) WithArgs(values ...string) *DemoApplicationSpecApplyConfiguration {
+	for i := range values {
+		b.Args = append(b.Args, values[i])
+	}
+	return b
+}
+
+// WithEnvFrom adds the given value to the EnvFrom field in the declarative configuration
+// and returns the receiver, so that objects can be build by chaining "With" function invocations.
+// If called multiple times, values provided by each call will be appended to the EnvFrom field.
+func (b *DemoApplicationSpecApplyConfiguration) WithEnvFrom(values ...*EnvFromSourceApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
+	for i := range values {
+		if values[i] == nil {
+			panic("nil value passed to WithEnvFrom")
+		}
+		b.EnvFrom = append(b.EnvFrom, *values[i])
+	}
+	return b
+}
+
+// WithServiceAccountName sets the ServiceAccountName field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the ServiceAccountName field is set to the value of the last call.
+func (b *DemoApplicationSpecApplyConfiguration) WithServiceAccountName(value string) *DemoApplicationSpecApplyConfiguration {
+	b.ServiceAccountName = &value
+	return b
+}
+
+// WithAutomountServiceAccountToken sets the AutomountServiceAccountToken field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the AutomountServiceAccountToken field is set to the value of the last call.
+func (b *DemoApplicationSpecApplyConfiguration) WithAutomountServiceAccountToken(value bool) *DemoApplicationSpecApplyConfiguration {
+	b.AutomountServiceAccountToken = &value
+	return b
+}
+
+// WithPodLabels puts the entries into the PodLabels field in the declarative configuration
+// and returns the receiver, so that objects can be build by chaining "With" function invocations.
+// If called multiple times, the entries provided by each call will be put on the PodLabels field,
+// overwriting an existing map entries in PodLabels field with the same key.
+func (b *DemoApplicationSpecApplyConfiguration) WithPodLabels(entries map[string]apiv1.LabelValue) *DemoApplicationSpecApplyConfiguration {
+	if b.PodLabels == nil && len(entries) > 0 {
+		b.PodLabels = make(map[string]apiv1.LabelValue, len(entries))
+	}
+	for k, v := range entries {
+		b.PodLabels[k] = v
+	}
+	return b
+}
+
+// WithPodAnnotations puts the entries into the PodAnnotations field in the declarative configuration
+// and returns the receiver, so that objects can be build by chaining "With" function invocations.
+// If called multiple times, the entries provided by each call will be put on the PodAnnotations field,
+// overwriting an existing map entries in PodAnnotations field with the same key.
+func (b *DemoApplicationSpecApplyConfiguration) WithPodAnnotations(entries map[string]string) *DemoApplicationSpecApplyConfiguration {
+	if b.PodAnnotations == nil && len(entries) > 0 {
+		b.PodAnnotations = make(map[string]string, len(entries))
+	}
+	for k, v := range entries {
+		b.PodAnnotations[k] = v
+	}
+	return b
+}
+
+// WithNodeSelector puts the entries into the NodeSelector field in the declarative configuration
+// and returns the receiver, so that objects can be build by chaining "With" function invocations.
+// If called multiple times, the entries provided by each call will be put on the NodeSelector field,
+// overwriting an existing map entries in NodeSelector field with the same key.
+func (b *DemoApplicationSpecApplyConfiguration) WithNodeSelector(entries map[string]apiv1.LabelValue) *DemoApplicationSpecApplyConfiguration {
+	if b.NodeSelector == nil && len(entries) > 0 {
+		b.NodeSelector = make(map[string]apiv1.LabelValue, len(entries))
+	}
+	for k, v := range entries {
+		b.NodeSelector[k] = v
+	}
+	return b
+}
+
+// WithMinReadySeconds sets the MinReadySeconds field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the MinReadySeconds field is set to the value of the last call.
+func (b *DemoApplicationSpecApplyConfiguration) WithMinReadySeconds(value int32) *DemoApplicationSpecApplyConfiguration {
+	b.MinReadySeconds = &value
 	return b
 }
 
