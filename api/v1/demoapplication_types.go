@@ -18,6 +18,7 @@ package v1
 
 import (
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
@@ -28,8 +29,9 @@ import (
 // +kubebuilder:validation:XValidation:rule="!has(self.ports) || self.ports.all(p, !has(p.name) || self.ports.exists_one(q, has(q.name) && q.name == p.name))",message="port names must be unique",fieldPath=".ports"
 // +kubebuilder:validation:XValidation:rule="!has(self.ports) || self.ports.all(p, self.ports.exists_one(q, q.port == p.port && q.protocol == p.protocol))",message="port numbers must be unique for each protocol",fieldPath=".ports"
 // +kubebuilder:validation:XValidation:rule="!has(self.ports) || self.ports.all(p, !has(p.nodePort) || self.ports.exists_one(q, has(q.nodePort) && q.nodePort == p.nodePort))",message="nodePorts must be unique",fieldPath=".ports"
-// +kubebuilder:validation:XValidation:rule="!has(self.podServices) || !self.podServices.enabled || (has(self.ports) && size(self.ports) > 0)",message="podServices needs at least one port to expose",fieldPath=".podServices"
+// +kubebuilder:validation:XValidation:rule="!has(self.podServices) || !has(self.podServices.enabled) || !self.podServices.enabled || (has(self.ports) && size(self.ports) > 0)",message="podServices needs at least one port to expose",fieldPath=".podServices"
 // +kubebuilder:validation:XValidation:rule="!has(self.podServices) || !has(self.podServices.ports) || self.podServices.ports.all(n, has(self.ports) && self.ports.exists(p, has(p.name) && p.name == n))",message="podServices.ports must name ports of spec.ports",fieldPath=".podServices.ports"
+// +kubebuilder:validation:XValidation:rule="!has(self.volumeMounts) || self.volumeMounts.all(m, has(self.volumes) && self.volumes.exists(v, v.name == m.name))",message="every volumeMount must name a volume of spec.volumes",fieldPath=".volumeMounts"
 type DemoApplicationSpec struct {
 	// image is the container image to run, for example nginx:1.27.
 	// +required
@@ -140,12 +142,79 @@ type DemoApplicationSpec struct {
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Node Selector"
 	NodeSelector map[string]LabelValue `json:"nodeSelector,omitempty"`
 
+	// tolerations let the pods run on nodes with matching taints.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=32
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Tolerations"
+	Tolerations []Toleration `json:"tolerations,omitempty"`
+
+	// topologySpreadConstraints spread the app's pods over nodes, zones or any topology
+	// domain: each selects the app's own pods.
+	// +optional
+	// +listType=map
+	// +listMapKey=topologyKey
+	// +listMapKey=whenUnsatisfiable
+	// +kubebuilder:validation:MaxItems=8
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Topology Spread"
+	TopologySpreadConstraints []TopologySpreadConstraint `json:"topologySpreadConstraints,omitempty"`
+
 	// minReadySeconds is how long a new pod must be ready, without a container crashing, to
 	// count as available.
 	// +optional
 	// +kubebuilder:validation:Minimum=0
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Minimum Ready Seconds",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:number"}
 	MinReadySeconds int32 `json:"minReadySeconds,omitempty"`
+
+	// volumes the pods can mount: ConfigMaps, Secrets, scratch space and existing
+	// PersistentVolumeClaims.
+	// +optional
+	// +listType=map
+	// +listMapKey=name
+	// +kubebuilder:validation:MaxItems=16
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Volumes"
+	Volumes []Volume `json:"volumes,omitempty"`
+
+	// volumeMounts mount volumes into the container, each at its own path.
+	// +optional
+	// +listType=map
+	// +listMapKey=mountPath
+	// +kubebuilder:validation:MaxItems=16
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Volume Mounts"
+	VolumeMounts []VolumeMount `json:"volumeMounts,omitempty"`
+
+	// readinessProbe tells when a pod may take traffic: until it succeeds, the Services send
+	// the pod none, and a rollout waits for it.
+	// +optional
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Readiness Probe"
+	ReadinessProbe *Probe `json:"readinessProbe,omitempty"`
+
+	// livenessProbe tells when the container must be restarted: it is, after failureThreshold
+	// failures in a row.
+	// +optional
+	// +kubebuilder:validation:XValidation:rule="!has(self.successThreshold) || self.successThreshold <= 1",message="a livenessProbe's successThreshold must be 1",fieldPath=".successThreshold"
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Liveness Probe"
+	LivenessProbe *Probe `json:"livenessProbe,omitempty"`
+
+	// startupProbe holds the other probes back until it succeeds, for an app slow to start.
+	// +optional
+	// +kubebuilder:validation:XValidation:rule="!has(self.successThreshold) || self.successThreshold <= 1",message="a startupProbe's successThreshold must be 1",fieldPath=".successThreshold"
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Startup Probe"
+	StartupProbe *Probe `json:"startupProbe,omitempty"`
+
+	// securityContext is the container's: the user and group it runs as, whether it may gain
+	// privileges, its capabilities, its seccomp profile, a read-only root filesystem. Unset,
+	// the pods get none: the sample's nginx runs where no policy applies. The spec in README
+	// runs in a namespace that enforces the restricted Pod Security Standard.
+	// +optional
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Security Context"
+	SecurityContext *SecurityContext `json:"securityContext,omitempty"`
+
+	// podSecurityContext is the pod's: the user, group and filesystem group of every
+	// container, and its seccomp profile.
+	// +optional
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Pod Security Context"
+	PodSecurityContext *PodSecurityContext `json:"podSecurityContext,omitempty"`
 
 	// podServices gives each pod of the application a Service of its own, so that a client
 	// can reach one chosen pod. Off unless enabled.
@@ -273,6 +342,461 @@ type ResourceRequirements struct {
 	// +optional
 	// +kubebuilder:validation:MaxProperties=6
 	Requests corev1.ResourceList `json:"requests,omitempty"`
+}
+
+// Toleration lets the pods run on nodes with a matching taint.
+// +kubebuilder:validation:XValidation:rule="!has(self.operator) || self.operator != 'Exists' || !has(self.value) || size(self.value) == 0",message="a toleration with operator Exists takes no value"
+// +kubebuilder:validation:XValidation:rule="(has(self.key) && size(self.key) > 0) || (has(self.operator) && self.operator == 'Exists')",message="a toleration without a key must have operator Exists"
+// +kubebuilder:validation:XValidation:rule="!has(self.tolerationSeconds) || (has(self.effect) && self.effect == 'NoExecute')",message="tolerationSeconds goes with effect NoExecute only"
+type Toleration struct {
+	// key of the taint; empty, with operator Exists, tolerates every taint.
+	// +optional
+	// +kubebuilder:validation:MaxLength=317
+	// +kubebuilder:validation:XValidation:rule="self.matches('^([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$') && self.matches('^([^/]{1,253}/)?[^/]{1,63}$')",message="key must be a label key: an optional DNS subdomain prefix and '/', then at most 63 letters, digits, '-', '_' and '.'"
+	Key string `json:"key,omitempty"`
+
+	// operator is Equal (the taint's value is value; the default) or Exists (any value).
+	// +optional
+	// +kubebuilder:validation:Enum=Equal;Exists
+	Operator corev1.TolerationOperator `json:"operator,omitempty"`
+
+	// value of the taint, with operator Equal.
+	// +optional
+	Value LabelValue `json:"value,omitempty"`
+
+	// effect of the taint tolerated: NoSchedule, PreferNoSchedule or NoExecute; empty means all.
+	// +optional
+	// +kubebuilder:validation:Enum="";NoSchedule;PreferNoSchedule;NoExecute
+	Effect corev1.TaintEffect `json:"effect,omitempty"`
+
+	// tolerationSeconds is how long a pod stays on a node once a NoExecute taint it tolerates
+	// appears; unset, forever.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	TolerationSeconds *int64 `json:"tolerationSeconds,omitempty"`
+}
+
+// TopologySpreadConstraint spreads the app's pods over the domains of a topology key.
+// +kubebuilder:validation:XValidation:rule="!has(self.minDomains) || self.whenUnsatisfiable == 'DoNotSchedule'",message="minDomains goes with whenUnsatisfiable DoNotSchedule only"
+type TopologySpreadConstraint struct {
+	// maxSkew is the most the number of the app's pods may differ between two domains.
+	// +required
+	// +kubebuilder:validation:Minimum=1
+	MaxSkew int32 `json:"maxSkew"`
+
+	// topologyKey is the node label whose values are the domains, such as
+	// topology.kubernetes.io/zone or kubernetes.io/hostname.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=317
+	// +kubebuilder:validation:XValidation:rule="self.matches('^([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$') && self.matches('^([^/]{1,253}/)?[^/]{1,63}$')",message="topologyKey must be a label key: an optional DNS subdomain prefix and '/', then at most 63 letters, digits, '-', '_' and '.'"
+	TopologyKey string `json:"topologyKey"`
+
+	// whenUnsatisfiable is DoNotSchedule (a pod waits) or ScheduleAnyway (the skew is a
+	// preference).
+	// +required
+	// +kubebuilder:validation:Enum=DoNotSchedule;ScheduleAnyway
+	WhenUnsatisfiable corev1.UnsatisfiableConstraintAction `json:"whenUnsatisfiable"`
+
+	// minDomains is the fewest domains to spread over, with DoNotSchedule.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	MinDomains *int32 `json:"minDomains,omitempty"`
+}
+
+// Volume is a volume of the pods: exactly one of its sources.
+// +kubebuilder:validation:XValidation:rule="[has(self.configMap), has(self.secret), has(self.emptyDir), has(self.persistentVolumeClaim)].filter(x, x).size() == 1",message="a volume takes exactly one of configMap, secret, emptyDir and persistentVolumeClaim"
+type Volume struct {
+	// name of the volume, which volumeMounts use: a DNS label.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
+	Name string `json:"name"`
+
+	// configMap holds the keys of a ConfigMap as files.
+	// +optional
+	ConfigMap *ConfigMapVolumeSource `json:"configMap,omitempty"`
+
+	// secret holds the keys of a Secret as files.
+	// +optional
+	Secret *SecretVolumeSource `json:"secret,omitempty"`
+
+	// emptyDir is scratch space that lives as long as the pod.
+	// +optional
+	EmptyDir *EmptyDirVolumeSource `json:"emptyDir,omitempty"`
+
+	// persistentVolumeClaim mounts an existing claim of the app's namespace.
+	// +optional
+	PersistentVolumeClaim *PersistentVolumeClaimVolumeSource `json:"persistentVolumeClaim,omitempty"`
+}
+
+// ConfigMapVolumeSource is a ConfigMap whose keys are files.
+type ConfigMapVolumeSource struct {
+	// name of the ConfigMap.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
+	Name string `json:"name"`
+
+	// items choose the keys and the files they become; empty means every key, as a file of
+	// its name.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=16
+	Items []KeyToPath `json:"items,omitempty"`
+
+	// defaultMode of the files, 0 to 0777 (octal); default 0644.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=511
+	DefaultMode *int32 `json:"defaultMode,omitempty"`
+
+	// optional lets the pods start when the ConfigMap or a key does not exist.
+	// +optional
+	Optional *bool `json:"optional,omitempty"`
+}
+
+// SecretVolumeSource is a Secret whose keys are files.
+type SecretVolumeSource struct {
+	// secretName is the name of the Secret.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
+	SecretName string `json:"secretName"`
+
+	// items choose the keys and the files they become; empty means every key, as a file of
+	// its name.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=16
+	Items []KeyToPath `json:"items,omitempty"`
+
+	// defaultMode of the files, 0 to 0777 (octal); default 0644.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=511
+	DefaultMode *int32 `json:"defaultMode,omitempty"`
+
+	// optional lets the pods start when the Secret or a key does not exist.
+	// +optional
+	Optional *bool `json:"optional,omitempty"`
+}
+
+// KeyToPath is a key of a ConfigMap or Secret and the file it becomes.
+type KeyToPath struct {
+	// key in the ConfigMap or Secret.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:Pattern=`^[-._a-zA-Z0-9]+$`
+	Key string `json:"key"`
+
+	// path of the file, relative to the mount, without '..'.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=256
+	// +kubebuilder:validation:XValidation:rule="!self.startsWith('/') && !self.matches('(^|/)[.][.](/|$)')",message="path must be relative, without '..'"
+	Path string `json:"path"`
+
+	// mode of the file, 0 to 0777 (octal); default the volume's defaultMode.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=511
+	Mode *int32 `json:"mode,omitempty"`
+}
+
+// EmptyDirVolumeSource is scratch space that lives as long as the pod.
+type EmptyDirVolumeSource struct {
+	// medium is "" (the node's disk) or Memory (a tmpfs, counted in the container's memory).
+	// +optional
+	// +kubebuilder:validation:Enum="";Memory
+	Medium corev1.StorageMedium `json:"medium,omitempty"`
+
+	// sizeLimit is the most the volume may hold: past it the pod is evicted.
+	// +optional
+	// +kubebuilder:validation:XValidation:rule="!string(self).startsWith('-')",message="sizeLimit must not be negative"
+	SizeLimit *resource.Quantity `json:"sizeLimit,omitempty"`
+}
+
+// PersistentVolumeClaimVolumeSource mounts an existing PersistentVolumeClaim.
+type PersistentVolumeClaimVolumeSource struct {
+	// claimName is the name of the claim, in the app's namespace.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
+	ClaimName string `json:"claimName"`
+
+	// readOnly mounts the claim read-only.
+	// +optional
+	ReadOnly bool `json:"readOnly,omitempty"`
+}
+
+// VolumeMount mounts a volume into the container.
+type VolumeMount struct {
+	// name of the volume, one of spec.volumes.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=63
+	Name string `json:"name"`
+
+	// mountPath is the absolute path in the container, without ':'.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=4096
+	// +kubebuilder:validation:XValidation:rule="self.startsWith('/') && !self.contains(':')",message="mountPath must be an absolute path, without ':'"
+	MountPath string `json:"mountPath"`
+
+	// subPath mounts this path of the volume rather than its root: relative, without '..'.
+	// +optional
+	// +kubebuilder:validation:MaxLength=1024
+	// +kubebuilder:validation:XValidation:rule="!self.startsWith('/') && !self.matches('(^|/)[.][.](/|$)')",message="subPath must be relative, without '..'"
+	SubPath string `json:"subPath,omitempty"`
+
+	// readOnly mounts the volume read-only.
+	// +optional
+	ReadOnly bool `json:"readOnly,omitempty"`
+}
+
+// Probe checks the application's container with exactly one of its actions.
+// +kubebuilder:validation:XValidation:rule="[has(self.httpGet), has(self.tcpSocket), has(self.grpc), has(self.exec)].filter(x, x).size() == 1",message="a probe takes exactly one of httpGet, tcpSocket, grpc and exec"
+type Probe struct {
+	// httpGet succeeds on an HTTP status from 200 to 399.
+	// +optional
+	HTTPGet *HTTPGetAction `json:"httpGet,omitempty"`
+
+	// tcpSocket succeeds when a TCP connection opens.
+	// +optional
+	TCPSocket *TCPSocketAction `json:"tcpSocket,omitempty"`
+
+	// grpc succeeds when the gRPC health service says SERVING.
+	// +optional
+	GRPC *GRPCAction `json:"grpc,omitempty"`
+
+	// exec succeeds when a command run in the container exits 0.
+	// +optional
+	Exec *ExecAction `json:"exec,omitempty"`
+
+	// initialDelaySeconds is how long after the container starts the first check runs.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	InitialDelaySeconds int32 `json:"initialDelaySeconds,omitempty"`
+
+	// timeoutSeconds is how long a check may take; default 1.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	TimeoutSeconds int32 `json:"timeoutSeconds,omitempty"`
+
+	// periodSeconds is how often the check runs; default 10.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	PeriodSeconds int32 `json:"periodSeconds,omitempty"`
+
+	// successThreshold is how many successes in a row, after a failure, make it succeed;
+	// default 1, and 1 for liveness and startup probes.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	SuccessThreshold int32 `json:"successThreshold,omitempty"`
+
+	// failureThreshold is how many failures in a row make it fail; default 3.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	FailureThreshold int32 `json:"failureThreshold,omitempty"`
+}
+
+// HTTPGetAction is an HTTP GET request to the container.
+type HTTPGetAction struct {
+	// path of the request; default /.
+	// +optional
+	// +kubebuilder:validation:MaxLength=2048
+	Path string `json:"path,omitempty"`
+
+	// port of the container, a number or the name of one of its ports.
+	// +required
+	// +kubebuilder:validation:XIntOrString
+	// +kubebuilder:validation:MaxLength=15
+	// +kubebuilder:validation:XValidation:rule="type(self) == string || (self >= 1 && self <= 65535)",message="port must be between 1 and 65535"
+	// +kubebuilder:validation:XValidation:rule="type(self) == int || self.matches('^([0-9]+-)*[0-9]*[a-z][a-z0-9]*(-[a-z0-9]+)*$')",message="a named port must be an IANA service name: at most 15 lowercase letters, digits and single hyphens, with at least one letter"
+	Port intstr.IntOrString `json:"port"`
+
+	// scheme is HTTP or HTTPS (whose certificate is not verified); default HTTP.
+	// +optional
+	// +kubebuilder:validation:Enum=HTTP;HTTPS
+	Scheme corev1.URIScheme `json:"scheme,omitempty"`
+
+	// httpHeaders are added to the request.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=16
+	HTTPHeaders []HTTPHeader `json:"httpHeaders,omitempty"`
+}
+
+// HTTPHeader is a header of a probe's request.
+type HTTPHeader struct {
+	// name of the header.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=256
+	// +kubebuilder:validation:Pattern=`^[-A-Za-z0-9!#$%&'*+.^_|~\x60]+$`
+	Name string `json:"name"`
+
+	// value of the header.
+	// +required
+	// +kubebuilder:validation:MaxLength=4096
+	Value string `json:"value"`
+}
+
+// TCPSocketAction opens a TCP connection to the container.
+type TCPSocketAction struct {
+	// port of the container, a number or the name of one of its ports.
+	// +required
+	// +kubebuilder:validation:XIntOrString
+	// +kubebuilder:validation:MaxLength=15
+	// +kubebuilder:validation:XValidation:rule="type(self) == string || (self >= 1 && self <= 65535)",message="port must be between 1 and 65535"
+	// +kubebuilder:validation:XValidation:rule="type(self) == int || self.matches('^([0-9]+-)*[0-9]*[a-z][a-z0-9]*(-[a-z0-9]+)*$')",message="a named port must be an IANA service name: at most 15 lowercase letters, digits and single hyphens, with at least one letter"
+	Port intstr.IntOrString `json:"port"`
+}
+
+// GRPCAction calls the gRPC health service of the container.
+type GRPCAction struct {
+	// port of the container.
+	// +required
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=65535
+	Port int32 `json:"port"`
+
+	// service is the name the health service is asked about; empty means the server as a whole.
+	// +optional
+	// +kubebuilder:validation:MaxLength=256
+	Service *string `json:"service,omitempty"`
+}
+
+// ExecAction runs a command in the container, not in a shell.
+type ExecAction struct {
+	// command and its arguments.
+	// +required
+	// +listType=atomic
+	// +kubebuilder:validation:MinItems=1
+	Command []string `json:"command"`
+}
+
+// SecurityContext is what the container may do: the fields of a container's security context
+// that an application needs, without privileged mode, host access or SELinux and AppArmor
+// settings.
+// +kubebuilder:validation:XValidation:rule="!has(self.allowPrivilegeEscalation) || self.allowPrivilegeEscalation || !has(self.capabilities) || !has(self.capabilities.add) || !('SYS_ADMIN' in self.capabilities.add || 'CAP_SYS_ADMIN' in self.capabilities.add)",message="allowPrivilegeEscalation cannot be false with capability SYS_ADMIN added"
+// +kubebuilder:validation:XValidation:rule="!has(self.runAsNonRoot) || !self.runAsNonRoot || !has(self.runAsUser) || self.runAsUser != 0",message="runAsNonRoot cannot hold with runAsUser 0: the container could never start"
+type SecurityContext struct {
+	// runAsNonRoot refuses to start the container as root (user 0).
+	// +optional
+	RunAsNonRoot *bool `json:"runAsNonRoot,omitempty"`
+
+	// runAsUser is the user the container runs as, in place of the image's.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=2147483647
+	RunAsUser *int64 `json:"runAsUser,omitempty"`
+
+	// runAsGroup is the primary group the container runs as.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=2147483647
+	RunAsGroup *int64 `json:"runAsGroup,omitempty"`
+
+	// allowPrivilegeEscalation lets a process gain more privileges than its parent (setuid
+	// binaries); the restricted standard wants false.
+	// +optional
+	AllowPrivilegeEscalation *bool `json:"allowPrivilegeEscalation,omitempty"`
+
+	// readOnlyRootFilesystem mounts the image's filesystem read-only.
+	// +optional
+	ReadOnlyRootFilesystem *bool `json:"readOnlyRootFilesystem,omitempty"`
+
+	// capabilities added to and dropped from the container runtime's default set; the
+	// restricted standard wants ALL dropped and at most NET_BIND_SERVICE added.
+	// +optional
+	Capabilities *Capabilities `json:"capabilities,omitempty"`
+
+	// seccompProfile filters the container's system calls.
+	// +optional
+	SeccompProfile *SeccompProfile `json:"seccompProfile,omitempty"`
+}
+
+// Capability is a Linux capability, named as in capabilities(7) without CAP_, or ALL.
+// +kubebuilder:validation:MaxLength=64
+// +kubebuilder:validation:Pattern=`^[A-Z][A-Z0-9_]*$`
+type Capability string
+
+// Capabilities are Linux capabilities, named as in capabilities(7) without CAP_, or ALL.
+type Capabilities struct {
+	// add are the capabilities added.
+	// +optional
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=64
+	Add []Capability `json:"add,omitempty"`
+
+	// drop are the capabilities dropped.
+	// +optional
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=64
+	Drop []Capability `json:"drop,omitempty"`
+}
+
+// SeccompProfile is a seccomp profile: the runtime's default, one on the node, or none.
+// +kubebuilder:validation:XValidation:rule="self.type == 'Localhost' ? has(self.localhostProfile) : !has(self.localhostProfile)",message="localhostProfile is set exactly when type is Localhost"
+type SeccompProfile struct {
+	// type is RuntimeDefault, Localhost or Unconfined.
+	// +required
+	// +kubebuilder:validation:Enum=RuntimeDefault;Localhost;Unconfined
+	Type corev1.SeccompProfileType `json:"type"`
+
+	// localhostProfile is the profile's path, relative to the kubelet's seccomp directory.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=4096
+	// +kubebuilder:validation:XValidation:rule="!self.startsWith('/') && !self.matches('(^|/)[.][.](/|$)')",message="localhostProfile must be a relative path without '..'"
+	LocalhostProfile *string `json:"localhostProfile,omitempty"`
+}
+
+// PodSecurityContext is what every container of the pods runs as: the fields of a pod's
+// security context that an application needs.
+// +kubebuilder:validation:XValidation:rule="!has(self.runAsNonRoot) || !self.runAsNonRoot || !has(self.runAsUser) || self.runAsUser != 0",message="runAsNonRoot cannot hold with runAsUser 0: the pods could never start"
+type PodSecurityContext struct {
+	// runAsNonRoot refuses to start a container as root (user 0).
+	// +optional
+	RunAsNonRoot *bool `json:"runAsNonRoot,omitempty"`
+
+	// runAsUser is the user the containers run as, in place of the image's.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=2147483647
+	RunAsUser *int64 `json:"runAsUser,omitempty"`
+
+	// runAsGroup is the primary group the containers run as.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=2147483647
+	RunAsGroup *int64 `json:"runAsGroup,omitempty"`
+
+	// fsGroup owns the pods' volumes and is a supplemental group of every container.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=2147483647
+	FSGroup *int64 `json:"fsGroup,omitempty"`
+
+	// supplementalGroups are more groups of every container.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=32
+	// +kubebuilder:validation:items:Minimum=0
+	// +kubebuilder:validation:items:Maximum=2147483647
+	SupplementalGroups []int64 `json:"supplementalGroups,omitempty"`
+
+	// seccompProfile filters the system calls of every container.
+	// +optional
+	SeccompProfile *SeccompProfile `json:"seccompProfile,omitempty"`
 }
 
 // LabelValue is the value of a label: at most 63 letters, digits, '-', '_' and '.', starting

@@ -212,6 +212,11 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 			a.Spec.PodAnnotations = map[string]string{"example.com/owner": "shop-team"}
 			a.Spec.NodeSelector = map[string]paasv1.LabelValue{"kubernetes.io/os": "linux"}
 			a.Spec.MinReadySeconds = 5
+			a.Spec.ReadinessProbe = &paasv1.Probe{HTTPGet: &paasv1.HTTPGetAction{Path: "/ready", Port: intstr.FromString("http")}}
+			a.Spec.SecurityContext = &paasv1.SecurityContext{AllowPrivilegeEscalation: ptr.To(false)}
+			a.Spec.PodSecurityContext = &paasv1.PodSecurityContext{RunAsNonRoot: ptr.To(true)}
+			a.Spec.Volumes = []paasv1.Volume{{Name: "config", ConfigMap: &paasv1.ConfigMapVolumeSource{Name: "settings"}}}
+			a.Spec.VolumeMounts = []paasv1.VolumeMount{{Name: "config", MountPath: "/etc/app", ReadOnly: true}}
 		})
 		g.Eventually(func(g Gomega) {
 			d := get(g, ns, "shop", &appsv1.Deployment{})
@@ -229,7 +234,21 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 			g.Expect(c.Args).To(Equal([]string{"-g", "daemon off;"}))
 			g.Expect(c.EnvFrom).To(Equal([]corev1.EnvFromSource{
 				{Prefix: "CFG_", ConfigMapRef: &corev1.ConfigMapEnvSource{LocalObjectReference: corev1.LocalObjectReference{Name: "settings"}}}}))
+			// The API server's defaults fill what the probe leaves out; they are not the operator's.
+			g.Expect(c.ReadinessProbe.HTTPGet.Path).To(Equal("/ready"))
+			g.Expect(c.ReadinessProbe.PeriodSeconds).To(Equal(int32(10)))
+			g.Expect(c.SecurityContext.AllowPrivilegeEscalation).To(Equal(ptr.To(false)))
+			g.Expect(pod.Spec.SecurityContext.RunAsNonRoot).To(Equal(ptr.To(true)))
+			g.Expect(pod.Spec.Volumes).To(ConsistOf(HaveField("ConfigMap.Name", "settings")))
+			g.Expect(c.VolumeMounts).To(Equal([]corev1.VolumeMount{{Name: "config", MountPath: "/etc/app", ReadOnly: true}}))
 		}).Should(Succeed())
+		// Converged, with the API server's defaults in the pod template, it writes nothing.
+		g.Eventually(func(g Gomega) {
+			a := get(g, ns, "shop", &paasv1.DemoApplication{})
+			g.Expect(a.Status.ObservedGeneration).To(Equal(a.Generation))
+		}).Should(Succeed())
+		before := writes.WritesUnder("/apis/")
+		g.Consistently(func() int { return writes.WritesUnder("/apis/") }, 2*time.Second).Should(Equal(before))
 
 		d := get(g, ns, "shop", &appsv1.Deployment{})
 		mergePatch(t, d, `{"spec":{"template":{"spec":{"nodeSelector":{"kubernetes.io/os":"windows"}}}}}`)
@@ -242,6 +261,8 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 			a.Spec.ImagePullPolicy, a.Spec.ImagePullSecrets, a.Spec.Command, a.Spec.Args, a.Spec.EnvFrom = "", nil, nil, nil, nil
 			a.Spec.ServiceAccountName, a.Spec.AutomountServiceAccountToken = "", nil
 			a.Spec.PodLabels, a.Spec.PodAnnotations, a.Spec.NodeSelector, a.Spec.MinReadySeconds = nil, nil, nil, 0
+			a.Spec.ReadinessProbe, a.Spec.SecurityContext, a.Spec.PodSecurityContext = nil, nil, nil
+			a.Spec.Volumes, a.Spec.VolumeMounts = nil, nil
 		})
 		g.Eventually(func(g Gomega) {
 			d := get(g, ns, "shop", &appsv1.Deployment{})
@@ -257,6 +278,11 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 			g.Expect(c.Command).To(BeEmpty())
 			g.Expect(c.Args).To(BeEmpty())
 			g.Expect(c.EnvFrom).To(BeEmpty())
+			g.Expect(c.ReadinessProbe).To(BeNil())
+			g.Expect(c.SecurityContext).To(BeNil())
+			g.Expect(pod.Spec.SecurityContext).To(Or(BeNil(), Equal(&corev1.PodSecurityContext{})))
+			g.Expect(pod.Spec.Volumes).To(BeEmpty())
+			g.Expect(c.VolumeMounts).To(BeEmpty())
 		}).Should(Succeed())
 	})
 
@@ -557,6 +583,81 @@ func TestDemoApplicationValidation(t *testing.T) {
 		{"serviceAccountName in capitals", func(s *paasv1.DemoApplicationSpec) { s.ServiceAccountName = "Web" }, "spec.serviceAccountName"},
 		{"imagePullPolicy Sometimes", func(s *paasv1.DemoApplicationSpec) { s.ImagePullPolicy = "Sometimes" }, "spec.imagePullPolicy"},
 		{"negative minReadySeconds", func(s *paasv1.DemoApplicationSpec) { s.MinReadySeconds = -1 }, "spec.minReadySeconds"},
+		{"a probe with two actions", func(s *paasv1.DemoApplicationSpec) {
+			s.ReadinessProbe = &paasv1.Probe{TCPSocket: &paasv1.TCPSocketAction{Port: intstr.FromInt32(80)}, Exec: &paasv1.ExecAction{Command: []string{"true"}}}
+		}, "a probe takes exactly one of httpGet, tcpSocket, grpc and exec"},
+		{"a probe with no action", func(s *paasv1.DemoApplicationSpec) {
+			s.ReadinessProbe = &paasv1.Probe{PeriodSeconds: 5}
+		}, "a probe takes exactly one of httpGet, tcpSocket, grpc and exec"},
+		{"a livenessProbe's successThreshold of 2", func(s *paasv1.DemoApplicationSpec) {
+			s.LivenessProbe = &paasv1.Probe{TCPSocket: &paasv1.TCPSocketAction{Port: intstr.FromInt32(80)}, SuccessThreshold: 2}
+		}, "a livenessProbe's successThreshold must be 1"},
+		{"a probe port named 8080", func(s *paasv1.DemoApplicationSpec) {
+			s.ReadinessProbe = &paasv1.Probe{HTTPGet: &paasv1.HTTPGetAction{Port: intstr.FromString("8080")}}
+		}, "a named port must be an IANA service name"},
+		{"a probe header name with a space", func(s *paasv1.DemoApplicationSpec) {
+			s.ReadinessProbe = &paasv1.Probe{HTTPGet: &paasv1.HTTPGetAction{Port: intstr.FromInt32(80), HTTPHeaders: []paasv1.HTTPHeader{{Name: "X Probe"}}}}
+		}, "spec.readinessProbe.httpGet.httpHeaders[0].name"},
+		{"an exec probe without a command", func(s *paasv1.DemoApplicationSpec) {
+			s.StartupProbe = &paasv1.Probe{Exec: &paasv1.ExecAction{}}
+		}, "spec.startupProbe.exec.command"},
+		{"runAsNonRoot as user 0", func(s *paasv1.DemoApplicationSpec) {
+			s.SecurityContext = &paasv1.SecurityContext{RunAsNonRoot: ptr.To(true), RunAsUser: ptr.To[int64](0)}
+		}, "runAsNonRoot cannot hold with runAsUser 0"},
+		{"no privilege escalation with SYS_ADMIN", func(s *paasv1.DemoApplicationSpec) {
+			s.SecurityContext = &paasv1.SecurityContext{AllowPrivilegeEscalation: ptr.To(false),
+				Capabilities: &paasv1.Capabilities{Add: []paasv1.Capability{"SYS_ADMIN"}}}
+		}, "allowPrivilegeEscalation cannot be false with capability SYS_ADMIN added"},
+		{"a lowercase capability", func(s *paasv1.DemoApplicationSpec) {
+			s.SecurityContext = &paasv1.SecurityContext{Capabilities: &paasv1.Capabilities{Drop: []paasv1.Capability{"all"}}}
+		}, "spec.securityContext.capabilities.drop[0]"},
+		{"a Localhost seccomp profile without its path", func(s *paasv1.DemoApplicationSpec) {
+			s.PodSecurityContext = &paasv1.PodSecurityContext{SeccompProfile: &paasv1.SeccompProfile{Type: corev1.SeccompProfileTypeLocalhost}}
+		}, "localhostProfile is set exactly when type is Localhost"},
+		{"a seccomp profile path with ..", func(s *paasv1.DemoApplicationSpec) {
+			s.PodSecurityContext = &paasv1.PodSecurityContext{SeccompProfile: &paasv1.SeccompProfile{
+				Type: corev1.SeccompProfileTypeLocalhost, LocalhostProfile: ptr.To("../etc/profile.json")}}
+		}, "localhostProfile must be a relative path without '..'"},
+		{"a negative fsGroup", func(s *paasv1.DemoApplicationSpec) {
+			s.PodSecurityContext = &paasv1.PodSecurityContext{FSGroup: ptr.To[int64](-1)}
+		}, "spec.podSecurityContext.fsGroup"},
+		{"a volumeMount of no volume", func(s *paasv1.DemoApplicationSpec) {
+			s.VolumeMounts = []paasv1.VolumeMount{{Name: "config", MountPath: "/etc/app"}}
+		}, "every volumeMount must name a volume of spec.volumes"},
+		{"a volume of two sources", func(s *paasv1.DemoApplicationSpec) {
+			s.Volumes = []paasv1.Volume{{Name: "data", EmptyDir: &paasv1.EmptyDirVolumeSource{},
+				PersistentVolumeClaim: &paasv1.PersistentVolumeClaimVolumeSource{ClaimName: "data"}}}
+		}, "a volume takes exactly one of configMap, secret, emptyDir and persistentVolumeClaim"},
+		{"a relative mountPath", func(s *paasv1.DemoApplicationSpec) {
+			s.Volumes = []paasv1.Volume{{Name: "tmp", EmptyDir: &paasv1.EmptyDirVolumeSource{}}}
+			s.VolumeMounts = []paasv1.VolumeMount{{Name: "tmp", MountPath: "tmp"}}
+		}, "mountPath must be an absolute path"},
+		{"a ConfigMap item path with ..", func(s *paasv1.DemoApplicationSpec) {
+			s.Volumes = []paasv1.Volume{{Name: "config", ConfigMap: &paasv1.ConfigMapVolumeSource{Name: "app",
+				Items: []paasv1.KeyToPath{{Key: "app.conf", Path: "../app.conf"}}}}}
+		}, "path must be relative, without '..'"},
+		{"a defaultMode above 0777", func(s *paasv1.DemoApplicationSpec) {
+			s.Volumes = []paasv1.Volume{{Name: "creds", Secret: &paasv1.SecretVolumeSource{SecretName: "creds", DefaultMode: ptr.To[int32](0o1000)}}}
+		}, "spec.volumes[0].secret.defaultMode"},
+		{"an emptyDir of a negative size", func(s *paasv1.DemoApplicationSpec) {
+			s.Volumes = []paasv1.Volume{{Name: "tmp", EmptyDir: &paasv1.EmptyDirVolumeSource{SizeLimit: ptr.To(resource.MustParse("-1Gi"))}}}
+		}, "sizeLimit must not be negative"},
+		{"a toleration of Exists with a value", func(s *paasv1.DemoApplicationSpec) {
+			s.Tolerations = []paasv1.Toleration{{Key: "dedicated", Operator: corev1.TolerationOpExists, Value: "shop"}}
+		}, "a toleration with operator Exists takes no value"},
+		{"a toleration without a key, of operator Equal", func(s *paasv1.DemoApplicationSpec) {
+			s.Tolerations = []paasv1.Toleration{{Value: "shop"}}
+		}, "a toleration without a key must have operator Exists"},
+		{"tolerationSeconds for NoSchedule", func(s *paasv1.DemoApplicationSpec) {
+			s.Tolerations = []paasv1.Toleration{{Key: "k", Effect: corev1.TaintEffectNoSchedule, TolerationSeconds: ptr.To[int64](60)}}
+		}, "tolerationSeconds goes with effect NoExecute only"},
+		{"a spread of skew 0", func(s *paasv1.DemoApplicationSpec) {
+			s.TopologySpreadConstraints = []paasv1.TopologySpreadConstraint{{TopologyKey: "kubernetes.io/hostname", WhenUnsatisfiable: corev1.DoNotSchedule}}
+		}, "spec.topologySpreadConstraints[0].maxSkew"},
+		{"minDomains with ScheduleAnyway", func(s *paasv1.DemoApplicationSpec) {
+			s.TopologySpreadConstraints = []paasv1.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: "kubernetes.io/hostname",
+				WhenUnsatisfiable: corev1.ScheduleAnyway, MinDomains: ptr.To[int32](2)}}
+		}, "minDomains goes with whenUnsatisfiable DoNotSchedule only"},
 		{"an extended resource requested and not limited", func(s *paasv1.DemoApplicationSpec) {
 			s.Resources = &paasv1.ResourceRequirements{Requests: corev1.ResourceList{"example.com/gpu": resource.MustParse("1")}}
 		}, "an extended resource must be a whole number, limited, and requested as much as limited"},
@@ -578,6 +679,15 @@ func TestDemoApplicationValidation(t *testing.T) {
 			g.Expect(err).To(MatchError(ContainSubstring("metadata.name must be at most 63 characters, start with a letter")))
 		})
 	}
+
+	// Found by the property test's valid half: the rule read podServices.enabled when absent.
+	t.Run("podServices without enabled is accepted, and off", func(t *testing.T) {
+		g := NewWithT(t)
+		app := builder.DemoApplication(ns, "no-enabled")
+		app.Spec.Ports = nil
+		app.Spec.PodServices = &paasv1.PodServices{Type: corev1.ServiceTypeNodePort}
+		g.Expect(k8sClient.Create(ctx, app, client.DryRunAll)).To(Succeed())
+	})
 
 	t.Run("the same port number over TCP and UDP is fine", func(t *testing.T) {
 		g := NewWithT(t)

@@ -93,6 +93,27 @@ func podTemplate(app *paasv1.DemoApplication, extraEnv []corev1.EnvVar, keys wel
 	if len(spec.NodeSelector) > 0 {
 		pod.WithNodeSelector(labelValues(spec.NodeSelector))
 	}
+	if spec.PodSecurityContext != nil {
+		ac := &corev1ac.PodSecurityContextApplyConfiguration{}
+		convert(spec.PodSecurityContext, ac)
+		pod.WithSecurityContext(ac)
+	}
+	for _, toleration := range spec.Tolerations {
+		ac := &corev1ac.TolerationApplyConfiguration{}
+		convert(toleration, ac)
+		pod.WithTolerations(ac)
+	}
+	for _, spread := range spec.TopologySpreadConstraints {
+		ac := &corev1ac.TopologySpreadConstraintApplyConfiguration{}
+		convert(spread, ac)
+		// Each spreads the app's own pods, whatever else runs in the domains.
+		pod.WithTopologySpreadConstraints(ac.WithLabelSelector(metav1ac.LabelSelector().WithMatchLabels(selectorFor(app))))
+	}
+	for _, volume := range spec.Volumes {
+		ac := &corev1ac.VolumeApplyConfiguration{}
+		convert(volume, ac)
+		pod.WithVolumes(ac)
+	}
 
 	// The user's labels and annotations first, so that the operator's win (the API refuses
 	// podLabels that would set the operator's own).
@@ -141,7 +162,33 @@ func appContainer(spec *paasv1.DemoApplicationSpec, extraEnv []corev1.EnvVar) *c
 		convert(r, ac)
 		container.WithResources(ac)
 	}
+	for _, mount := range spec.VolumeMounts {
+		ac := &corev1ac.VolumeMountApplyConfiguration{}
+		convert(mount, ac)
+		container.WithVolumeMounts(ac)
+	}
+	if spec.ReadinessProbe != nil {
+		container.WithReadinessProbe(probe(spec.ReadinessProbe))
+	}
+	if spec.LivenessProbe != nil {
+		container.WithLivenessProbe(probe(spec.LivenessProbe))
+	}
+	if spec.StartupProbe != nil {
+		container.WithStartupProbe(probe(spec.StartupProbe))
+	}
+	if spec.SecurityContext != nil {
+		ac := &corev1ac.SecurityContextApplyConfiguration{}
+		convert(spec.SecurityContext, ac)
+		container.WithSecurityContext(ac)
+	}
 	return container
+}
+
+// probe returns p as the container's probe: the same fields, the same JSON.
+func probe(p *paasv1.Probe) *corev1ac.ProbeApplyConfiguration {
+	ac := &corev1ac.ProbeApplyConfiguration{}
+	convert(p, ac)
+	return ac
 }
 
 // labelValues returns m with plain string values, as a Kubernetes object's labels hold them.

@@ -131,6 +131,81 @@ func TestNewDeployment(t *testing.T) {
 		}))
 	})
 
+	t.Run("probes and security contexts reach the container and the pod as declared", func(t *testing.T) {
+		g := NewWithT(t)
+		app := testApp()
+		app.Spec.ReadinessProbe = &paasv1.Probe{
+			HTTPGet:       &paasv1.HTTPGetAction{Path: "/ready", Port: intstr.FromString("http"), HTTPHeaders: []paasv1.HTTPHeader{{Name: "X-Probe", Value: "1"}}},
+			PeriodSeconds: 2,
+		}
+		app.Spec.LivenessProbe = &paasv1.Probe{TCPSocket: &paasv1.TCPSocketAction{Port: intstr.FromInt32(8080)}, FailureThreshold: 5}
+		app.Spec.StartupProbe = &paasv1.Probe{Exec: &paasv1.ExecAction{Command: []string{"cat", "/tmp/started"}}}
+		app.Spec.SecurityContext = &paasv1.SecurityContext{
+			AllowPrivilegeEscalation: ptr.To(false), ReadOnlyRootFilesystem: ptr.To(true),
+			Capabilities: &paasv1.Capabilities{Drop: []paasv1.Capability{"ALL"}, Add: []paasv1.Capability{"NET_BIND_SERVICE"}},
+		}
+		app.Spec.PodSecurityContext = &paasv1.PodSecurityContext{
+			RunAsNonRoot: ptr.To(true), RunAsUser: ptr.To[int64](1000), FSGroup: ptr.To[int64](2000),
+			SeccompProfile: &paasv1.SeccompProfile{Type: corev1.SeccompProfileTypeRuntimeDefault},
+		}
+		pod := typed[appsv1.Deployment](newDeployment(app, nil, wellknown.DefaultPodLabelKeys)).Spec.Template.Spec
+		c := pod.Containers[0]
+		g.Expect(c.ReadinessProbe).To(Equal(&corev1.Probe{
+			ProbeHandler: corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{
+				Path: "/ready", Port: intstr.FromString("http"), HTTPHeaders: []corev1.HTTPHeader{{Name: "X-Probe", Value: "1"}}}},
+			PeriodSeconds: 2,
+		}))
+		g.Expect(c.LivenessProbe).To(Equal(&corev1.Probe{
+			ProbeHandler: corev1.ProbeHandler{TCPSocket: &corev1.TCPSocketAction{Port: intstr.FromInt32(8080)}}, FailureThreshold: 5}))
+		g.Expect(c.StartupProbe).To(Equal(&corev1.Probe{
+			ProbeHandler: corev1.ProbeHandler{Exec: &corev1.ExecAction{Command: []string{"cat", "/tmp/started"}}}}))
+		g.Expect(c.SecurityContext).To(Equal(&corev1.SecurityContext{
+			AllowPrivilegeEscalation: ptr.To(false), ReadOnlyRootFilesystem: ptr.To(true),
+			Capabilities: &corev1.Capabilities{Drop: []corev1.Capability{"ALL"}, Add: []corev1.Capability{"NET_BIND_SERVICE"}},
+		}))
+		g.Expect(pod.SecurityContext).To(Equal(&corev1.PodSecurityContext{
+			RunAsNonRoot: ptr.To(true), RunAsUser: ptr.To[int64](1000), FSGroup: ptr.To[int64](2000),
+			SeccompProfile: &corev1.SeccompProfile{Type: corev1.SeccompProfileTypeRuntimeDefault},
+		}))
+	})
+
+	t.Run("volumes reach the pod and their mounts the container", func(t *testing.T) {
+		g := NewWithT(t)
+		app := testApp()
+		app.Spec.Volumes = []paasv1.Volume{
+			{Name: "config", ConfigMap: &paasv1.ConfigMapVolumeSource{Name: "app", Items: []paasv1.KeyToPath{{Key: "app.conf", Path: "conf/app.conf"}}}},
+			{Name: "creds", Secret: &paasv1.SecretVolumeSource{SecretName: "creds", DefaultMode: ptr.To[int32](0o400)}},
+			{Name: "tmp", EmptyDir: &paasv1.EmptyDirVolumeSource{Medium: corev1.StorageMediumMemory}},
+			{Name: "data", PersistentVolumeClaim: &paasv1.PersistentVolumeClaimVolumeSource{ClaimName: "data", ReadOnly: true}},
+		}
+		app.Spec.VolumeMounts = []paasv1.VolumeMount{{Name: "config", MountPath: "/etc/app", SubPath: "conf", ReadOnly: true}, {Name: "tmp", MountPath: "/tmp"}}
+		pod := typed[appsv1.Deployment](newDeployment(app, nil, wellknown.DefaultPodLabelKeys)).Spec.Template.Spec
+		g.Expect(pod.Volumes).To(Equal([]corev1.Volume{
+			{Name: "config", VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{
+				LocalObjectReference: corev1.LocalObjectReference{Name: "app"}, Items: []corev1.KeyToPath{{Key: "app.conf", Path: "conf/app.conf"}}}}},
+			{Name: "creds", VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{SecretName: "creds", DefaultMode: ptr.To[int32](0o400)}}},
+			{Name: "tmp", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{Medium: corev1.StorageMediumMemory}}},
+			{Name: "data", VolumeSource: corev1.VolumeSource{PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{ClaimName: "data", ReadOnly: true}}},
+		}))
+		g.Expect(pod.Containers[0].VolumeMounts).To(Equal([]corev1.VolumeMount{
+			{Name: "config", MountPath: "/etc/app", SubPath: "conf", ReadOnly: true}, {Name: "tmp", MountPath: "/tmp"}}))
+	})
+
+	t.Run("tolerations reach the pod, and each spread constraint selects the app's pods", func(t *testing.T) {
+		g := NewWithT(t)
+		app := testApp()
+		toleration := corev1.Toleration{Key: "dedicated", Operator: corev1.TolerationOpEqual, Value: "shop", Effect: corev1.TaintEffectNoSchedule}
+		app.Spec.Tolerations = []paasv1.Toleration{{Key: "dedicated", Operator: corev1.TolerationOpEqual, Value: "shop", Effect: corev1.TaintEffectNoSchedule}}
+		app.Spec.TopologySpreadConstraints = []paasv1.TopologySpreadConstraint{
+			{MaxSkew: 1, TopologyKey: "topology.kubernetes.io/zone", WhenUnsatisfiable: corev1.ScheduleAnyway}}
+		pod := typed[appsv1.Deployment](newDeployment(app, nil, wellknown.DefaultPodLabelKeys)).Spec.Template.Spec
+		g.Expect(pod.Tolerations).To(Equal([]corev1.Toleration{toleration}))
+		g.Expect(pod.TopologySpreadConstraints).To(Equal([]corev1.TopologySpreadConstraint{{
+			MaxSkew: 1, TopologyKey: "topology.kubernetes.io/zone", WhenUnsatisfiable: corev1.ScheduleAnyway,
+			LabelSelector: &metav1.LabelSelector{MatchLabels: selectorFor(app)},
+		}}))
+	})
+
 	t.Run("what the app leaves out stays out of the pod spec", func(t *testing.T) {
 		g := NewWithT(t)
 		d := newDeployment(testApp(), nil, wellknown.DefaultPodLabelKeys)
@@ -144,6 +219,11 @@ func TestNewDeployment(t *testing.T) {
 		g.Expect(c.Command).To(BeEmpty())
 		g.Expect(c.Args).To(BeEmpty())
 		g.Expect(c.EnvFrom).To(BeEmpty())
+		g.Expect(c.ReadinessProbe).To(BeNil())
+		g.Expect(c.LivenessProbe).To(BeNil())
+		g.Expect(c.StartupProbe).To(BeNil())
+		g.Expect(c.SecurityContext).To(BeNil())
+		g.Expect(pod.SecurityContext).To(BeNil())
 		g.Expect(d.Spec.Template.Annotations).To(BeEmpty())
 	})
 

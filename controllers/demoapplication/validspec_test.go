@@ -20,12 +20,17 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -35,33 +40,41 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/yaml"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/controllers/demoapplication"
 	"github.com/cmft/demo-operator/controllers/wellknown"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // TestEveryAcceptedSpecBuildsValidObjects submits generated DemoApplications to the API server
 // and, for every one it accepts, server-side dry-runs the Deployment, Service and per-pod
 // Service the operator would build from it: an app the API server accepts must never sit
-// Degraded because what it asks for is invalid. The generator favours the edges (lengths,
-// characters, ranges, combinations). DEMOAPP_CASES and DEMOAPP_SEED rerun it larger or again.
+// Degraded because what it asks for is invalid. Half the cases go past edges (lengths,
+// characters, ranges, combinations); the other half stay within them, and each of those must
+// be accepted, so that the rules refuse nothing a pod could be. DEMOAPP_CASES and DEMOAPP_SEED
+// rerun it larger or again.
 func TestEveryAcceptedSpecBuildsValidObjects(t *testing.T) {
 	ctx := context.Background()
 	ns := suite.NewNamespace(t)
 	cases := envInt(t, "DEMOAPP_CASES", 400)
 	seed := uint64(envInt(t, "DEMOAPP_SEED", int(rand.Uint32())))
 	t.Logf("seed %d (DEMOAPP_SEED reruns it)", seed)
-	gen := specGen{rand.New(rand.NewPCG(seed, seed))}
+	r := rand.New(rand.NewPCG(seed, seed))
 
 	accepted, failures := 0, 0
 	for i := range cases {
+		gen := specGen{r: r, edges: r.IntN(2) == 0}
 		app := gen.app(ns, i)
 		submitted, _ := json.Marshal(app)
 		err := k8sClient.Create(ctx, app, client.DryRunAll)
 		if err != nil {
 			if !apierrors.IsInvalid(err) && !apierrors.IsBadRequest(err) {
 				t.Fatalf("case %d: %v", i, err)
+			}
+			if !gen.edges {
+				t.Errorf("a spec with no value past an edge, refused: %v\n%s", err, submitted)
 			}
 			continue
 		}
@@ -75,6 +88,43 @@ func TestEveryAcceptedSpecBuildsValidObjects(t *testing.T) {
 	if accepted < cases/20 || accepted == cases {
 		t.Errorf("%d of %d accepted: the generator no longer covers both sides of the schema", accepted, cases)
 	}
+}
+
+// TestRestrictedSampleMeetsRestrictedPodSecurity checks the sample README gives for namespaces
+// that enforce the restricted Pod Security Standard: the API server's PodSecurity admission
+// admits the pods its Deployment would create there, and refuses them without its security
+// contexts.
+func TestRestrictedSampleMeetsRestrictedPodSecurity(t *testing.T) {
+	g := NewWithT(t)
+	ctx := context.Background()
+	ns := suite.NewNamespace(t)
+	namespace := &corev1.Namespace{}
+	g.Expect(k8sClient.Get(ctx, client.ObjectKey{Name: ns}, namespace)).To(Succeed())
+	namespace.Labels["pod-security.kubernetes.io/enforce"] = "restricted"
+	g.Expect(k8sClient.Update(ctx, namespace)).To(Succeed())
+
+	data, err := os.ReadFile(filepath.Join(testenv.Root(), "config/samples/paas_v1_demoapplication_restricted.yaml"))
+	g.Expect(err).NotTo(HaveOccurred())
+	sample := &paasv1.DemoApplication{}
+	g.Expect(yaml.UnmarshalStrict(data, sample)).To(Succeed())
+	sample.Namespace = ns
+	g.Expect(k8sClient.Create(ctx, sample.DeepCopy(), client.DryRunAll)).To(Succeed())
+
+	podOf := func(app *paasv1.DemoApplication) *corev1.Pod {
+		deployment := &appsv1.Deployment{}
+		data, err := json.Marshal(demoapplication.NewDeployment(app, nil, wellknown.DefaultPodLabelKeys))
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(json.Unmarshal(data, deployment)).To(Succeed())
+		return &corev1.Pod{
+			ObjectMeta: metav1.ObjectMeta{Name: app.Name + "-pod", Namespace: ns, Labels: deployment.Spec.Template.Labels},
+			Spec:       deployment.Spec.Template.Spec,
+		}
+	}
+	g.Expect(k8sClient.Create(ctx, podOf(sample), client.DryRunAll)).To(Succeed())
+
+	unrestricted := sample.DeepCopy()
+	unrestricted.Spec.SecurityContext, unrestricted.Spec.PodSecurityContext = nil, nil
+	g.Expect(k8sClient.Create(ctx, podOf(unrestricted), client.DryRunAll)).To(MatchError(ContainSubstring(`violates PodSecurity "restricted`)))
 }
 
 // applyDryRun server-side applies, without persisting, the objects app's controller would
@@ -121,11 +171,47 @@ func envInt(t *testing.T, name string, def int) int {
 
 // specGen generates DemoApplications, each field valid most of the time and at or past one of
 // its edges otherwise.
-type specGen struct{ r *rand.Rand }
+type specGen struct {
+	r *rand.Rand
+	// edges says whether this case may go past the edges at all: half the cases do not, so
+	// that the valid side of every field is explored together with the others.
+	edges bool
+}
 
-func (g specGen) pick(choices ...string) string { return choices[g.r.IntN(len(choices))] }
+// edge marks where a pick's valid choices end and its invalid ones begin.
+const edge = "\x00edge"
+
+// edgeN is edge for picks of numbers.
+const edgeN = math.MinInt
+
+// pick returns one of choices; those after edge only in a case that explores edges.
+func (g specGen) pick(choices ...string) string {
+	if i := slices.Index(choices, edge); i >= 0 {
+		if !g.edges {
+			choices = choices[:i]
+		} else {
+			choices = slices.Delete(slices.Clone(choices), i, i+1)
+		}
+	}
+	return choices[g.r.IntN(len(choices))]
+}
+
+// pickN is pick for numbers, with edgeN.
+func (g specGen) pickN(choices ...int) int {
+	if i := slices.Index(choices, edgeN); i >= 0 {
+		if !g.edges {
+			choices = choices[:i]
+		} else {
+			choices = slices.Delete(slices.Clone(choices), i, i+1)
+		}
+	}
+	return choices[g.r.IntN(len(choices))]
+}
 
 func (g specGen) chance(p float64) bool { return g.r.Float64() < p }
+
+// edge reports, in a case that explores edges, with probability p, that a value goes past one.
+func (g specGen) edge(p float64) bool { return g.edges && g.chance(p) }
 
 // word returns a string of length within [minLen, maxLen] drawn from alphabet.
 func (g specGen) word(alphabet string, minLen, maxLen int) string {
@@ -139,7 +225,7 @@ func (g specGen) word(alphabet string, minLen, maxLen int) string {
 
 func (g specGen) app(namespace string, i int) *paasv1.DemoApplication {
 	name := fmt.Sprintf("app%d", i)
-	if g.chance(0.15) {
+	if g.edge(0.15) {
 		name = g.pick(
 			g.word("abcdefghijklmnopqrstuvwxyz", 1, 1)+g.word("abcdefghijklmnopqrstuvwxyz0123456789-", 40, 64)+"z",
 			g.word("0123456789", 1, 2)+"app",
@@ -154,20 +240,27 @@ func (g specGen) app(namespace string, i int) *paasv1.DemoApplication {
 		},
 	}
 	if g.chance(0.5) {
-		app.Spec.Replica = ptr.To(int32(g.pick2(0, 1, 3, 2147483647)))
+		app.Spec.Replica = ptr.To(int32(g.pickN(0, 1, 3, 2147483647)))
 	}
 	for j := range g.r.IntN(4) {
 		app.Spec.Ports = append(app.Spec.Ports, g.port(j))
 	}
 	for range g.r.IntN(4) {
-		app.Spec.Env = append(app.Spec.Env, g.env())
+		e := g.env()
+		// Names are keys: the same one twice is an edge.
+		if g.edges || !slices.ContainsFunc(app.Spec.Env, func(o paasv1.EnvVar) bool { return o.Name == e.Name }) {
+			app.Spec.Env = append(app.Spec.Env, e)
+		}
 	}
 	if g.chance(0.4) {
 		app.Spec.Resources = g.resources()
 	}
 	g.podFields(&app.Spec)
 	if g.chance(0.3) {
-		ps := &paasv1.PodServices{Enabled: g.chance(0.8), Type: corev1.ServiceType(g.pick("", "ClusterIP", "NodePort", "LoadBalancer"))}
+		ps := &paasv1.PodServices{
+			Enabled: g.chance(0.8) && (len(app.Spec.Ports) > 0 || g.edges),
+			Type:    corev1.ServiceType(g.pick("", "ClusterIP", "NodePort", "LoadBalancer")),
+		}
 		for _, p := range app.Spec.Ports {
 			if p.Name != "" && g.chance(0.5) {
 				ps.Ports = append(ps.Ports, p.Name)
@@ -178,37 +271,41 @@ func (g specGen) app(namespace string, i int) *paasv1.DemoApplication {
 	return app
 }
 
-func (g specGen) pick2(choices ...int) int { return choices[g.r.IntN(len(choices))] }
-
 func (g specGen) portName() string {
-	if g.chance(0.85) {
+	if !g.edge(0.15) {
 		return g.pick("http", "web", "grpc-api", "metrics", "h2c")
 	}
 	return g.pick(g.word("0123456789", 1, 5), g.word("abcdefghijklmnopqrstuvwxyz0123456789-", 1, 16), "a--b", "http-")
 }
 
 func (g specGen) port(j int) paasv1.DemoApplicationPort {
+	// Unique numbers and names, unless the case explores edges.
 	p := paasv1.DemoApplicationPort{
-		Port:     int32(g.pick2(80, 443, 8080+j, 1, 65535)),
+		Port:     int32([]int{80, 443, 8080, 65535}[j]),
 		Protocol: corev1.Protocol(g.pick("", "TCP", "TCP", "UDP", "SCTP")),
+		Name:     []string{"http", "web", "grpc-api", "h2c"}[j],
 	}
-	if g.chance(0.95) {
-		p.Name = g.portName()
+	if g.edge(0.3) {
+		p.Port, p.Name = int32(g.pickN(80, 443, 1)), g.portName()
+	}
+	if g.edge(0.05) {
+		p.Name = ""
 	}
 	switch g.r.IntN(4) {
 	case 0:
-		p.TargetPort = ptr.To(intstr.FromInt32(int32(g.pick2(1, 8080, 65535))))
+		p.TargetPort = ptr.To(intstr.FromInt32(int32(g.pickN(1, 8080, 65535))))
 	case 1:
 		p.TargetPort = ptr.To(intstr.FromString(g.portName()))
 	}
 	if g.chance(0.2) {
-		p.NodePort = ptr.To(int32(30000 + j + g.r.IntN(2700)))
+		// Above the node ports the other tests of the suite hold: a port taken is refused.
+		p.NodePort = ptr.To(int32(32300 + 100*j + g.r.IntN(100)))
 	}
 	return p
 }
 
 func (g specGen) envName() string {
-	if g.chance(0.85) {
+	if !g.edge(0.15) {
 		return g.pick("LOG_LEVEL", "HTTP_PORT", "app.mode", "_X", "my-var")
 	}
 	return g.pick("", "1ST", "A=B", "WITH SPACE", "é", g.word("ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789.-", 1, 20))
@@ -222,35 +319,37 @@ func (g specGen) env() paasv1.EnvVar {
 	case 2:
 		e.ValueFrom = &paasv1.EnvVarSource{FieldRef: &paasv1.ObjectFieldSelector{FieldPath: g.pick(
 			"metadata.name", "metadata.namespace", "spec.nodeName", "status.podIP", "metadata.labels['team']",
-			"metadata.annotations['a/b']", "spec.containers[0].image", "status.phase", "",
+			"metadata.annotations['a/b']", edge, "spec.containers[0].image", "status.phase", "",
 			"metadata.labels['"+strings.Repeat("k", 63+g.r.IntN(2))+"']",
 			"metadata.annotations['"+strings.Repeat("d", 250+g.r.IntN(5))+".io/k']")}}
 		if g.chance(0.2) {
-			e.ValueFrom.FieldRef.APIVersion = g.pick("v1", "v2")
+			e.ValueFrom.FieldRef.APIVersion = g.pick("v1", edge, "v2")
 		}
 	case 3:
 		e.ValueFrom = &paasv1.EnvVarSource{ResourceFieldRef: &paasv1.ResourceFieldSelector{
-			Resource:      g.pick("limits.cpu", "requests.memory", "limits.ephemeral-storage", "cpu", "limits.gpu", ""),
-			ContainerName: g.pick("", "app", "sidecar"),
+			Resource:      g.pick("limits.cpu", "requests.memory", "limits.ephemeral-storage", edge, "cpu", "limits.gpu", ""),
+			ContainerName: g.pick("", "app", edge, "sidecar"),
 		}}
 		if g.chance(0.3) {
-			e.ValueFrom.ResourceFieldRef.Divisor = g.pick("1m", "1", "1Mi", "2", "1000m")
+			e.ValueFrom.ResourceFieldRef.Divisor = g.pick("1", edge, "1m", "1Mi", "2", "1000m")
 		}
 	case 4:
 		e.ValueFrom = &paasv1.EnvVarSource{ConfigMapKeyRef: &paasv1.KeySelector{
-			Name: g.pick("settings", "", "Bad_Name"),
-			Key:  g.pick("level", "a.b-c_d", "", "with space", "a/b"),
+			Name: g.pick("settings", edge, "", "Bad_Name"),
+			Key:  g.pick("level", "a.b-c_d", edge, "", "with space", "a/b"),
 		}}
 	case 5:
 		e.ValueFrom = &paasv1.EnvVarSource{SecretKeyRef: &paasv1.KeySelector{
-			Name: g.pick("creds", ""),
-			Key:  g.pick("password", "", "..", "..data", "."),
+			Name: g.pick("creds", edge, ""),
+			Key:  g.pick("password", "a..b", edge, "", "..", ".", "..data"),
 		}}
 	case 6:
-		e.Value = "1"
 		e.ValueFrom = &paasv1.EnvVarSource{FieldRef: &paasv1.ObjectFieldSelector{FieldPath: "metadata.name"}}
+		if g.edge(0.5) {
+			e.Value = "1"
+		}
 	}
-	if g.chance(0.05) {
+	if g.edge(0.05) {
 		e.ValueFrom = &paasv1.EnvVarSource{}
 	}
 	return e
@@ -260,6 +359,15 @@ func (g specGen) resources() *paasv1.ResourceRequirements {
 	r := &paasv1.ResourceRequirements{}
 	names := []corev1.ResourceName{"cpu", "memory", "ephemeral-storage", "hugepages-2Mi", "example.com/gpu", "gpu", "pods"}
 	quantities := []string{"1", "100m", "500m", "2", "64Mi", "1Gi", "0", "-1", "1.5"}
+	if !g.edges {
+		// Requests alone or limits alone: what is left out is then the other.
+		names = names[:3]
+		if g.chance(0.5) {
+			return &paasv1.ResourceRequirements{Requests: corev1.ResourceList{names[g.r.IntN(3)]: resource.MustParse(quantities[g.r.IntN(6)])}}
+		}
+		return &paasv1.ResourceRequirements{Limits: corev1.ResourceList{
+			names[g.r.IntN(3)]: resource.MustParse(quantities[g.r.IntN(6)]), "example.com/gpu": resource.MustParse("1")}}
+	}
 	if g.chance(0.6) {
 		names, quantities = names[:2], quantities[:6]
 	}
@@ -282,25 +390,30 @@ func (g specGen) resources() *paasv1.ResourceRequirements {
 // container's image, ports, env and resources.
 func (g specGen) podFields(spec *paasv1.DemoApplicationSpec) {
 	if g.chance(0.2) {
-		spec.ImagePullPolicy = corev1.PullPolicy(g.pick("Always", "IfNotPresent", "Never", "Sometimes"))
+		spec.ImagePullPolicy = corev1.PullPolicy(g.pick("Always", "IfNotPresent", "Never", edge, "Sometimes"))
 	}
 	for range g.r.IntN(3) {
-		spec.ImagePullSecrets = append(spec.ImagePullSecrets, paasv1.LocalObjectReference{Name: g.objectName()})
+		secret := paasv1.LocalObjectReference{Name: g.objectName()}
+		if g.edges || !slices.Contains(spec.ImagePullSecrets, secret) {
+			spec.ImagePullSecrets = append(spec.ImagePullSecrets, secret)
+		}
 	}
 	if g.chance(0.2) {
 		spec.Command = []string{g.pick("/bin/sh", "", "$(HOME)/run")}
 		spec.Args = []string{"-c", g.pick("", "echo $(A)", strings.Repeat("x", 1000))}
 	}
 	for range g.r.IntN(2) {
-		from := paasv1.EnvFromSource{Prefix: g.pick("", "", "", "", "DB_", "DB_", "1X", "A=B")}
+		from := paasv1.EnvFromSource{Prefix: g.pick("", "", "DB_", edge, "1X", "A=B")}
 		switch g.r.IntN(9) {
 		case 0, 1, 2, 3:
 			from.ConfigMapRef = &paasv1.OptionalObjectReference{Name: g.objectName()}
 		case 5, 6, 7, 8:
 			from.SecretRef = &paasv1.OptionalObjectReference{Name: g.objectName(), Optional: ptr.To(g.chance(0.5))}
 		case 4:
-			if g.chance(0.5) {
+			if g.edge(0.5) {
 				from.ConfigMapRef = &paasv1.OptionalObjectReference{Name: "a"}
+				from.SecretRef = &paasv1.OptionalObjectReference{Name: "b"}
+			} else {
 				from.SecretRef = &paasv1.OptionalObjectReference{Name: "b"}
 			}
 		}
@@ -322,20 +435,230 @@ func (g specGen) podFields(spec *paasv1.DemoApplicationSpec) {
 		spec.NodeSelector = map[string]paasv1.LabelValue{g.labelKey(): paasv1.LabelValue(g.labelValue())}
 	}
 	if g.chance(0.2) {
-		spec.MinReadySeconds = int32(g.pick2(0, 10, -1))
+		spec.MinReadySeconds = int32(g.pickN(0, 10, edgeN, -1))
 	}
+	if g.chance(0.3) {
+		spec.ReadinessProbe = g.probe()
+	}
+	if g.chance(0.2) {
+		spec.LivenessProbe = g.probe()
+	}
+	if g.chance(0.1) {
+		spec.StartupProbe = g.probe()
+	}
+	if g.chance(0.3) {
+		spec.SecurityContext = g.securityContext()
+	}
+	if g.chance(0.3) {
+		spec.PodSecurityContext = g.podSecurityContext()
+	}
+	g.volumes(spec)
+	g.scheduling(spec)
+}
+
+// scheduling gives spec tolerations and spread constraints, at and past their edges now and then.
+func (g specGen) scheduling(spec *paasv1.DemoApplicationSpec) {
+	for range g.r.IntN(3) {
+		t := paasv1.Toleration{
+			Key:      g.pick("dedicated", "example.com/gpu", g.labelKey(), edge, "", "bad key"),
+			Operator: corev1.TolerationOperator(g.pick("", "Equal", "Exists", "Exists")),
+			Effect:   corev1.TaintEffect(g.pick("", "NoSchedule", "NoExecute", "PreferNoSchedule", edge, "Sometimes")),
+		}
+		if t.Key == "" && !g.edges {
+			t.Operator = corev1.TolerationOpExists
+		}
+		if t.Operator != corev1.TolerationOpExists || g.edges {
+			t.Value = paasv1.LabelValue(g.pick("", "shop", edge, "-x"))
+		}
+		if g.chance(0.2) && (g.edges || t.Effect == corev1.TaintEffectNoExecute) {
+			t.TolerationSeconds = ptr.To(int64(g.pickN(300, 0, edgeN, -1)))
+		}
+		spec.Tolerations = append(spec.Tolerations, t)
+	}
+	for range g.r.IntN(3) {
+		c := paasv1.TopologySpreadConstraint{
+			MaxSkew:           int32(g.pickN(1, 1, 2, edgeN, 0)),
+			TopologyKey:       g.pick("topology.kubernetes.io/zone", "kubernetes.io/hostname", edge, "", "bad key"),
+			WhenUnsatisfiable: corev1.UnsatisfiableConstraintAction(g.pick("DoNotSchedule", "ScheduleAnyway", edge, "Never")),
+		}
+		if g.chance(0.2) && (g.edges || c.WhenUnsatisfiable == corev1.DoNotSchedule) {
+			c.MinDomains = ptr.To(int32(g.pickN(2, 1, edgeN, 0)))
+		}
+		if !g.edges && slices.ContainsFunc(spec.TopologySpreadConstraints, func(o paasv1.TopologySpreadConstraint) bool {
+			return o.TopologyKey == c.TopologyKey && o.WhenUnsatisfiable == c.WhenUnsatisfiable
+		}) {
+			continue
+		}
+		spec.TopologySpreadConstraints = append(spec.TopologySpreadConstraints, c)
+	}
+}
+
+// volumes gives spec volumes of each source and mounts of them, or of volumes it lacks.
+func (g specGen) volumes(spec *paasv1.DemoApplicationSpec) {
+	for i := range g.r.IntN(3) {
+		v := paasv1.Volume{Name: g.pick(fmt.Sprintf("vol%d", i), edge, "Vol", "a.b", strings.Repeat("v", 64))}
+		mode := func() *int32 {
+			if g.chance(0.8) {
+				return nil
+			}
+			return ptr.To(int32(g.pickN(0o644, 0o400, edgeN, 0o1000, -1)))
+		}
+		items := func() []paasv1.KeyToPath {
+			if g.chance(0.7) {
+				return nil
+			}
+			return []paasv1.KeyToPath{{
+				Key:  g.pick("app.conf", edge, "bad key", ".."),
+				Path: g.pick("conf/app.conf", "app.conf", "a..b/c", edge, "/etc/app.conf", "../app.conf", "a/../b"),
+				Mode: mode(),
+			}}
+		}
+		switch g.r.IntN(5) {
+		case 0:
+			v.ConfigMap = &paasv1.ConfigMapVolumeSource{Name: g.objectName(), Items: items(), DefaultMode: mode(), Optional: ptr.To(g.chance(0.5))}
+		case 1:
+			v.Secret = &paasv1.SecretVolumeSource{SecretName: g.objectName(), Items: items(), DefaultMode: mode()}
+		case 2:
+			v.EmptyDir = &paasv1.EmptyDirVolumeSource{Medium: corev1.StorageMedium(g.pick("", "Memory", edge, "Disk"))}
+			if g.chance(0.3) {
+				v.EmptyDir.SizeLimit = ptr.To(resource.MustParse(g.pick("64Mi", "1Gi", "0", edge, "-1")))
+			}
+		case 3:
+			v.PersistentVolumeClaim = &paasv1.PersistentVolumeClaimVolumeSource{ClaimName: g.objectName(), ReadOnly: g.chance(0.5)}
+		case 4:
+			v.EmptyDir = &paasv1.EmptyDirVolumeSource{}
+			if g.edges {
+				v.EmptyDir, v.PersistentVolumeClaim = []*paasv1.EmptyDirVolumeSource{nil, {}}[g.r.IntN(2)], &paasv1.PersistentVolumeClaimVolumeSource{ClaimName: "data"}
+			}
+		}
+		spec.Volumes = append(spec.Volumes, v)
+		if g.chance(0.8) {
+			spec.VolumeMounts = append(spec.VolumeMounts, paasv1.VolumeMount{
+				Name:      g.pick(v.Name, edge, "missing"),
+				MountPath: g.pick(fmt.Sprintf("/mnt/%d", i), edge, "relative", "/a:b"),
+				SubPath:   g.pick("", "", "sub", edge, "/abs", "../up"),
+				ReadOnly:  g.chance(0.5),
+			})
+		}
+	}
+}
+
+func (g specGen) probe() *paasv1.Probe {
+	p := &paasv1.Probe{}
+	switch g.r.IntN(9) {
+	case 0, 1, 2:
+		p.HTTPGet = &paasv1.HTTPGetAction{Path: g.pick("", "/healthz", "healthz"), Port: g.probePort(), Scheme: corev1.URIScheme(g.pick("", "HTTP", "HTTPS"))}
+		if g.chance(0.2) {
+			p.HTTPGet.HTTPHeaders = []paasv1.HTTPHeader{{Name: g.pick("X-Probe", edge, "Bad Header", ""), Value: "1"}}
+		}
+	case 3, 4:
+		p.TCPSocket = &paasv1.TCPSocketAction{Port: g.probePort()}
+	case 5:
+		p.GRPC = &paasv1.GRPCAction{Port: int32(g.pickN(9090, edgeN, 0, 65536))}
+		if g.chance(0.3) {
+			p.GRPC.Service = ptr.To(g.pick("", "app.Health"))
+		}
+	case 6, 7:
+		p.Exec = &paasv1.ExecAction{Command: []string{"cat", "/tmp/ready"}}
+		if g.edge(0.1) {
+			p.Exec.Command = nil
+		}
+	case 8:
+		p.GRPC = &paasv1.GRPCAction{Port: 9090}
+		if g.edge(0.5) {
+			p.TCPSocket = &paasv1.TCPSocketAction{Port: intstr.FromInt32(80)}
+			p.Exec = &paasv1.ExecAction{Command: []string{"true"}}
+		}
+	}
+	if g.chance(0.3) {
+		p.InitialDelaySeconds, p.TimeoutSeconds, p.PeriodSeconds = int32(g.pickN(0, 5, edgeN, -1)), int32(g.pickN(0, 1, 3)), int32(g.pickN(0, 10, 1))
+	}
+	if g.chance(0.3) {
+		p.SuccessThreshold, p.FailureThreshold = int32(g.pickN(0, 1, edgeN, 2)), int32(g.pickN(0, 3, edgeN, -1))
+	}
+	return p
+}
+
+func (g specGen) probePort() intstr.IntOrString {
+	if g.chance(0.7) {
+		return intstr.FromInt32(int32(g.pickN(8080, 80, edgeN, 0, 65536)))
+	}
+	return intstr.FromString(g.portName())
+}
+
+func (g specGen) securityContext() *paasv1.SecurityContext {
+	sc := &paasv1.SecurityContext{}
+	if g.chance(0.5) {
+		sc.RunAsNonRoot = ptr.To(g.chance(0.7))
+	}
+	if g.chance(0.4) {
+		sc.RunAsUser = ptr.To(int64(g.pickN(1000, 65534, 0, edgeN, -1)))
+	}
+	if g.chance(0.3) {
+		sc.RunAsGroup = ptr.To(int64(g.pickN(1000, 0)))
+	}
+	if g.chance(0.5) {
+		sc.AllowPrivilegeEscalation = ptr.To(g.chance(0.3))
+	}
+	if g.chance(0.3) {
+		sc.ReadOnlyRootFilesystem = ptr.To(true)
+	}
+	if g.chance(0.4) {
+		sc.Capabilities = &paasv1.Capabilities{Drop: []paasv1.Capability{"ALL"}}
+		if g.chance(0.5) {
+			sc.Capabilities.Add = []paasv1.Capability{paasv1.Capability(g.pick("NET_BIND_SERVICE", "ALL", edge, "SYS_ADMIN", "CAP_SYS_ADMIN", "net_raw"))}
+		}
+	}
+	if g.chance(0.4) {
+		sc.SeccompProfile = g.seccompProfile()
+	}
+	if !g.edges && ptr.Deref(sc.RunAsNonRoot, false) && sc.RunAsUser != nil && *sc.RunAsUser == 0 {
+		sc.RunAsUser = ptr.To[int64](1000)
+	}
+	return sc
+}
+
+func (g specGen) podSecurityContext() *paasv1.PodSecurityContext {
+	sc := &paasv1.PodSecurityContext{}
+	if g.chance(0.5) {
+		sc.RunAsNonRoot = ptr.To(g.chance(0.7))
+	}
+	if g.chance(0.4) {
+		sc.RunAsUser = ptr.To(int64(g.pickN(1000, 65534, 0)))
+	}
+	if g.chance(0.3) {
+		sc.RunAsGroup, sc.FSGroup = ptr.To(int64(g.pickN(1000, 0))), ptr.To(int64(g.pickN(2000, 0, edgeN, -1)))
+	}
+	if g.chance(0.2) {
+		sc.SupplementalGroups = []int64{int64(g.pickN(3000, 0, edgeN, -1))}
+	}
+	if g.chance(0.4) {
+		sc.SeccompProfile = g.seccompProfile()
+	}
+	if !g.edges && ptr.Deref(sc.RunAsNonRoot, false) && sc.RunAsUser != nil && *sc.RunAsUser == 0 {
+		sc.RunAsUser = ptr.To[int64](1000)
+	}
+	return sc
+}
+
+func (g specGen) seccompProfile() *paasv1.SeccompProfile {
+	p := &paasv1.SeccompProfile{Type: corev1.SeccompProfileType(g.pick("RuntimeDefault", "RuntimeDefault", "Localhost", "Unconfined"))}
+	if p.Type == corev1.SeccompProfileTypeLocalhost || g.edge(0.1) {
+		p.LocalhostProfile = ptr.To(g.pick("profiles/app.json", "a..b.json", edge, "/abs.json", "../up.json", "a/../b.json"))
+	}
+	return p
 }
 
 // objectName returns the name of an object an app refers to, a DNS subdomain most of the time.
 func (g specGen) objectName() string {
-	if g.chance(0.95) {
+	if !g.edge(0.05) {
 		return g.pick("registry", "settings", "web", "a.b-c")
 	}
 	return g.pick("", "Web", "a_b", "-a", strings.Repeat("n", 254))
 }
 
 func (g specGen) labelKey() string {
-	if g.chance(0.9) {
+	if !g.edge(0.1) {
 		return g.pick("team", "example.com/team", "kubernetes.io/arch", "a.b/c-d_e.f")
 	}
 	return g.pick("", "bad key", "a/b/c", "/x", "Example.com/x", "app.kubernetes.io/name", "paas.cmft.com/demoapplication",
@@ -343,7 +666,7 @@ func (g specGen) labelKey() string {
 }
 
 func (g specGen) labelValue() string {
-	if g.chance(0.9) {
+	if !g.edge(0.1) {
 		return g.pick("shop", "", "v1.2_3-a", "amd64")
 	}
 	return g.pick("-x", "x-", "with space", strings.Repeat("v", 64), "a/b")

@@ -32,6 +32,10 @@ import (
 func ForKind(kind schema.GroupVersionKind) interface{} {
 	switch kind {
 	// Group=paas.cmft.com, Version=v1
+	case v1.SchemeGroupVersion.WithKind("Capabilities"):
+		return &apiv1.CapabilitiesApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("ConfigMapVolumeSource"):
+		return &apiv1.ConfigMapVolumeSourceApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("DemoApplication"):
 		return &apiv1.DemoApplicationApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("DemoApplicationPort"):
@@ -40,26 +44,60 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &apiv1.DemoApplicationSpecApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("DemoApplicationStatus"):
 		return &apiv1.DemoApplicationStatusApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("EmptyDirVolumeSource"):
+		return &apiv1.EmptyDirVolumeSourceApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("EnvFromSource"):
 		return &apiv1.EnvFromSourceApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("EnvVar"):
 		return &apiv1.EnvVarApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("EnvVarSource"):
 		return &apiv1.EnvVarSourceApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("ExecAction"):
+		return &apiv1.ExecActionApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("GRPCAction"):
+		return &apiv1.GRPCActionApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("HTTPGetAction"):
+		return &apiv1.HTTPGetActionApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("HTTPHeader"):
+		return &apiv1.HTTPHeaderApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("KeySelector"):
 		return &apiv1.KeySelectorApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("KeyToPath"):
+		return &apiv1.KeyToPathApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("LocalObjectReference"):
 		return &apiv1.LocalObjectReferenceApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("ObjectFieldSelector"):
 		return &apiv1.ObjectFieldSelectorApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("OptionalObjectReference"):
 		return &apiv1.OptionalObjectReferenceApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("PersistentVolumeClaimVolumeSource"):
+		return &apiv1.PersistentVolumeClaimVolumeSourceApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("PodSecurityContext"):
+		return &apiv1.PodSecurityContextApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("PodServices"):
 		return &apiv1.PodServicesApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("Probe"):
+		return &apiv1.ProbeApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("ResourceFieldSelector"):
 		return &apiv1.ResourceFieldSelectorApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("ResourceRequirements"):
 		return &apiv1.ResourceRequirementsApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("SeccompProfile"):
+		return &apiv1.SeccompProfileApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("SecretVolumeSource"):
+		return &apiv1.SecretVolumeSourceApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("SecurityContext"):
+		return &apiv1.SecurityContextApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("TCPSocketAction"):
+		return &apiv1.TCPSocketActionApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("Toleration"):
+		return &apiv1.TolerationApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("TopologySpreadConstraint"):
+		return &apiv1.TopologySpreadConstraintApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("Volume"):
+		return &apiv1.VolumeApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("VolumeMount"):
+		return &apiv1.VolumeMountApplyConfiguration{}
 
 	}
 	return nil

@@ -66,9 +66,35 @@ type DemoApplicationSpecApplyConfiguration struct {
 	PodAnnotations map[string]string `json:"podAnnotations,omitempty"`
 	// nodeSelector keeps the pods to nodes carrying all these labels.
 	NodeSelector map[string]apiv1.LabelValue `json:"nodeSelector,omitempty"`
+	// tolerations let the pods run on nodes with matching taints.
+	Tolerations []TolerationApplyConfiguration `json:"tolerations,omitempty"`
+	// topologySpreadConstraints spread the app's pods over nodes, zones or any topology
+	// domain: each selects the app's own pods.
+	TopologySpreadConstraints []TopologySpreadConstraintApplyConfiguration `json:"topologySpreadConstraints,omitempty"`
 	// minReadySeconds is how long a new pod must be ready, without a container crashing, to
 	// count as available.
 	MinReadySeconds *int32 `json:"minReadySeconds,omitempty"`
+	// volumes the pods can mount: ConfigMaps, Secrets, scratch space and existing
+	// PersistentVolumeClaims.
+	Volumes []VolumeApplyConfiguration `json:"volumes,omitempty"`
+	// volumeMounts mount volumes into the container, each at its own path.
+	VolumeMounts []VolumeMountApplyConfiguration `json:"volumeMounts,omitempty"`
+	// readinessProbe tells when a pod may take traffic: until it succeeds, the Services send
+	// the pod none, and a rollout waits for it.
+	ReadinessProbe *ProbeApplyConfiguration `json:"readinessProbe,omitempty"`
+	// livenessProbe tells when the container must be restarted: it is, after failureThreshold
+	// failures in a row.
+	LivenessProbe *ProbeApplyConfiguration `json:"livenessProbe,omitempty"`
+	// startupProbe holds the other probes back until it succeeds, for an app slow to start.
+	StartupProbe *ProbeApplyConfiguration `json:"startupProbe,omitempty"`
+	// securityContext is the container's: the user and group it runs as, whether it may gain
+	// privileges, its capabilities, its seccomp profile, a read-only root filesystem. Unset,
+	// the pods get none: the sample's nginx runs where no policy applies. The spec in README
+	// runs in a namespace that enforces the restricted Pod Security Standard.
+	SecurityContext *SecurityContextApplyConfiguration `json:"securityContext,omitempty"`
+	// podSecurityContext is the pod's: the user, group and filesystem group of every
+	// container, and its seccomp profile.
+	PodSecurityContext *PodSecurityContextApplyConfiguration `json:"podSecurityContext,omitempty"`
 	// podServices gives each pod of the application a Service of its own, so that a client
 	// can reach one chosen pod. Off unless enabled.
 	PodServices *PodServicesApplyConfiguration `json:"podServices,omitempty"`
@@ -242,11 +268,103 @@ func (b *DemoApplicationSpecApplyConfiguration) WithNodeSelector(entries map[str
 	return b
 }
 
+// WithTolerations adds the given value to the Tolerations field in the declarative configuration
+// and returns the receiver, so that objects can be build by chaining "With" function invocations.
+// If called multiple times, values provided by each call will be appended to the Tolerations field.
+func (b *DemoApplicationSpecApplyConfiguration) WithTolerations(values ...*TolerationApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
+	for i := range values {
+		if values[i] == nil {
+			panic("nil value passed to WithTolerations")
+		}
+		b.Tolerations = append(b.Tolerations, *values[i])
+	}
+	return b
+}
+
+// WithTopologySpreadConstraints adds the given value to the TopologySpreadConstraints field in the declarative configuration
+// and returns the receiver, so that objects can be build by chaining "With" function invocations.
+// If called multiple times, values provided by each call will be appended to the TopologySpreadConstraints field.
+func (b *DemoApplicationSpecApplyConfiguration) WithTopologySpreadConstraints(values ...*TopologySpreadConstraintApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
+	for i := range values {
+		if values[i] == nil {
+			panic("nil value passed to WithTopologySpreadConstraints")
+		}
+		b.TopologySpreadConstraints = append(b.TopologySpreadConstraints, *values[i])
+	}
+	return b
+}
+
 // WithMinReadySeconds sets the MinReadySeconds field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the MinReadySeconds field is set to the value of the last call.
 func (b *DemoApplicationSpecApplyConfiguration) WithMinReadySeconds(value int32) *DemoApplicationSpecApplyConfiguration {
 	b.MinReadySeconds = &value
+	return b
+}
+
+// WithVolumes adds the given value to the Volumes field in the declarative configuration
+// and returns the receiver, so that objects can be build by chaining "With" function invocations.
+// If called multiple times, values provided by each call will be appended to the Volumes field.
+func (b *DemoApplicationSpecApplyConfiguration) WithVolumes(values ...*VolumeApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
+	for i := range values {
+		if values[i] == nil {
+			panic("nil value passed to WithVolumes")
+		}
+		b.Volumes = append(b.Volumes, *values[i])
+	}
+	return b
+}
+
+// WithVolumeMounts adds the given value to the VolumeMounts field in the declarative configuration
+// and returns the receiver, so that objects can be build by chaining "With" function invocations.
+// If called multiple times, values provided by each call will be appended to the VolumeMounts field.
+func (b *DemoApplicationSpecApplyConfiguration) WithVolumeMounts(values ...*VolumeMountApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
+	for i := range values {
+		if values[i] == nil {
+			panic("nil value passed to WithVolumeMounts")
+		}
+		b.VolumeMounts = append(b.VolumeMounts, *values[i])
+	}
+	return b
+}
+
+// WithReadinessProbe sets the ReadinessProbe field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the ReadinessProbe field is set to the value of the last call.
+func (b *DemoApplicationSpecApplyConfiguration) WithReadinessProbe(value *ProbeApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
+	b.ReadinessProbe = value
+	return b
+}
+
+// WithLivenessProbe sets the LivenessProbe field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the LivenessProbe field is set to the value of the last call.
+func (b *DemoApplicationSpecApplyConfiguration) WithLivenessProbe(value *ProbeApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
+	b.LivenessProbe = value
+	return b
+}
+
+// WithStartupProbe sets the StartupProbe field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the StartupProbe field is set to the value of the last call.
+func (b *DemoApplicationSpecApplyConfiguration) WithStartupProbe(value *ProbeApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
+	b.StartupProbe = value
+	return b
+}
+
+// WithSecurityContext sets the SecurityContext field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the SecurityContext field is set to the value of the last call.
+func (b *DemoApplicationSpecApplyConfiguration) WithSecurityContext(value *SecurityContextApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
+	b.SecurityContext = value
+	return b
+}
+
+// WithPodSecurityContext sets the PodSecurityContext field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the PodSecurityContext field is set to the value of the last call.
+func (b *DemoApplicationSpecApplyConfiguration) WithPodSecurityContext(value *PodSecurityContextApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
+	b.PodSecurityContext = value
 	return b
 }
 
