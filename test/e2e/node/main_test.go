@@ -28,6 +28,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -127,6 +128,26 @@ func buildManager(ctx context.Context, b *imagebuild.Builder, root string) error
 	return cluster.PushImage(ctx, b, local, managerImage)
 }
 
+// describePods says, for a failure's message, what each of d's pods shows: phase, conditions
+// and containers' states, so that a pod that never gets Ready says why.
+func describePods(namespace string, d *appsv1.Deployment) string {
+	pods := &corev1.PodList{}
+	if err := k8s.List(context.Background(), pods, client.InNamespace(namespace), client.MatchingLabels(d.Spec.Selector.MatchLabels)); err != nil {
+		return err.Error()
+	}
+	var b strings.Builder
+	for _, p := range pods.Items {
+		fmt.Fprintf(&b, "\n%s on %q: %s", p.Name, p.Spec.NodeName, p.Status.Phase)
+		for _, c := range p.Status.Conditions {
+			fmt.Fprintf(&b, "; %s=%s %s %s", c.Type, c.Status, c.Reason, c.Message)
+		}
+		for _, c := range p.Status.ContainerStatuses {
+			fmt.Fprintf(&b, "; container %s ready=%t restarts=%d %+v last %+v", c.Name, c.Ready, c.RestartCount, c.State, c.LastTerminationState)
+		}
+	}
+	return b.String()
+}
+
 // expectManagerPods waits until the manager Deployment's pods, n of them, run on the real
 // node from managerImage, Ready by their probes, and returns them.
 func expectManagerPods(t *testing.T, namespace, deployment string, n int, timeout time.Duration) []corev1.Pod {
@@ -136,7 +157,7 @@ func expectManagerPods(t *testing.T, namespace, deployment string, n int, timeou
 		d := &appsv1.Deployment{}
 		g.Expect(k8s.Get(context.Background(), client.ObjectKey{Namespace: namespace, Name: deployment}, d)).To(Succeed())
 		pods = framework.ReadyPods(g, k8s, namespace, d.Spec.Selector.MatchLabels)
-		g.Expect(pods).To(HaveLen(n), "Ready manager pods")
+		g.Expect(pods).To(HaveLen(n), func() string { return "Ready manager pods; all of them: " + describePods(namespace, d) })
 		for _, p := range pods {
 			g.Expect(p.Spec.NodeName).To(Equal(localcluster.NodeName))
 			g.Expect(p.Status.ContainerStatuses).To(HaveLen(1))
