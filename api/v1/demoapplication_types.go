@@ -107,10 +107,8 @@ type DemoApplicationSpec struct {
 	// serviceAccountName is the ServiceAccount the pods run as, in the app's namespace; empty
 	// means the namespace's default.
 	// +optional
-	// +kubebuilder:validation:MaxLength=253
-	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Service Account",xDescriptors={"urn:alm:descriptor:io.kubernetes:ServiceAccount"}
-	ServiceAccountName string `json:"serviceAccountName,omitempty"`
+	ServiceAccountName ObjectName `json:"serviceAccountName,omitempty"`
 
 	// automountServiceAccountToken mounts the ServiceAccount's token in the pods; unset, the
 	// ServiceAccount decides. An app that does not call the Kubernetes API should set false.
@@ -306,10 +304,7 @@ type ResourceFieldSelector struct {
 type KeySelector struct {
 	// name of the ConfigMap or Secret.
 	// +required
-	// +kubebuilder:validation:MinLength=1
-	// +kubebuilder:validation:MaxLength=253
-	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
-	Name string `json:"name"`
+	Name ObjectName `json:"name"`
 
 	// key in it: letters, digits, '-', '_' and '.', other than '.' and not starting with '..'.
 	// +required
@@ -435,10 +430,7 @@ type Volume struct {
 type ConfigMapVolumeSource struct {
 	// name of the ConfigMap.
 	// +required
-	// +kubebuilder:validation:MinLength=1
-	// +kubebuilder:validation:MaxLength=253
-	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
-	Name string `json:"name"`
+	Name ObjectName `json:"name"`
 
 	// items choose the keys and the files they become; empty means every key, as a file of
 	// its name.
@@ -462,10 +454,7 @@ type ConfigMapVolumeSource struct {
 type SecretVolumeSource struct {
 	// secretName is the name of the Secret.
 	// +required
-	// +kubebuilder:validation:MinLength=1
-	// +kubebuilder:validation:MaxLength=253
-	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
-	SecretName string `json:"secretName"`
+	SecretName ObjectName `json:"secretName"`
 
 	// items choose the keys and the files they become; empty means every key, as a file of
 	// its name.
@@ -525,10 +514,7 @@ type EmptyDirVolumeSource struct {
 type PersistentVolumeClaimVolumeSource struct {
 	// claimName is the name of the claim, in the app's namespace.
 	// +required
-	// +kubebuilder:validation:MinLength=1
-	// +kubebuilder:validation:MaxLength=253
-	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
-	ClaimName string `json:"claimName"`
+	ClaimName ObjectName `json:"claimName"`
 
 	// readOnly mounts the claim read-only.
 	// +optional
@@ -799,6 +785,13 @@ type PodSecurityContext struct {
 	SeccompProfile *SeccompProfile `json:"seccompProfile,omitempty"`
 }
 
+// ObjectName is the name of an object in the app's namespace (a ConfigMap, a Secret, a
+// ServiceAccount, a PersistentVolumeClaim): a DNS subdomain.
+// +kubebuilder:validation:MinLength=1
+// +kubebuilder:validation:MaxLength=253
+// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
+type ObjectName string
+
 // LabelValue is the value of a label: at most 63 letters, digits, '-', '_' and '.', starting
 // and ending with a letter or digit, or empty.
 // +kubebuilder:validation:MaxLength=63
@@ -809,10 +802,7 @@ type LabelValue string
 type LocalObjectReference struct {
 	// name of the object.
 	// +required
-	// +kubebuilder:validation:MinLength=1
-	// +kubebuilder:validation:MaxLength=253
-	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
-	Name string `json:"name"`
+	Name ObjectName `json:"name"`
 }
 
 // EnvFromSource sets a variable for each key of a ConfigMap or a Secret: exactly one of them.
@@ -837,10 +827,7 @@ type EnvFromSource struct {
 type OptionalObjectReference struct {
 	// name of the ConfigMap or Secret.
 	// +required
-	// +kubebuilder:validation:MinLength=1
-	// +kubebuilder:validation:MaxLength=253
-	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
-	Name string `json:"name"`
+	Name ObjectName `json:"name"`
 
 	// optional lets the pods start when it does not exist.
 	// +optional

@@ -19,6 +19,7 @@ package demoapplication
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 )
 
 // convert copies in into out through their shared JSON form: a typed API value and its
@@ -33,4 +34,16 @@ func convert(in, out any) {
 	if err != nil {
 		panic(fmt.Sprintf("converting %T to %T: %v", in, out, err))
 	}
+}
+
+// converted returns in as a T, through convert: an API value as its apply configuration, or
+// back. A nil in gives T's zero value, without the JSON round trip most of a spec's optional
+// fields would otherwise cost every reconcile.
+func converted[T any](in any) T {
+	var out T
+	if v := reflect.ValueOf(in); !v.IsValid() || (v.Kind() == reflect.Pointer || v.Kind() == reflect.Slice) && v.IsNil() {
+		return out
+	}
+	convert(in, &out)
+	return out
 }

@@ -78,14 +78,12 @@ func newDeployment(app *paasv1.DemoApplication, extraEnv []corev1.EnvVar, keys w
 // says of the pod as a whole.
 func podTemplate(app *paasv1.DemoApplication, extraEnv []corev1.EnvVar, keys wellknown.PodLabelKeys) *corev1ac.PodTemplateSpecApplyConfiguration {
 	spec := &app.Spec
-	pod := corev1ac.PodSpec().WithContainers(appContainer(spec, extraEnv))
-	for _, secret := range spec.ImagePullSecrets {
-		pod.WithImagePullSecrets(corev1ac.LocalObjectReference().WithName(secret.Name))
-	}
-	if spec.ServiceAccountName != "" {
+	pod := corev1ac.PodSpec().WithContainers(appContainer(spec, extraEnv)).
+		WithImagePullSecrets(converted[[]*corev1ac.LocalObjectReferenceApplyConfiguration](spec.ImagePullSecrets)...)
+	if name := string(spec.ServiceAccountName); name != "" {
 		// The API server copies serviceAccountName into the deprecated serviceAccount and back
 		// when the former is empty: owning both is what lets a later apply without them clear it.
-		pod.WithServiceAccountName(spec.ServiceAccountName).WithDeprecatedServiceAccount(spec.ServiceAccountName)
+		pod.WithServiceAccountName(name).WithDeprecatedServiceAccount(name)
 	}
 	if spec.AutomountServiceAccountToken != nil {
 		pod.WithAutomountServiceAccountToken(*spec.AutomountServiceAccountToken)
@@ -93,26 +91,12 @@ func podTemplate(app *paasv1.DemoApplication, extraEnv []corev1.EnvVar, keys wel
 	if len(spec.NodeSelector) > 0 {
 		pod.WithNodeSelector(labelValues(spec.NodeSelector))
 	}
-	if spec.PodSecurityContext != nil {
-		ac := &corev1ac.PodSecurityContextApplyConfiguration{}
-		convert(spec.PodSecurityContext, ac)
-		pod.WithSecurityContext(ac)
-	}
-	for _, toleration := range spec.Tolerations {
-		ac := &corev1ac.TolerationApplyConfiguration{}
-		convert(toleration, ac)
-		pod.WithTolerations(ac)
-	}
-	for _, spread := range spec.TopologySpreadConstraints {
-		ac := &corev1ac.TopologySpreadConstraintApplyConfiguration{}
-		convert(spread, ac)
+	pod.WithSecurityContext(converted[*corev1ac.PodSecurityContextApplyConfiguration](spec.PodSecurityContext)).
+		WithTolerations(converted[[]*corev1ac.TolerationApplyConfiguration](spec.Tolerations)...).
+		WithVolumes(converted[[]*corev1ac.VolumeApplyConfiguration](spec.Volumes)...)
+	for _, spread := range converted[[]*corev1ac.TopologySpreadConstraintApplyConfiguration](spec.TopologySpreadConstraints) {
 		// Each spreads the app's own pods, whatever else runs in the domains.
-		pod.WithTopologySpreadConstraints(ac.WithLabelSelector(metav1ac.LabelSelector().WithMatchLabels(selectorFor(app))))
-	}
-	for _, volume := range spec.Volumes {
-		ac := &corev1ac.VolumeApplyConfiguration{}
-		convert(volume, ac)
-		pod.WithVolumes(ac)
+		pod.WithTopologySpreadConstraints(spread.WithLabelSelector(metav1ac.LabelSelector().WithMatchLabels(selectorFor(app))))
 	}
 
 	// The user's labels and annotations first, so that the operator's win (the API refuses
@@ -145,50 +129,17 @@ func appContainer(spec *paasv1.DemoApplicationSpec, extraEnv []corev1.EnvVar) *c
 	if len(spec.Args) > 0 {
 		container.WithArgs(spec.Args...)
 	}
-	for _, from := range spec.EnvFrom {
-		ac := &corev1ac.EnvFromSourceApplyConfiguration{}
-		convert(from, ac)
-		container.WithEnvFrom(ac)
-	}
-	var env []corev1.EnvVar
-	convert(spec.Env, &env)
-	for _, e := range mergeEnv(env, extraEnv) {
-		ac := &corev1ac.EnvVarApplyConfiguration{}
-		convert(e, ac)
-		container.WithEnv(ac)
-	}
+	container.WithEnvFrom(converted[[]*corev1ac.EnvFromSourceApplyConfiguration](spec.EnvFrom)...).
+		WithEnv(converted[[]*corev1ac.EnvVarApplyConfiguration](mergeEnv(converted[[]corev1.EnvVar](spec.Env), extraEnv))...).
+		WithVolumeMounts(converted[[]*corev1ac.VolumeMountApplyConfiguration](spec.VolumeMounts)...).
+		WithReadinessProbe(converted[*corev1ac.ProbeApplyConfiguration](spec.ReadinessProbe)).
+		WithLivenessProbe(converted[*corev1ac.ProbeApplyConfiguration](spec.LivenessProbe)).
+		WithStartupProbe(converted[*corev1ac.ProbeApplyConfiguration](spec.StartupProbe)).
+		WithSecurityContext(converted[*corev1ac.SecurityContextApplyConfiguration](spec.SecurityContext))
 	if r := spec.Resources; r != nil && (len(r.Limits) > 0 || len(r.Requests) > 0) {
-		ac := &corev1ac.ResourceRequirementsApplyConfiguration{}
-		convert(r, ac)
-		container.WithResources(ac)
-	}
-	for _, mount := range spec.VolumeMounts {
-		ac := &corev1ac.VolumeMountApplyConfiguration{}
-		convert(mount, ac)
-		container.WithVolumeMounts(ac)
-	}
-	if spec.ReadinessProbe != nil {
-		container.WithReadinessProbe(probe(spec.ReadinessProbe))
-	}
-	if spec.LivenessProbe != nil {
-		container.WithLivenessProbe(probe(spec.LivenessProbe))
-	}
-	if spec.StartupProbe != nil {
-		container.WithStartupProbe(probe(spec.StartupProbe))
-	}
-	if spec.SecurityContext != nil {
-		ac := &corev1ac.SecurityContextApplyConfiguration{}
-		convert(spec.SecurityContext, ac)
-		container.WithSecurityContext(ac)
+		container.WithResources(converted[*corev1ac.ResourceRequirementsApplyConfiguration](r))
 	}
 	return container
-}
-
-// probe returns p as the container's probe: the same fields, the same JSON.
-func probe(p *paasv1.Probe) *corev1ac.ProbeApplyConfiguration {
-	ac := &corev1ac.ProbeApplyConfiguration{}
-	convert(p, ac)
-	return ac
 }
 
 // labelValues returns m with plain string values, as a Kubernetes object's labels hold them.

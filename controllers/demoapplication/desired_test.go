@@ -42,17 +42,10 @@ func testApp() *paasv1.DemoApplication {
 	return builder.DemoApplication("shop", "web", builder.UID("uid-1"), builder.Ports(port))
 }
 
-// typed converts an apply configuration into the typed object it describes.
-func typed[T any](ac any) *T {
-	out := new(T)
-	convert(ac, out)
-	return out
-}
-
 func TestNewDeployment(t *testing.T) {
 	t.Run("runs the image with the declared replicas, owned by the app", func(t *testing.T) {
 		g := NewWithT(t)
-		d := typed[appsv1.Deployment](newDeployment(testApp(), nil, wellknown.DefaultPodLabelKeys))
+		d := converted[*appsv1.Deployment](newDeployment(testApp(), nil, wellknown.DefaultPodLabelKeys))
 		g.Expect(d.Name).To(Equal("web"))
 		g.Expect(d.Namespace).To(Equal("shop"))
 		g.Expect(*d.Spec.Replicas).To(Equal(int32(2)))
@@ -72,7 +65,7 @@ func TestNewDeployment(t *testing.T) {
 	t.Run("replica defaults to one", func(t *testing.T) {
 		app := testApp()
 		app.Spec.Replica = nil
-		NewWithT(t).Expect(*typed[appsv1.Deployment](newDeployment(app, nil, wellknown.DefaultPodLabelKeys)).Spec.Replicas).To(Equal(int32(1)))
+		NewWithT(t).Expect(*converted[*appsv1.Deployment](newDeployment(app, nil, wellknown.DefaultPodLabelKeys)).Spec.Replicas).To(Equal(int32(1)))
 	})
 
 	t.Run("the user's env comes first and wins over the proxy settings", func(t *testing.T) {
@@ -83,7 +76,7 @@ func TestNewDeployment(t *testing.T) {
 			{Name: "POD", ValueFrom: &paasv1.EnvVarSource{FieldRef: &paasv1.ObjectFieldSelector{FieldPath: "metadata.name"}}},
 		}
 		extra := []corev1.EnvVar{{Name: "HTTP_PROXY", Value: "olm"}, {Name: "NO_PROXY", Value: "svc"}}
-		env := typed[appsv1.Deployment](newDeployment(app, extra, wellknown.DefaultPodLabelKeys)).Spec.Template.Spec.Containers[0].Env
+		env := converted[*appsv1.Deployment](newDeployment(app, extra, wellknown.DefaultPodLabelKeys)).Spec.Template.Spec.Containers[0].Env
 		g.Expect(env).To(Equal([]corev1.EnvVar{
 			{Name: "HTTP_PROXY", Value: "mine"},
 			{Name: "POD", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.name"}}},
@@ -96,7 +89,7 @@ func TestNewDeployment(t *testing.T) {
 		g.Expect(newDeployment(testApp(), nil, wellknown.DefaultPodLabelKeys).Spec.Template.Spec.Containers[0].Resources).To(BeNil())
 		app := testApp()
 		app.Spec.Resources = &paasv1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("500m")}}
-		c := typed[appsv1.Deployment](newDeployment(app, nil, wellknown.DefaultPodLabelKeys)).Spec.Template.Spec.Containers[0]
+		c := converted[*appsv1.Deployment](newDeployment(app, nil, wellknown.DefaultPodLabelKeys)).Spec.Template.Spec.Containers[0]
 		g.Expect(c.Resources.Limits.Cpu().String()).To(Equal("500m"))
 	})
 
@@ -113,7 +106,7 @@ func TestNewDeployment(t *testing.T) {
 		app.Spec.ServiceAccountName, app.Spec.AutomountServiceAccountToken = "web", ptr.To(false)
 		app.Spec.NodeSelector = map[string]paasv1.LabelValue{"kubernetes.io/arch": "arm64"}
 		app.Spec.MinReadySeconds = 10
-		d := typed[appsv1.Deployment](newDeployment(app, nil, wellknown.DefaultPodLabelKeys))
+		d := converted[*appsv1.Deployment](newDeployment(app, nil, wellknown.DefaultPodLabelKeys))
 		pod := d.Spec.Template.Spec
 		g.Expect(d.Spec.MinReadySeconds).To(Equal(int32(10)))
 		g.Expect(pod.ImagePullSecrets).To(Equal([]corev1.LocalObjectReference{{Name: "registry"}}))
@@ -148,7 +141,7 @@ func TestNewDeployment(t *testing.T) {
 			RunAsNonRoot: ptr.To(true), RunAsUser: ptr.To[int64](1000), FSGroup: ptr.To[int64](2000),
 			SeccompProfile: &paasv1.SeccompProfile{Type: corev1.SeccompProfileTypeRuntimeDefault},
 		}
-		pod := typed[appsv1.Deployment](newDeployment(app, nil, wellknown.DefaultPodLabelKeys)).Spec.Template.Spec
+		pod := converted[*appsv1.Deployment](newDeployment(app, nil, wellknown.DefaultPodLabelKeys)).Spec.Template.Spec
 		c := pod.Containers[0]
 		g.Expect(c.ReadinessProbe).To(Equal(&corev1.Probe{
 			ProbeHandler: corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{
@@ -179,7 +172,7 @@ func TestNewDeployment(t *testing.T) {
 			{Name: "data", PersistentVolumeClaim: &paasv1.PersistentVolumeClaimVolumeSource{ClaimName: "data", ReadOnly: true}},
 		}
 		app.Spec.VolumeMounts = []paasv1.VolumeMount{{Name: "config", MountPath: "/etc/app", SubPath: "conf", ReadOnly: true}, {Name: "tmp", MountPath: "/tmp"}}
-		pod := typed[appsv1.Deployment](newDeployment(app, nil, wellknown.DefaultPodLabelKeys)).Spec.Template.Spec
+		pod := converted[*appsv1.Deployment](newDeployment(app, nil, wellknown.DefaultPodLabelKeys)).Spec.Template.Spec
 		g.Expect(pod.Volumes).To(Equal([]corev1.Volume{
 			{Name: "config", VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{
 				LocalObjectReference: corev1.LocalObjectReference{Name: "app"}, Items: []corev1.KeyToPath{{Key: "app.conf", Path: "conf/app.conf"}}}}},
@@ -198,7 +191,7 @@ func TestNewDeployment(t *testing.T) {
 		app.Spec.Tolerations = []paasv1.Toleration{{Key: "dedicated", Operator: corev1.TolerationOpEqual, Value: "shop", Effect: corev1.TaintEffectNoSchedule}}
 		app.Spec.TopologySpreadConstraints = []paasv1.TopologySpreadConstraint{
 			{MaxSkew: 1, TopologyKey: "topology.kubernetes.io/zone", WhenUnsatisfiable: corev1.ScheduleAnyway}}
-		pod := typed[appsv1.Deployment](newDeployment(app, nil, wellknown.DefaultPodLabelKeys)).Spec.Template.Spec
+		pod := converted[*appsv1.Deployment](newDeployment(app, nil, wellknown.DefaultPodLabelKeys)).Spec.Template.Spec
 		g.Expect(pod.Tolerations).To(Equal([]corev1.Toleration{toleration}))
 		g.Expect(pod.TopologySpreadConstraints).To(Equal([]corev1.TopologySpreadConstraint{{
 			MaxSkew: 1, TopologyKey: "topology.kubernetes.io/zone", WhenUnsatisfiable: corev1.ScheduleAnyway,
@@ -233,7 +226,7 @@ func TestNewDeployment(t *testing.T) {
 		app.Spec.PodLabels = map[string]paasv1.LabelValue{"team": "shop", "tier": ""}
 		app.Spec.PodAnnotations = map[string]string{"prometheus.io/scrape": "true"}
 		app.Spec.PodServices = &paasv1.PodServices{Enabled: true}
-		template := typed[appsv1.Deployment](newDeployment(app, nil, wellknown.DefaultPodLabelKeys)).Spec.Template
+		template := converted[*appsv1.Deployment](newDeployment(app, nil, wellknown.DefaultPodLabelKeys)).Spec.Template
 		g.Expect(template.Labels).To(Equal(map[string]string{
 			"team": "shop", "tier": "",
 			wellknown.LabelName: "web", wellknown.LabelApplication: "web", wellknown.LabelManagedBy: wellknown.ManagedByValue,
@@ -252,7 +245,7 @@ func TestNewDeployment(t *testing.T) {
 			{Name: "admin", Port: 9000, TargetPort: ptr.To(intstr.FromString("admin-port"))},
 			{Name: "dns", Port: 53, Protocol: corev1.ProtocolUDP},
 		}
-		ports := typed[appsv1.Deployment](newDeployment(app, nil, wellknown.DefaultPodLabelKeys)).Spec.Template.Spec.Containers[0].Ports
+		ports := converted[*appsv1.Deployment](newDeployment(app, nil, wellknown.DefaultPodLabelKeys)).Spec.Template.Spec.Containers[0].Ports
 		g.Expect(ports).To(Equal([]corev1.ContainerPort{
 			{Name: "http", ContainerPort: 8080, Protocol: corev1.ProtocolTCP},
 			{Name: "admin-port", ContainerPort: 9000, Protocol: corev1.ProtocolTCP},
@@ -265,7 +258,7 @@ func TestNewService(t *testing.T) {
 	t.Run("a nodePort makes a NodePort Service selecting the app's pods", func(t *testing.T) {
 		g := NewWithT(t)
 		app := testApp()
-		s := typed[corev1.Service](newService(app))
+		s := converted[*corev1.Service](newService(app))
 		g.Expect(s.Spec.Type).To(Equal(corev1.ServiceTypeNodePort))
 		g.Expect(s.Spec.Selector).To(Equal(selectorFor(app)))
 		g.Expect(s.Spec.Ports).To(Equal([]corev1.ServicePort{
@@ -277,7 +270,7 @@ func TestNewService(t *testing.T) {
 	t.Run("without nodePorts it is a ClusterIP Service", func(t *testing.T) {
 		app := testApp()
 		app.Spec.Ports[0].NodePort = nil
-		NewWithT(t).Expect(typed[corev1.Service](newService(app)).Spec.Type).To(Equal(corev1.ServiceTypeClusterIP))
+		NewWithT(t).Expect(converted[*corev1.Service](newService(app)).Spec.Type).To(Equal(corev1.ServiceTypeClusterIP))
 	})
 
 	t.Run("without ports there is no Service", func(t *testing.T) {
@@ -290,10 +283,11 @@ func TestNewService(t *testing.T) {
 func TestPodServicesAnnotateThePodTemplate(t *testing.T) {
 	g := NewWithT(t)
 	app := testApp()
-	g.Expect(typed[appsv1.Deployment](newDeployment(app, nil, wellknown.PodLabelKeys{Annotation: "example.com/opt-in"})).Spec.Template.Annotations).To(BeEmpty())
+	optIn := wellknown.PodLabelKeys{Annotation: "example.com/opt-in"}
+	g.Expect(converted[*appsv1.Deployment](newDeployment(app, nil, optIn)).Spec.Template.Annotations).To(BeEmpty())
 
 	app.Spec.PodServices = &paasv1.PodServices{Enabled: true}
-	g.Expect(typed[appsv1.Deployment](newDeployment(app, nil, wellknown.PodLabelKeys{Annotation: "example.com/opt-in"})).Spec.Template.Annotations).
+	g.Expect(converted[*appsv1.Deployment](newDeployment(app, nil, optIn)).Spec.Template.Annotations).
 		To(Equal(map[string]string{"example.com/opt-in": "true"}))
 }
 
@@ -312,7 +306,7 @@ func TestNewPodService(t *testing.T) {
 	t.Run("selects the one pod by its pod-name label, owned by that pod", func(t *testing.T) {
 		g := NewWithT(t)
 		app := twoPorts()
-		s := typed[corev1.Service](newPodService(app, pod, wellknown.PodLabelKeys{Label: "example.com/pod"}))
+		s := converted[*corev1.Service](newPodService(app, pod, wellknown.PodLabelKeys{Label: "example.com/pod"}))
 		g.Expect(s.Name).To(Equal(pod.Name))
 		g.Expect(s.Namespace).To(Equal(app.Namespace))
 		g.Expect(s.Spec.Selector).To(Equal(map[string]string{
@@ -328,7 +322,7 @@ func TestNewPodService(t *testing.T) {
 
 	t.Run("exposes every port as ClusterIP, never copying a nodePort", func(t *testing.T) {
 		g := NewWithT(t)
-		s := typed[corev1.Service](newPodService(twoPorts(), pod, wellknown.DefaultPodLabelKeys))
+		s := converted[*corev1.Service](newPodService(twoPorts(), pod, wellknown.DefaultPodLabelKeys))
 		g.Expect(s.Spec.Type).To(Equal(corev1.ServiceTypeClusterIP))
 		g.Expect(s.Spec.Ports).To(Equal([]corev1.ServicePort{
 			{Name: "http", Port: 80, Protocol: corev1.ProtocolTCP},
@@ -341,13 +335,13 @@ func TestNewPodService(t *testing.T) {
 		app := twoPorts()
 		app.Spec.PodServices.Ports = []string{"metrics"}
 		app.Spec.PodServices.Type = corev1.ServiceTypeNodePort
-		s := typed[corev1.Service](newPodService(app, pod, wellknown.DefaultPodLabelKeys))
+		s := converted[*corev1.Service](newPodService(app, pod, wellknown.DefaultPodLabelKeys))
 		g.Expect(s.Spec.Type).To(Equal(corev1.ServiceTypeNodePort))
 		g.Expect(s.Spec.Ports).To(Equal([]corev1.ServicePort{{Name: "metrics", Port: 9090, Protocol: corev1.ProtocolTCP}}))
 	})
 
 	t.Run("a Service someone else controls is not a per-pod Service", func(t *testing.T) {
-		s := typed[corev1.Service](newPodService(twoPorts(), pod, wellknown.DefaultPodLabelKeys))
+		s := converted[*corev1.Service](newPodService(twoPorts(), pod, wellknown.DefaultPodLabelKeys))
 		s.OwnerReferences[0].Kind = "ReplicaSet"
 		NewWithT(t).Expect(isPodService(s)).To(BeFalse())
 	})
@@ -369,7 +363,7 @@ func FuzzDesiredObjects(f *testing.F) {
 		app := testApp()
 		app.Name, app.Spec.Image, app.Spec.Replica, app.Spec.Ports = name, image, &replica, ports
 
-		d := typed[appsv1.Deployment](newDeployment(app, nil, wellknown.DefaultPodLabelKeys))
+		d := converted[*appsv1.Deployment](newDeployment(app, nil, wellknown.DefaultPodLabelKeys))
 		for k, v := range d.Labels {
 			if msgs := append(validation.IsQualifiedName(k), validation.IsValidLabelValue(v)...); len(msgs) > 0 {
 				t.Fatalf("label %s=%s: %v", k, v, msgs)
@@ -390,7 +384,7 @@ func FuzzDesiredObjects(f *testing.F) {
 		if len(ports) > 0 {
 			app.Spec.PodServices = &paasv1.PodServices{Enabled: true}
 			pod := &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Name: name + "-5d4f8-abcde"}}
-			ps := typed[corev1.Service](newPodService(app, pod, wellknown.DefaultPodLabelKeys))
+			ps := converted[*corev1.Service](newPodService(app, pod, wellknown.DefaultPodLabelKeys))
 			if len(ps.Spec.Ports) != len(ports) {
 				t.Fatalf("per-pod Service has %d ports, app declares %d", len(ps.Spec.Ports), len(ports))
 			}
@@ -405,7 +399,7 @@ func FuzzDesiredObjects(f *testing.F) {
 		if (s == nil) != (len(ports) == 0) {
 			t.Fatalf("Service %v for %d ports", s, len(ports))
 		}
-		if s != nil && len(typed[corev1.Service](s).Spec.Ports) != len(ports) {
+		if s != nil && len(converted[*corev1.Service](s).Spec.Ports) != len(ports) {
 			t.Fatalf("Service has %d ports, app declares %d", len(s.Spec.Ports), len(ports))
 		}
 	})

@@ -185,20 +185,13 @@ const edge = "\x00edge"
 const edgeN = math.MinInt
 
 // pick returns one of choices; those after edge only in a case that explores edges.
-func (g specGen) pick(choices ...string) string {
-	if i := slices.Index(choices, edge); i >= 0 {
-		if !g.edges {
-			choices = choices[:i]
-		} else {
-			choices = slices.Delete(slices.Clone(choices), i, i+1)
-		}
-	}
-	return choices[g.r.IntN(len(choices))]
-}
+func (g specGen) pick(choices ...string) string { return pickWithin(g, edge, choices) }
 
 // pickN is pick for numbers, with edgeN.
-func (g specGen) pickN(choices ...int) int {
-	if i := slices.Index(choices, edgeN); i >= 0 {
+func (g specGen) pickN(choices ...int) int { return pickWithin(g, edgeN, choices) }
+
+func pickWithin[T comparable](g specGen, marker T, choices []T) T {
+	if i := slices.Index(choices, marker); i >= 0 {
 		if !g.edges {
 			choices = choices[:i]
 		} else {
@@ -335,12 +328,12 @@ func (g specGen) env() paasv1.EnvVar {
 		}
 	case 4:
 		e.ValueFrom = &paasv1.EnvVarSource{ConfigMapKeyRef: &paasv1.KeySelector{
-			Name: g.pick("settings", edge, "", "Bad_Name"),
+			Name: paasv1.ObjectName(g.pick("settings", edge, "", "Bad_Name")),
 			Key:  g.pick("level", "a.b-c_d", edge, "", "with space", "a/b"),
 		}}
 	case 5:
 		e.ValueFrom = &paasv1.EnvVarSource{SecretKeyRef: &paasv1.KeySelector{
-			Name: g.pick("creds", edge, ""),
+			Name: paasv1.ObjectName(g.pick("creds", edge, "")),
 			Key:  g.pick("password", "a..b", edge, "", "..", ".", "..data"),
 		}}
 	case 6:
@@ -650,11 +643,11 @@ func (g specGen) seccompProfile() *paasv1.SeccompProfile {
 }
 
 // objectName returns the name of an object an app refers to, a DNS subdomain most of the time.
-func (g specGen) objectName() string {
+func (g specGen) objectName() paasv1.ObjectName {
 	if !g.edge(0.05) {
-		return g.pick("registry", "settings", "web", "a.b-c")
+		return paasv1.ObjectName(g.pick("registry", "settings", "web", "a.b-c"))
 	}
-	return g.pick("", "Web", "a_b", "-a", strings.Repeat("n", 254))
+	return paasv1.ObjectName(g.pick("", "Web", "a_b", "-a", strings.Repeat("n", 254)))
 }
 
 func (g specGen) labelKey() string {

@@ -33,6 +33,7 @@ import (
 	. "github.com/onsi/gomega"
 	"sigs.k8s.io/yaml"
 
+	"github.com/cmft/demo-operator/internal/test/sdkbundle"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
@@ -41,10 +42,12 @@ const job = "demo-operator-controller-manager-metrics-service"
 
 // ruleFile is a Prometheus rule file, the spec of a PrometheusRule.
 type ruleFile struct {
-	Groups []struct {
-		Name  string `json:"name"`
-		Rules []rule `json:"rules"`
-	} `json:"groups"`
+	Groups []ruleGroup `json:"groups"`
+}
+
+type ruleGroup struct {
+	Name  string `json:"name"`
+	Rules []rule `json:"rules"`
 }
 
 type rule struct {
@@ -123,19 +126,13 @@ func TestDashboard(t *testing.T) {
 	queries := dashboardQueries(t, data)
 	g.Expect(queries).NotTo(BeEmpty())
 
-	var recorded ruleFile
-	recorded.Groups = make([]struct {
-		Name  string `json:"name"`
-		Rules []rule `json:"rules"`
-	}, 1)
-	recorded.Groups[0].Name = "dashboard"
+	recorded := ruleGroup{Name: "dashboard"}
 	grafana := strings.NewReplacer("$__rate_interval", "5m", "$namespace", ".*", "$job", ".*")
 	for i, q := range queries {
-		recorded.Groups[0].Rules = append(recorded.Groups[0].Rules,
-			rule{Record: fmt.Sprintf("dashboard:query%d", i), Expr: grafana.Replace(q)})
+		recorded.Rules = append(recorded.Rules, rule{Record: fmt.Sprintf("dashboard:query%d", i), Expr: grafana.Replace(q)})
 	}
 	file := filepath.Join(t.TempDir(), "dashboard.yaml")
-	writeYAML(t, file, recorded)
+	writeYAML(t, file, ruleFile{Groups: []ruleGroup{recorded}})
 	promtool(t, "check", "rules", "--lint=none", file)
 }
 
@@ -255,12 +252,9 @@ func writeYAML(t *testing.T, path string, v any) {
 // when it fails.
 func promtool(t *testing.T, args ...string) {
 	t.Helper()
-	bin := os.Getenv("PROMTOOL")
-	if bin == "" {
-		bin = filepath.Join(testenv.Root(), "bin", "promtool")
-	}
-	if _, err := os.Stat(bin); err != nil {
-		t.Fatalf("%v: build it with make promtool", err)
+	bin, err := sdkbundle.Tool("promtool")
+	if err != nil {
+		t.Fatal(err)
 	}
 	out, err := exec.Command(bin, args...).CombinedOutput()
 	if err != nil {

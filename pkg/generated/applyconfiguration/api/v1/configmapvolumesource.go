@@ -18,13 +18,17 @@ limitations under the License.
 
 package v1
 
+import (
+	apiv1 "github.com/cmft/demo-operator/api/v1"
+)
+
 // ConfigMapVolumeSourceApplyConfiguration represents a declarative configuration of the ConfigMapVolumeSource type for use
 // with apply.
 //
 // ConfigMapVolumeSource is a ConfigMap whose keys are files.
 type ConfigMapVolumeSourceApplyConfiguration struct {
 	// name of the ConfigMap.
-	Name *string `json:"name,omitempty"`
+	Name *apiv1.ObjectName `json:"name,omitempty"`
 	// items choose the keys and the files they become; empty means every key, as a file of
 	// its name.
 	Items []KeyToPathApplyConfiguration `json:"items,omitempty"`
@@ -43,7 +47,7 @@ func ConfigMapVolumeSource() *ConfigMapVolumeSourceApplyConfiguration {
 // WithName sets the Name field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the Name field is set to the value of the last call.
-func (b *ConfigMapVolumeSourceApplyConfiguration) WithName(value string) *ConfigMapVolumeSourceApplyConfiguration {
+func (b *ConfigMapVolumeSourceApplyConfiguration) WithName(value apiv1.ObjectName) *ConfigMapVolumeSourceApplyConfiguration {
 	b.Name = &value
 	return b
 }

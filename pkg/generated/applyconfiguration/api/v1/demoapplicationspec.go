@@ -54,7 +54,7 @@ type DemoApplicationSpecApplyConfiguration struct {
 	EnvFrom []EnvFromSourceApplyConfiguration `json:"envFrom,omitempty"`
 	// serviceAccountName is the ServiceAccount the pods run as, in the app's namespace; empty
 	// means the namespace's default.
-	ServiceAccountName *string `json:"serviceAccountName,omitempty"`
+	ServiceAccountName *apiv1.ObjectName `json:"serviceAccountName,omitempty"`
 	// automountServiceAccountToken mounts the ServiceAccount's token in the pods; unset, the
 	// ServiceAccount decides. An app that does not call the Kubernetes API should set false.
 	AutomountServiceAccountToken *bool `json:"automountServiceAccountToken,omitempty"`
@@ -213,7 +213,7 @@ func (b *DemoApplicationSpecApplyConfiguration) WithEnvFrom(values ...*EnvFromSo
 // WithServiceAccountName sets the ServiceAccountName field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the ServiceAccountName field is set to the value of the last call.
-func (b *DemoApplicationSpecApplyConfiguration) WithServiceAccountName(value string) *DemoApplicationSpecApplyConfiguration {
+func (b *DemoApplicationSpecApplyConfiguration) WithServiceAccountName(value apiv1.ObjectName) *DemoApplicationSpecApplyConfiguration {
 	b.ServiceAccountName = &value
 	return b
 }

@@ -18,13 +18,17 @@ limitations under the License.
 
 package v1
 
+import (
+	apiv1 "github.com/cmft/demo-operator/api/v1"
+)
+
 // KeySelectorApplyConfiguration represents a declarative configuration of the KeySelector type for use
 // with apply.
 //
 // KeySelector selects a key of a ConfigMap or Secret in the app's namespace.
 type KeySelectorApplyConfiguration struct {
 	// name of the ConfigMap or Secret.
-	Name *string `json:"name,omitempty"`
+	Name *apiv1.ObjectName `json:"name,omitempty"`
 	// key in it: letters, digits, '-', '_' and '.', other than '.' and not starting with '..'.
 	Key *string `json:"key,omitempty"`
 	// optional lets the pod start when the ConfigMap or Secret or its key does not exist.
@@ -40,7 +44,7 @@ func KeySelector() *KeySelectorApplyConfiguration {
 // WithName sets the Name field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the Name field is set to the value of the last call.
-func (b *KeySelectorApplyConfiguration) WithName(value string) *KeySelectorApplyConfiguration {
+func (b *KeySelectorApplyConfiguration) WithName(value apiv1.ObjectName) *KeySelectorApplyConfiguration {
 	b.Name = &value
 	return b
 }

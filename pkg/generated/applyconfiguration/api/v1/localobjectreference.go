@@ -18,13 +18,17 @@ limitations under the License.
 
 package v1
 
+import (
+	apiv1 "github.com/cmft/demo-operator/api/v1"
+)
+
 // LocalObjectReferenceApplyConfiguration represents a declarative configuration of the LocalObjectReference type for use
 // with apply.
 //
 // LocalObjectReference names an object in the app's namespace.
 type LocalObjectReferenceApplyConfiguration struct {
 	// name of the object.
-	Name *string `json:"name,omitempty"`
+	Name *apiv1.ObjectName `json:"name,omitempty"`
 }
 
 // LocalObjectReferenceApplyConfiguration constructs a declarative configuration of the LocalObjectReference type for use with
@@ -36,7 +40,7 @@ func LocalObjectReference() *LocalObjectReferenceApplyConfiguration {
 // WithName sets the Name field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the Name field is set to the value of the last call.
-func (b *LocalObjectReferenceApplyConfiguration) WithName(value string) *LocalObjectReferenceApplyConfiguration {
+func (b *LocalObjectReferenceApplyConfiguration) WithName(value apiv1.ObjectName) *LocalObjectReferenceApplyConfiguration {
 	b.Name = &value
 	return b
 }

@@ -18,13 +18,17 @@ limitations under the License.
 
 package v1
 
+import (
+	apiv1 "github.com/cmft/demo-operator/api/v1"
+)
+
 // OptionalObjectReferenceApplyConfiguration represents a declarative configuration of the OptionalObjectReference type for use
 // with apply.
 //
 // OptionalObjectReference names a ConfigMap or Secret in the app's namespace.
 type OptionalObjectReferenceApplyConfiguration struct {
 	// name of the ConfigMap or Secret.
-	Name *string `json:"name,omitempty"`
+	Name *apiv1.ObjectName `json:"name,omitempty"`
 	// optional lets the pods start when it does not exist.
 	Optional *bool `json:"optional,omitempty"`
 }
@@ -38,7 +42,7 @@ func OptionalObjectReference() *OptionalObjectReferenceApplyConfiguration {
 // WithName sets the Name field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the Name field is set to the value of the last call.
-func (b *OptionalObjectReferenceApplyConfiguration) WithName(value string) *OptionalObjectReferenceApplyConfiguration {
+func (b *OptionalObjectReferenceApplyConfiguration) WithName(value apiv1.ObjectName) *OptionalObjectReferenceApplyConfiguration {
 	b.Name = &value
 	return b
 }

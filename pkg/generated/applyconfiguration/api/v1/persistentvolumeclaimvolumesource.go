@@ -18,13 +18,17 @@ limitations under the License.
 
 package v1
 
+import (
+	apiv1 "github.com/cmft/demo-operator/api/v1"
+)
+
 // PersistentVolumeClaimVolumeSourceApplyConfiguration represents a declarative configuration of the PersistentVolumeClaimVolumeSource type for use
 // with apply.
 //
 // PersistentVolumeClaimVolumeSource mounts an existing PersistentVolumeClaim.
 type PersistentVolumeClaimVolumeSourceApplyConfiguration struct {
 	// claimName is the name of the claim, in the app's namespace.
-	ClaimName *string `json:"claimName,omitempty"`
+	ClaimName *apiv1.ObjectName `json:"claimName,omitempty"`
 	// readOnly mounts the claim read-only.
 	ReadOnly *bool `json:"readOnly,omitempty"`
 }
@@ -38,7 +42,7 @@ func PersistentVolumeClaimVolumeSource() *PersistentVolumeClaimVolumeSourceApply
 // WithClaimName sets the ClaimName field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the ClaimName field is set to the value of the last call.
-func (b *PersistentVolumeClaimVolumeSourceApplyConfiguration) WithClaimName(value string) *PersistentVolumeClaimVolumeSourceApplyConfiguration {
+func (b *PersistentVolumeClaimVolumeSourceApplyConfiguration) WithClaimName(value apiv1.ObjectName) *PersistentVolumeClaimVolumeSourceApplyConfiguration {
 	b.ClaimName = &value
 	return b
 }

@@ -18,13 +18,17 @@ limitations under the License.
 
 package v1
 
+import (
+	apiv1 "github.com/cmft/demo-operator/api/v1"
+)
+
 // SecretVolumeSourceApplyConfiguration represents a declarative configuration of the SecretVolumeSource type for use
 // with apply.
 //
 // SecretVolumeSource is a Secret whose keys are files.
 type SecretVolumeSourceApplyConfiguration struct {
 	// secretName is the name of the Secret.
-	SecretName *string `json:"secretName,omitempty"`
+	SecretName *apiv1.ObjectName `json:"secretName,omitempty"`
 	// items choose the keys and the files they become; empty means every key, as a file of
 	// its name.
 	Items []KeyToPathApplyConfiguration `json:"items,omitempty"`
@@ -43,7 +47,7 @@ func SecretVolumeSource() *SecretVolumeSourceApplyConfiguration {
 // WithSecretName sets the SecretName field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the SecretName field is set to the value of the last call.
-func (b *SecretVolumeSourceApplyConfiguration) WithSecretName(value string) *SecretVolumeSourceApplyConfiguration {
+func (b *SecretVolumeSourceApplyConfiguration) WithSecretName(value apiv1.ObjectName) *SecretVolumeSourceApplyConfiguration {
 	b.SecretName = &value
 	return b
 }
