@@ -28,6 +28,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/util/retry"
 	kstatus "sigs.k8s.io/cli-utils/pkg/kstatus/status"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -114,9 +115,14 @@ func TestFailingPodsReachStatus(t *testing.T) {
 			g.Expect(health.ArgoCDOf(app)).To(HaveField("Status", health.Degraded))
 
 			// Fixed: the new pods run, the app is Ready, nothing says the cause any more.
-			g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), app)).To(Succeed())
-			tc.fix(app)
-			g.Expect(k8s.Update(ctx, app)).To(Succeed())
+			// The operator writes the app's status meanwhile: a conflict is retried on a fresh copy.
+			g.Expect(retry.RetryOnConflict(retry.DefaultRetry, func() error {
+				if err := k8s.Get(ctx, client.ObjectKeyFromObject(app), app); err != nil {
+					return err
+				}
+				tc.fix(app)
+				return k8s.Update(ctx, app)
+			})).To(Succeed())
 			g.Eventually(func(g Gomega) {
 				g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), app)).To(Succeed())
 				g.Expect(apimeta.IsStatusConditionTrue(app.Status.Conditions, paasv1.ConditionReady)).To(BeTrue(), "%v", app.Status.Conditions)
