@@ -17,7 +17,9 @@ limitations under the License.
 package v1
 
 import (
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -32,6 +34,10 @@ import (
 // +kubebuilder:validation:XValidation:rule="!has(self.podServices) || !has(self.podServices.enabled) || !self.podServices.enabled || (has(self.ports) && size(self.ports) > 0)",message="podServices needs at least one port to expose",fieldPath=".podServices"
 // +kubebuilder:validation:XValidation:rule="!has(self.podServices) || !has(self.podServices.ports) || self.podServices.ports.all(n, has(self.ports) && self.ports.exists(p, has(p.name) && p.name == n))",message="podServices.ports must name ports of spec.ports",fieldPath=".podServices.ports"
 // +kubebuilder:validation:XValidation:rule="!has(self.volumeMounts) || self.volumeMounts.all(m, has(self.volumes) && self.volumes.exists(v, v.name == m.name))",message="every volumeMount must name a volume of spec.volumes",fieldPath=".volumeMounts"
+// +kubebuilder:validation:XValidation:rule="!has(self.ingress) || (has(self.ports) && self.ports.exists(p, p.protocol == 'TCP'))",message="ingress needs a TCP port in spec.ports to route to",fieldPath=".ingress"
+// +kubebuilder:validation:XValidation:rule="!has(self.ingress) || !has(self.ingress.paths) || self.ingress.paths.all(x, !has(x.port) || (has(self.ports) && self.ports.exists(p, p.protocol == 'TCP' && (type(x.port) == int ? p.port == x.port : (has(p.name) && p.name == x.port)))))",message="every ingress path's port must name or number a TCP port of spec.ports",fieldPath=".ingress.paths"
+// +kubebuilder:validation:XValidation:rule="!has(self.autoscaling) || !has(self.autoscaling.targetCPUUtilizationPercentage) || (has(self.resources) && has(self.resources.requests) && 'cpu' in self.resources.requests)",message="autoscaling on CPU needs resources.requests.cpu: utilization is a share of the request",fieldPath=".autoscaling.targetCPUUtilizationPercentage"
+// +kubebuilder:validation:XValidation:rule="!has(self.autoscaling) || !has(self.autoscaling.targetMemoryUtilizationPercentage) || (has(self.resources) && has(self.resources.requests) && 'memory' in self.resources.requests)",message="autoscaling on memory needs resources.requests.memory: utilization is a share of the request",fieldPath=".autoscaling.targetMemoryUtilizationPercentage"
 type DemoApplicationSpec struct {
 	// image is the container image to run, for example nginx:1.27.
 	// +required
@@ -157,12 +163,38 @@ type DemoApplicationSpec struct {
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Topology Spread"
 	TopologySpreadConstraints []TopologySpreadConstraint `json:"topologySpreadConstraints,omitempty"`
 
+	// strategy is how a rollout replaces the old pods by new ones: RollingUpdate (the
+	// default), a few at a time, or Recreate, all of them stopped before any new one starts.
+	// +optional
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Rollout Strategy",xDescriptors={"urn:alm:descriptor:io.kubernetes:updateStrategy"}
+	Strategy *DeploymentStrategy `json:"strategy,omitempty"`
+
 	// minReadySeconds is how long a new pod must be ready, without a container crashing, to
 	// count as available.
 	// +optional
 	// +kubebuilder:validation:Minimum=0
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Minimum Ready Seconds",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:number"}
 	MinReadySeconds int32 `json:"minReadySeconds,omitempty"`
+
+	// affinity attracts the pods to nodes (nodeAffinity) and keeps the app's pods apart from
+	// each other (podAntiAffinity) over nodes, zones or any topology domain.
+	// +optional
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Affinity"
+	Affinity *Affinity `json:"affinity,omitempty"`
+
+	// ingress exposes the app's Service over HTTP through an Ingress of the app's name,
+	// served by the cluster's Ingress controller. Removing it deletes the Ingress.
+	// +optional
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Ingress"
+	Ingress *Ingress `json:"ingress,omitempty"`
+
+	// autoscaling scales the pods between minReplicas and maxReplicas with their CPU or
+	// memory use, by a HorizontalPodAutoscaler of the app's name. While it is set, replica is
+	// not applied: the autoscaler owns the Deployment's replicas. Removing it deletes the
+	// autoscaler and applies replica again.
+	// +optional
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Autoscaling"
+	Autoscaling *Autoscaling `json:"autoscaling,omitempty"`
 
 	// volumes the pods can mount: ConfigMaps, Secrets, scratch space and existing
 	// PersistentVolumeClaims.
@@ -834,6 +866,259 @@ type OptionalObjectReference struct {
 	Optional *bool `json:"optional,omitempty"`
 }
 
+// DeploymentStrategy is how a rollout replaces the app's pods.
+// +kubebuilder:validation:XValidation:rule="!has(self.rollingUpdate) || self.type == 'RollingUpdate'",message="rollingUpdate goes with type RollingUpdate only",fieldPath=".rollingUpdate"
+type DeploymentStrategy struct {
+	// type is RollingUpdate or Recreate.
+	// +optional
+	// +kubebuilder:default=RollingUpdate
+	// +kubebuilder:validation:Enum=RollingUpdate;Recreate
+	Type appsv1.DeploymentStrategyType `json:"type,omitempty"`
+
+	// rollingUpdate bounds a rolling update; unset, each bound is 25%.
+	// +optional
+	RollingUpdate *RollingUpdateDeployment `json:"rollingUpdate,omitempty"`
+}
+
+// RollingUpdateDeployment bounds a rolling update, each as a number of pods or a percentage
+// of replicas.
+// +kubebuilder:validation:XValidation:rule="!has(self.maxUnavailable) || !has(self.maxSurge) || !(type(self.maxUnavailable) == int ? self.maxUnavailable == 0 : self.maxUnavailable.matches('^0+%$')) || !(type(self.maxSurge) == int ? self.maxSurge == 0 : self.maxSurge.matches('^0+%$'))",message="maxUnavailable and maxSurge cannot both be 0: the rollout could never start"
+type RollingUpdateDeployment struct {
+	// maxUnavailable is how many pods may be unavailable during the update, at most 100%.
+	// +optional
+	// +kubebuilder:validation:XIntOrString
+	// +kubebuilder:validation:MaxLength=8
+	// +kubebuilder:validation:XValidation:rule="type(self) == int ? self >= 0 : self.matches('^0*(100|[0-9]{1,2})%$')",message="maxUnavailable must be a number of pods (0 or more) or a percentage up to 100%"
+	MaxUnavailable *intstr.IntOrString `json:"maxUnavailable,omitempty"`
+
+	// maxSurge is how many pods may run above replica during the update.
+	// +optional
+	// +kubebuilder:validation:XIntOrString
+	// +kubebuilder:validation:MaxLength=8
+	// +kubebuilder:validation:XValidation:rule="type(self) == int ? self >= 0 : self.matches('^[0-9]{1,7}%$')",message="maxSurge must be a number of pods (0 or more) or a percentage"
+	MaxSurge *intstr.IntOrString `json:"maxSurge,omitempty"`
+}
+
+// Affinity is the scheduling affinity of the app's pods: a curated part of a pod's.
+// +kubebuilder:validation:MinProperties=1
+type Affinity struct {
+	// nodeAffinity keeps the pods to nodes, or prefers some, by the nodes' labels.
+	// +optional
+	NodeAffinity *NodeAffinity `json:"nodeAffinity,omitempty"`
+
+	// podAntiAffinity keeps the app's pods apart: no two in the same topology domain
+	// (required), or as few as can be (preferred).
+	// +optional
+	PodAntiAffinity *PodAntiAffinity `json:"podAntiAffinity,omitempty"`
+}
+
+// NodeAffinity selects the nodes the pods run on by the nodes' labels.
+// +kubebuilder:validation:MinProperties=1
+type NodeAffinity struct {
+	// requiredDuringSchedulingIgnoredDuringExecution: a pod runs only on a node that matches
+	// one of its terms.
+	// +optional
+	RequiredDuringSchedulingIgnoredDuringExecution *NodeSelector `json:"requiredDuringSchedulingIgnoredDuringExecution,omitempty"`
+
+	// preferredDuringSchedulingIgnoredDuringExecution: the scheduler favours the nodes that
+	// match these terms, by the sum of their weights.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=8
+	PreferredDuringSchedulingIgnoredDuringExecution []PreferredSchedulingTerm `json:"preferredDuringSchedulingIgnoredDuringExecution,omitempty"`
+}
+
+// NodeSelector is a set of node selector terms, ORed.
+type NodeSelector struct {
+	// nodeSelectorTerms: a node matches when it matches any.
+	// +required
+	// +listType=atomic
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=8
+	NodeSelectorTerms []NodeSelectorTerm `json:"nodeSelectorTerms"`
+}
+
+// NodeSelectorTerm is a set of requirements on a node's labels, ANDed.
+type NodeSelectorTerm struct {
+	// matchExpressions a node's labels must all meet.
+	// +required
+	// +listType=atomic
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=8
+	MatchExpressions []NodeSelectorRequirement `json:"matchExpressions"`
+}
+
+// NodeSelectorRequirement is a requirement on one label of a node.
+// +kubebuilder:validation:XValidation:rule="self.operator in ['In', 'NotIn'] ? has(self.values) && size(self.values) > 0 : true",message="operator In and NotIn need values"
+// +kubebuilder:validation:XValidation:rule="self.operator in ['Exists', 'DoesNotExist'] ? !has(self.values) || size(self.values) == 0 : true",message="operator Exists and DoesNotExist take no values"
+// +kubebuilder:validation:XValidation:rule="self.operator in ['Gt', 'Lt'] ? has(self.values) && size(self.values) == 1 && self.values[0].matches('^[0-9]{1,18}$') : true",message="operator Gt and Lt take one value, a whole number (a label value cannot start with a sign)"
+type NodeSelectorRequirement struct {
+	// key is the label's key.
+	// +required
+	// +kubebuilder:validation:MaxLength=317
+	// +kubebuilder:validation:XValidation:rule="self.matches('^([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$') && self.matches('^([^/]{1,253}/)?[^/]{1,63}$')",message="key must be a label key: an optional DNS subdomain prefix and '/', then at most 63 letters, digits, '-', '_' and '.'"
+	Key string `json:"key"`
+
+	// operator relates the label's value to values: In, NotIn, Exists, DoesNotExist, Gt, Lt.
+	// +required
+	// +kubebuilder:validation:Enum=In;NotIn;Exists;DoesNotExist;Gt;Lt
+	Operator corev1.NodeSelectorOperator `json:"operator"`
+
+	// values of the label: one or more for In and NotIn, none for Exists and DoesNotExist,
+	// one whole number for Gt and Lt.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=32
+	Values []LabelValue `json:"values,omitempty"`
+}
+
+// PreferredSchedulingTerm is a node selector term with the weight the scheduler gives it.
+type PreferredSchedulingTerm struct {
+	// weight of the term, from 1 to 100.
+	// +required
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=100
+	Weight int32 `json:"weight"`
+
+	// preference is the term a node matches.
+	// +required
+	Preference NodeSelectorTerm `json:"preference"`
+}
+
+// PodAntiAffinity keeps the app's own pods apart. Each term selects the app's pods: the
+// operator sets its labelSelector.
+// +kubebuilder:validation:MinProperties=1
+type PodAntiAffinity struct {
+	// requiredDuringSchedulingIgnoredDuringExecution: no two of the app's pods in one domain
+	// of each term's topologyKey; a pod that cannot be placed stays Pending.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=4
+	RequiredDuringSchedulingIgnoredDuringExecution []PodAffinityTerm `json:"requiredDuringSchedulingIgnoredDuringExecution,omitempty"`
+
+	// preferredDuringSchedulingIgnoredDuringExecution: the scheduler avoids placing the app's
+	// pods together, by the terms' weights.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=4
+	PreferredDuringSchedulingIgnoredDuringExecution []WeightedPodAffinityTerm `json:"preferredDuringSchedulingIgnoredDuringExecution,omitempty"`
+}
+
+// PodAffinityTerm names the topology domain the app's pods are kept apart in.
+type PodAffinityTerm struct {
+	// topologyKey is the node label whose value is the domain: kubernetes.io/hostname for
+	// nodes, topology.kubernetes.io/zone for zones.
+	// +required
+	// +kubebuilder:validation:MaxLength=317
+	// +kubebuilder:validation:XValidation:rule="self.matches('^([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$') && self.matches('^([^/]{1,253}/)?[^/]{1,63}$')",message="topologyKey must be a label key: an optional DNS subdomain prefix and '/', then at most 63 letters, digits, '-', '_' and '.'"
+	TopologyKey string `json:"topologyKey"`
+}
+
+// WeightedPodAffinityTerm is a PodAffinityTerm with the weight the scheduler gives it.
+type WeightedPodAffinityTerm struct {
+	// weight of the term, from 1 to 100.
+	// +required
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=100
+	Weight int32 `json:"weight"`
+
+	// podAffinityTerm names the topology domain.
+	// +required
+	PodAffinityTerm PodAffinityTerm `json:"podAffinityTerm"`
+}
+
+// Ingress routes HTTP requests for the app's hosts and paths to its Service.
+type Ingress struct {
+	// className names the IngressClass, the controller that serves the Ingress; empty, the
+	// cluster's default class.
+	// +optional
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Ingress Class"
+	ClassName ObjectName `json:"className,omitempty"`
+
+	// hosts the Ingress answers for (a DNS name, or a wildcard *.example.com); empty, every
+	// host.
+	// +optional
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=16
+	// +kubebuilder:validation:items:MaxLength=253
+	// +kubebuilder:validation:items:XValidation:rule="self.matches('^([*][.])?[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$') && self.split('.').all(l, size(l) <= 63) && !self.matches('^[0-9.]+$')",message="a host must be a lowercase DNS name, optionally starting with '*.', and not an IP address"
+	Hosts []string `json:"hosts,omitempty"`
+
+	// paths routed to the app's Service, on every host; unset, "/" and everything under it,
+	// to the first TCP port of spec.ports.
+	// +optional
+	// +listType=map
+	// +listMapKey=path
+	// +kubebuilder:validation:MaxItems=16
+	Paths []IngressPath `json:"paths,omitempty"`
+
+	// tlsSecretName names the Secret (of type kubernetes.io/tls) in the app's namespace that
+	// holds the certificate for the hosts; unset, the Ingress serves plain HTTP.
+	// +optional
+	TLSSecretName ObjectName `json:"tlsSecretName,omitempty"`
+
+	// annotations of the Ingress, which many Ingress controllers read as their settings.
+	// +optional
+	// +kubebuilder:validation:MaxProperties=64
+	// +kubebuilder:validation:XValidation:rule="self.all(k, k.matches('^([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$') && k.matches('^([^/]{1,253}/)?[^/]{1,63}$'))",message="ingress annotations keys must be annotation keys: an optional DNS subdomain prefix and '/', then at most 63 letters, digits, '-', '_' and '.'"
+	Annotations map[string]string `json:"annotations,omitempty"`
+}
+
+// IngressPath routes one path to a port of the app's Service.
+type IngressPath struct {
+	// path is the URL path, absolute.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=1024
+	// +kubebuilder:validation:XValidation:rule="self.startsWith('/') && !self.matches('//|/[.]/|/[.][.]/|%2[fF]|/[.][.]?$')",message="path must start with '/' and hold no '//', '/./', '/../', '%2F', nor end in '/.' or '/..'"
+	Path string `json:"path"`
+
+	// pathType is how the path matches: Prefix (by path segments; the default), Exact, or
+	// ImplementationSpecific (as the Ingress controller says).
+	// +optional
+	// +kubebuilder:default=Prefix
+	// +kubebuilder:validation:Enum=Prefix;Exact;ImplementationSpecific
+	PathType networkingv1.PathType `json:"pathType,omitempty"`
+
+	// port of spec.ports the path goes to, by name or number; unset, the first TCP port.
+	// +optional
+	// +kubebuilder:validation:XIntOrString
+	// +kubebuilder:validation:MaxLength=15
+	Port *intstr.IntOrString `json:"port,omitempty"`
+}
+
+// Autoscaling scales the app's pods with their resource use.
+// +kubebuilder:validation:XValidation:rule="!has(self.minReplicas) || self.minReplicas <= self.maxReplicas",message="minReplicas must not exceed maxReplicas"
+// +kubebuilder:validation:XValidation:rule="has(self.targetCPUUtilizationPercentage) || has(self.targetMemoryUtilizationPercentage)",message="autoscaling needs targetCPUUtilizationPercentage or targetMemoryUtilizationPercentage"
+type Autoscaling struct {
+	// minReplicas is the fewest pods the autoscaler keeps.
+	// +optional
+	// +kubebuilder:default=1
+	// +kubebuilder:validation:Minimum=1
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Minimum Replicas",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:podCount"}
+	MinReplicas *int32 `json:"minReplicas,omitempty"`
+
+	// maxReplicas is the most pods the autoscaler runs.
+	// +required
+	// +kubebuilder:validation:Minimum=1
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Maximum Replicas",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:podCount"}
+	MaxReplicas int32 `json:"maxReplicas"`
+
+	// targetCPUUtilizationPercentage is the pods' average CPU use the autoscaler aims at, as
+	// a percentage of their CPU request.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=1000
+	TargetCPUUtilizationPercentage *int32 `json:"targetCPUUtilizationPercentage,omitempty"`
+
+	// targetMemoryUtilizationPercentage is the pods' average memory use the autoscaler aims
+	// at, as a percentage of their memory request.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=1000
+	TargetMemoryUtilizationPercentage *int32 `json:"targetMemoryUtilizationPercentage,omitempty"`
+}
+
 // PodServices configures the per-pod Services: the pods are annotated for the pod labeler,
 // and each pod that carries its pod-name label gets a Service named after it that selects
 // it alone. The Service is owned by its pod, so it goes when the pod goes.
@@ -993,6 +1278,12 @@ const (
 	// ReasonPodServicesFailed: the API server refused to let the operator list, write or
 	// delete per-pod Services.
 	ReasonPodServicesFailed = "PodServicesFailed"
+	// ReasonIngressFailed: the API server refused to let the operator read, write or delete
+	// the Ingress.
+	ReasonIngressFailed = "IngressFailed"
+	// ReasonAutoscalerFailed: the API server refused to let the operator read, write or
+	// delete the HorizontalPodAutoscaler, or hand it the Deployment's replicas.
+	ReasonAutoscalerFailed = "AutoscalerFailed"
 	// ReasonAsExpected: nothing is wrong.
 	ReasonAsExpected = "AsExpected"
 	// ReasonFailedCreate: the Deployment's ReplicaSet cannot create pods; the message is the
@@ -1027,7 +1318,7 @@ const (
 // +kubebuilder:printcolumn:name="Available",type=string,JSONPath=`.status.conditions[?(@.type=="Available")].status`
 // +kubebuilder:printcolumn:name="Status",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].reason`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
-// +operator-sdk:csv:customresourcedefinitions:displayName="Demo Application",resources={{Deployment,v1},{Event,v1},{Service,v1}}
+// +operator-sdk:csv:customresourcedefinitions:displayName="Demo Application",resources={{Deployment,v1},{Event,v1},{HorizontalPodAutoscaler,v2},{Ingress,v1},{Service,v1}}
 // +kubebuilder:validation:XValidation:rule="oldSelf.hasValue() || (size(self.metadata.name) <= 63 && self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$'))",optionalOldSelf=true,message="metadata.name must be at most 63 characters, start with a letter and hold only lowercase letters, digits and '-': it names the app's Service and is the value of its pods' labels"
 
 // DemoApplication runs a container image as a Deployment exposed by a Service.

@@ -25,14 +25,18 @@ import (
 	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	appsv1ac "k8s.io/client-go/applyconfigurations/apps/v1"
+	autoscalingv2ac "k8s.io/client-go/applyconfigurations/autoscaling/v2"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
+	networkingv1ac "k8s.io/client-go/applyconfigurations/networking/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -189,6 +193,10 @@ func precondition(desired runtime.ApplyConfiguration, uid types.UID, rv string) 
 		d.UID, d.ResourceVersion = u, version
 	case *corev1ac.ServiceApplyConfiguration:
 		d.UID, d.ResourceVersion = u, version
+	case *networkingv1ac.IngressApplyConfiguration:
+		d.UID, d.ResourceVersion = u, version
+	case *autoscalingv2ac.HorizontalPodAutoscalerApplyConfiguration:
+		d.UID, d.ResourceVersion = u, version
 	}
 }
 
@@ -278,6 +286,10 @@ func ownedFields(obj client.Object) (any, error) {
 		return appsv1ac.ExtractDeployment(o, wellknown.FieldManager)
 	case *corev1.Service:
 		return corev1ac.ExtractService(o, wellknown.FieldManager)
+	case *networkingv1.Ingress:
+		return networkingv1ac.ExtractIngress(o, wellknown.FieldManager)
+	case *autoscalingv2.HorizontalPodAutoscaler:
+		return autoscalingv2ac.ExtractHorizontalPodAutoscaler(o, wellknown.FieldManager)
 	}
 	return nil, fmt.Errorf("no apply configuration for %T", obj)
 }

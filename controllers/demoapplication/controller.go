@@ -23,7 +23,9 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/client-go/tools/events"
@@ -47,7 +49,7 @@ import (
 const DefaultConflictRetryInterval = 30 * time.Second
 
 // Reconciler turns a DemoApplication into the Deployment and Service it
-// declares, and the per-pod Services it asks for; it keeps them as declared, and reports
+// declares, and the per-pod Services, Ingress and autoscaler it asks for; it keeps them as declared, and reports
 // their state in the DemoApplication's status.
 type Reconciler struct {
 	client.Client
@@ -71,11 +73,13 @@ type Reconciler struct {
 // +kubebuilder:rbac:groups=paas.cmft.com,resources=demoapplications/finalizers,verbs=update
 // +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list;watch;create;patch
 // +kubebuilder:rbac:groups="",resources=services,verbs=get;list;watch;create;patch;delete
+// +kubebuilder:rbac:groups=networking.k8s.io,resources=ingresses,verbs=get;list;watch;create;patch;delete
+// +kubebuilder:rbac:groups=autoscaling,resources=horizontalpodautoscalers,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
-// Reconcile makes the cluster match the DemoApplication in three steps (its Deployment, its
-// Service, its per-pod Services), each run whatever the others met, and reads what keeps its
+// Reconcile makes the cluster match the DemoApplication in steps (its Deployment, its
+// Service, its per-pod Services, its Ingress, its autoscaler), each run whatever the others met, and reads what keeps its
 // pods from running while some are not ready; then it rebuilds its status from what they
 // observed. Status is written at the end of every pass, failed or
 // not, once and only when it changed.
@@ -99,6 +103,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	s := &scope{app: app, first: len(app.Status.Conditions) == 0}
 	for _, step := range []func(context.Context, *scope){
 		r.reconcileDeployment, r.observePods, r.reconcileService, r.reconcilePodServices,
+		r.reconcileIngress, r.reconcileAutoscaler,
 	} {
 		step(ctx, s)
 	}
@@ -151,7 +156,7 @@ func (r *Reconciler) conflictRetryInterval() time.Duration {
 }
 
 // SetupWithManager registers the controller: it reconciles DemoApplications on spec
-// changes, whenever a Deployment or Service they own changes, whenever one of their pods
+// changes, whenever an object they own changes (an autoscaler: its spec or metadata), whenever one of their pods
 // changes, and, for per-pod Services, whenever one of their pods
 // gains or loses its pod-name label or goes, and whenever a per-pod Service changes. Pods
 // are watched as metadata, through the informer the pod labeler already has.
@@ -168,6 +173,11 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, options controller.Optio
 		For(&paasv1.DemoApplication{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		Owns(&appsv1.Deployment{}, changed).
 		Owns(&corev1.Service{}, changed).
+		Owns(&networkingv1.Ingress{}, changed).
+		// An autoscaler's status changes at every metrics sync: only its spec and metadata are
+		// the operator's.
+		Owns(&autoscalingv2.HorizontalPodAutoscaler{}, builder.WithPredicates(predicate.Or[client.Object](
+			predicate.GenerationChangedPredicate{}, predicate.LabelChangedPredicate{}, predicate.AnnotationChangedPredicate{}))).
 		Watches(&corev1.Pod{}, handler.EnqueueRequestsFromMapFunc(r.podApp),
 			builder.OnlyMetadata, builder.WithPredicates(predicate.ResourceVersionChangedPredicate{}, predicate.NewPredicateFuncs(func(o client.Object) bool {
 				return o.GetLabels()[wellknown.LabelApplication] != ""

@@ -661,6 +661,72 @@ func TestDemoApplicationValidation(t *testing.T) {
 		{"an extended resource requested and not limited", func(s *paasv1.DemoApplicationSpec) {
 			s.Resources = &paasv1.ResourceRequirements{Requests: corev1.ResourceList{"example.com/gpu": resource.MustParse("1")}}
 		}, "an extended resource must be a whole number, limited, and requested as much as limited"},
+		{"rollingUpdate with Recreate", func(s *paasv1.DemoApplicationSpec) {
+			s.Strategy = &paasv1.DeploymentStrategy{Type: appsv1.RecreateDeploymentStrategyType,
+				RollingUpdate: &paasv1.RollingUpdateDeployment{MaxSurge: ptr.To(intstr.FromInt32(1))}}
+		}, "rollingUpdate goes with type RollingUpdate only"},
+		{"maxUnavailable and maxSurge both 0", func(s *paasv1.DemoApplicationSpec) {
+			s.Strategy = &paasv1.DeploymentStrategy{RollingUpdate: &paasv1.RollingUpdateDeployment{
+				MaxUnavailable: ptr.To(intstr.FromString("0%")), MaxSurge: ptr.To(intstr.FromInt32(0))}}
+		}, "maxUnavailable and maxSurge cannot both be 0"},
+		{"maxUnavailable of 120%", func(s *paasv1.DemoApplicationSpec) {
+			s.Strategy = &paasv1.DeploymentStrategy{RollingUpdate: &paasv1.RollingUpdateDeployment{MaxUnavailable: ptr.To(intstr.FromString("120%"))}}
+		}, "maxUnavailable must be a number of pods (0 or more) or a percentage up to 100%"},
+		{"maxSurge of one pod, in words", func(s *paasv1.DemoApplicationSpec) {
+			s.Strategy = &paasv1.DeploymentStrategy{RollingUpdate: &paasv1.RollingUpdateDeployment{MaxSurge: ptr.To(intstr.FromString("one"))}}
+		}, "maxSurge must be a number of pods (0 or more) or a percentage"},
+		{"a node affinity term of In without values", func(s *paasv1.DemoApplicationSpec) {
+			s.Affinity = &paasv1.Affinity{NodeAffinity: &paasv1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &paasv1.NodeSelector{
+				NodeSelectorTerms: []paasv1.NodeSelectorTerm{{MatchExpressions: []paasv1.NodeSelectorRequirement{{Key: "disk", Operator: corev1.NodeSelectorOpIn}}}}}}}
+		}, "operator In and NotIn need values"},
+		{"a node affinity term of Gt a word", func(s *paasv1.DemoApplicationSpec) {
+			s.Affinity = &paasv1.Affinity{NodeAffinity: &paasv1.NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []paasv1.PreferredSchedulingTerm{{
+				Weight: 10, Preference: paasv1.NodeSelectorTerm{MatchExpressions: []paasv1.NodeSelectorRequirement{
+					{Key: "cores", Operator: corev1.NodeSelectorOpGt, Values: []paasv1.LabelValue{"many"}}}}}}}}
+		}, "operator Gt and Lt take one value, a whole number"},
+		// Found by TestEveryAcceptedSpecBuildsValidObjects: a node affinity's values are label values.
+		{"a node affinity term of Lt -3", func(s *paasv1.DemoApplicationSpec) {
+			s.Affinity = &paasv1.Affinity{NodeAffinity: &paasv1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &paasv1.NodeSelector{
+				NodeSelectorTerms: []paasv1.NodeSelectorTerm{{MatchExpressions: []paasv1.NodeSelectorRequirement{
+					{Key: "rank", Operator: corev1.NodeSelectorOpLt, Values: []paasv1.LabelValue{"-3"}}}}}}}}
+		}, "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values[0]"},
+		{"a preferred node affinity of weight 0", func(s *paasv1.DemoApplicationSpec) {
+			s.Affinity = &paasv1.Affinity{NodeAffinity: &paasv1.NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []paasv1.PreferredSchedulingTerm{{
+				Preference: paasv1.NodeSelectorTerm{MatchExpressions: []paasv1.NodeSelectorRequirement{{Key: "disk", Operator: corev1.NodeSelectorOpExists}}}}}}}
+		}, "spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight"},
+		{"an empty affinity", func(s *paasv1.DemoApplicationSpec) { s.Affinity = &paasv1.Affinity{} }, "spec.affinity"},
+		{"a pod anti-affinity without a topologyKey", func(s *paasv1.DemoApplicationSpec) {
+			s.Affinity = &paasv1.Affinity{PodAntiAffinity: &paasv1.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []paasv1.PodAffinityTerm{{}}}}
+		}, "topologyKey must be a label key"},
+		{"an ingress without a TCP port", func(s *paasv1.DemoApplicationSpec) {
+			s.Ports = port(paasv1.DemoApplicationPort{Port: 53, Protocol: corev1.ProtocolUDP})
+			s.Ingress = &paasv1.Ingress{}
+		}, "ingress needs a TCP port in spec.ports to route to"},
+		{"an ingress path to an unknown port", func(s *paasv1.DemoApplicationSpec) {
+			s.Ingress = &paasv1.Ingress{Paths: []paasv1.IngressPath{{Path: "/", Port: ptr.To(intstr.FromString("admin"))}}}
+		}, "every ingress path's port must name or number a TCP port of spec.ports"},
+		{"an ingress host with capitals", func(s *paasv1.DemoApplicationSpec) {
+			s.Ingress = &paasv1.Ingress{Hosts: []string{"Shop.example.com"}}
+		}, "a host must be a lowercase DNS name"},
+		{"an ingress host that is an IP address", func(s *paasv1.DemoApplicationSpec) {
+			s.Ingress = &paasv1.Ingress{Hosts: []string{"10.0.0.1"}}
+		}, "not an IP address"},
+		{"an ingress path with /../", func(s *paasv1.DemoApplicationSpec) {
+			s.Ingress = &paasv1.Ingress{Paths: []paasv1.IngressPath{{Path: "/a/../b"}}}
+		}, "path must start with '/'"},
+		{"an ingress path not absolute", func(s *paasv1.DemoApplicationSpec) {
+			s.Ingress = &paasv1.Ingress{Paths: []paasv1.IngressPath{{Path: "api"}}}
+		}, "path must start with '/'"},
+		{"autoscaling with min above max", func(s *paasv1.DemoApplicationSpec) {
+			s.Resources = &paasv1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m")}}
+			s.Autoscaling = &paasv1.Autoscaling{MinReplicas: ptr.To[int32](5), MaxReplicas: 2, TargetCPUUtilizationPercentage: ptr.To[int32](80)}
+		}, "minReplicas must not exceed maxReplicas"},
+		{"autoscaling without a target", func(s *paasv1.DemoApplicationSpec) {
+			s.Autoscaling = &paasv1.Autoscaling{MaxReplicas: 3}
+		}, "autoscaling needs targetCPUUtilizationPercentage or targetMemoryUtilizationPercentage"},
+		{"autoscaling on CPU without a CPU request", func(s *paasv1.DemoApplicationSpec) {
+			s.Autoscaling = &paasv1.Autoscaling{MaxReplicas: 3, TargetCPUUtilizationPercentage: ptr.To[int32](80)}
+		}, "autoscaling on CPU needs resources.requests.cpu"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := NewWithT(t)

@@ -17,14 +17,20 @@ limitations under the License.
 package demoapplication
 
 import (
+	"cmp"
 	"slices"
 
+	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	appsv1ac "k8s.io/client-go/applyconfigurations/apps/v1"
+	autoscalingv2ac "k8s.io/client-go/applyconfigurations/autoscaling/v2"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
 	metav1ac "k8s.io/client-go/applyconfigurations/meta/v1"
+	networkingv1ac "k8s.io/client-go/applyconfigurations/networking/v1"
 	"k8s.io/utils/ptr"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
@@ -62,9 +68,13 @@ const ContainerName = "app"
 // in to the pod-name label that those Services select.
 func newDeployment(app *paasv1.DemoApplication, extraEnv []corev1.EnvVar, keys wellknown.PodLabelKeys) *appsv1ac.DeploymentApplyConfiguration {
 	deployment := appsv1ac.DeploymentSpec().
-		WithReplicas(ptr.Deref(app.Spec.Replica, 1)).
 		WithSelector(metav1ac.LabelSelector().WithMatchLabels(selectorFor(app))).
-		WithTemplate(podTemplate(app, extraEnv, keys))
+		WithTemplate(podTemplate(app, extraEnv, keys)).
+		WithStrategy(converted[*appsv1ac.DeploymentStrategyApplyConfiguration](app.Spec.Strategy))
+	// With autoscaling on, the replicas are the autoscaler's: applying them would fight it.
+	if app.Spec.Autoscaling == nil {
+		deployment.WithReplicas(ptr.Deref(app.Spec.Replica, 1))
+	}
 	if app.Spec.MinReadySeconds > 0 {
 		deployment.WithMinReadySeconds(app.Spec.MinReadySeconds)
 	}
@@ -94,9 +104,24 @@ func podTemplate(app *paasv1.DemoApplication, extraEnv []corev1.EnvVar, keys wel
 	pod.WithSecurityContext(converted[*corev1ac.PodSecurityContextApplyConfiguration](spec.PodSecurityContext)).
 		WithTolerations(converted[[]*corev1ac.TolerationApplyConfiguration](spec.Tolerations)...).
 		WithVolumes(converted[[]*corev1ac.VolumeApplyConfiguration](spec.Volumes)...)
+	// Each spread and anti-affinity term is of the app's own pods, whatever else runs in the
+	// domains.
+	ownPods := func() *metav1ac.LabelSelectorApplyConfiguration {
+		return metav1ac.LabelSelector().WithMatchLabels(selectorFor(app))
+	}
 	for _, spread := range converted[[]*corev1ac.TopologySpreadConstraintApplyConfiguration](spec.TopologySpreadConstraints) {
-		// Each spreads the app's own pods, whatever else runs in the domains.
-		pod.WithTopologySpreadConstraints(spread.WithLabelSelector(metav1ac.LabelSelector().WithMatchLabels(selectorFor(app))))
+		pod.WithTopologySpreadConstraints(spread.WithLabelSelector(ownPods()))
+	}
+	if affinity := converted[*corev1ac.AffinityApplyConfiguration](spec.Affinity); affinity != nil {
+		if anti := affinity.PodAntiAffinity; anti != nil {
+			for i := range anti.RequiredDuringSchedulingIgnoredDuringExecution {
+				anti.RequiredDuringSchedulingIgnoredDuringExecution[i].WithLabelSelector(ownPods())
+			}
+			for i := range anti.PreferredDuringSchedulingIgnoredDuringExecution {
+				anti.PreferredDuringSchedulingIgnoredDuringExecution[i].PodAffinityTerm.WithLabelSelector(ownPods())
+			}
+		}
+		pod.WithAffinity(affinity)
 	}
 
 	// The user's labels and annotations first, so that the operator's win (the API refuses
@@ -306,4 +331,105 @@ func protocolOf(p paasv1.DemoApplicationPort) corev1.Protocol {
 		return corev1.ProtocolTCP
 	}
 	return p.Protocol
+}
+
+// newIngress returns the Ingress that routes app's hosts and paths to its Service, or nil
+// when app asks for none. Every host gets the same paths; none, and the rule is for every
+// host.
+func newIngress(app *paasv1.DemoApplication) *networkingv1ac.IngressApplyConfiguration {
+	in := app.Spec.Ingress
+	if in == nil {
+		return nil
+	}
+	paths := in.Paths
+	if len(paths) == 0 {
+		paths = []paasv1.IngressPath{{Path: "/"}}
+	}
+	rule := func() *networkingv1ac.IngressRuleApplyConfiguration {
+		http := networkingv1ac.HTTPIngressRuleValue()
+		for _, p := range paths {
+			http.WithPaths(networkingv1ac.HTTPIngressPath().
+				WithPath(p.Path).
+				WithPathType(cmp.Or(p.PathType, networkingv1.PathTypePrefix)).
+				WithBackend(networkingv1ac.IngressBackend().WithService(
+					networkingv1ac.IngressServiceBackend().WithName(app.Name).WithPort(backendPort(app.Spec.Ports, p.Port)))))
+		}
+		return networkingv1ac.IngressRule().WithHTTP(http)
+	}
+	spec := networkingv1ac.IngressSpec()
+	if in.ClassName != "" {
+		spec.WithIngressClassName(string(in.ClassName))
+	}
+	if len(in.Hosts) == 0 {
+		spec.WithRules(rule())
+	}
+	for _, host := range in.Hosts {
+		spec.WithRules(rule().WithHost(host))
+	}
+	if in.TLSSecretName != "" {
+		spec.WithTLS(networkingv1ac.IngressTLS().WithHosts(in.Hosts...).WithSecretName(string(in.TLSSecretName)))
+	}
+	ingress := networkingv1ac.Ingress(app.Name, app.Namespace).
+		WithLabels(labelsFor(app)).
+		WithOwnerReferences(ownerReference(app)).
+		WithSpec(spec)
+	if len(in.Annotations) > 0 {
+		ingress.WithAnnotations(in.Annotations)
+	}
+	return ingress
+}
+
+// backendPort returns the port of the app's Service that port (a name or number of ports)
+// names, or its first TCP port when port is nil: by name when it has one.
+func backendPort(ports []paasv1.DemoApplicationPort, port *intstr.IntOrString) *networkingv1ac.ServiceBackendPortApplyConfiguration {
+	switch {
+	case port != nil && port.Type == intstr.String:
+		return networkingv1ac.ServiceBackendPort().WithName(port.StrVal)
+	case port != nil:
+		return networkingv1ac.ServiceBackendPort().WithNumber(port.IntVal)
+	}
+	for _, p := range ports {
+		if protocolOf(p) != corev1.ProtocolTCP {
+			continue
+		}
+		if p.Name != "" {
+			return networkingv1ac.ServiceBackendPort().WithName(p.Name)
+		}
+		return networkingv1ac.ServiceBackendPort().WithNumber(p.Port)
+	}
+	// The API refuses an ingress without a TCP port.
+	return nil
+}
+
+// newAutoscaler returns the HorizontalPodAutoscaler that scales app's Deployment, or nil
+// when app asks for none.
+func newAutoscaler(app *paasv1.DemoApplication) *autoscalingv2ac.HorizontalPodAutoscalerApplyConfiguration {
+	a := app.Spec.Autoscaling
+	if a == nil {
+		return nil
+	}
+	spec := autoscalingv2ac.HorizontalPodAutoscalerSpec().
+		WithScaleTargetRef(autoscalingv2ac.CrossVersionObjectReference().
+			WithAPIVersion(appsv1.SchemeGroupVersion.String()).WithKind("Deployment").WithName(app.Name)).
+		WithMinReplicas(ptr.Deref(a.MinReplicas, 1)).
+		WithMaxReplicas(a.MaxReplicas)
+	for _, target := range []struct {
+		resource    corev1.ResourceName
+		utilization *int32
+	}{{corev1.ResourceCPU, a.TargetCPUUtilizationPercentage}, {corev1.ResourceMemory, a.TargetMemoryUtilizationPercentage}} {
+		if target.utilization == nil {
+			continue
+		}
+		spec.WithMetrics(autoscalingv2ac.MetricSpec().
+			WithType(autoscalingv2.ResourceMetricSourceType).
+			WithResource(autoscalingv2ac.ResourceMetricSource().
+				WithName(target.resource).
+				WithTarget(autoscalingv2ac.MetricTarget().
+					WithType(autoscalingv2.UtilizationMetricType).
+					WithAverageUtilization(*target.utilization))))
+	}
+	return autoscalingv2ac.HorizontalPodAutoscaler(app.Name, app.Namespace).
+		WithLabels(labelsFor(app)).
+		WithOwnerReferences(ownerReference(app)).
+		WithSpec(spec)
 }

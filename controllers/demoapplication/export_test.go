@@ -22,5 +22,7 @@ var (
 	NewDeployment      = newDeployment
 	NewService         = newService
 	NewPodService      = newPodService
+	NewIngress         = newIngress
+	NewAutoscaler      = newAutoscaler
 	PodServicesEnabled = podServicesEnabled
 )

@@ -322,7 +322,9 @@ func TestReplacedSinceCached(t *testing.T) {
 	app := builder.DemoApplication(ns, "replaced", builder.UID("3f0b7c52-9d1e-4a57-8c1e-6b2f4e0a0001"))
 	app.ResourceVersion = "1"
 	ours := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "replaced", UID: "3f0b7c52-9d1e-4a57-8c1e-6b2f4e0a0002",
-		OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(app, paasv1.GroupVersion.WithKind("DemoApplication"))}}}
+		OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(app, paasv1.GroupVersion.WithKind("DemoApplication"))}},
+		// The strategy the API server defaults.
+		Spec: appsv1.DeploymentSpec{Strategy: appsv1.DeploymentStrategy{Type: appsv1.RollingUpdateDeploymentStrategyType}}}
 	// Theirs selects the app's pods, so that nothing but the precondition refuses the apply.
 	theirs := theirDeployment(ns, "replaced")
 	selector := map[string]string{wellknown.LabelName: "replaced", wellknown.LabelApplication: "replaced"}

@@ -23,11 +23,16 @@ import (
 	"slices"
 
 	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation"
+	appsv1ac "k8s.io/client-go/applyconfigurations/apps/v1"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
 	"k8s.io/klog/v2"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
@@ -40,8 +45,15 @@ import (
 // reconcileDeployment applies the desired Deployment and records the one it observed.
 func (r *Reconciler) reconcileDeployment(ctx context.Context, s *scope) {
 	current := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: s.app.Name, Namespace: s.app.Namespace}}
-	done, err := r.apply(ctx, s.app, current, newDeployment(s.app, r.ExtraEnv, r.PodLabels))
-	s.note(current, done)
+	var done outcome
+	err := r.replaceStrategy(ctx, s.app)
+	if err == nil && s.app.Spec.Autoscaling != nil {
+		err = r.handOverReplicas(ctx, s.app)
+	}
+	if err == nil {
+		done, err = r.apply(ctx, s.app, current, newDeployment(s.app, r.ExtraEnv, r.PodLabels))
+		s.note(current, done)
+	}
 	f := s.fail(paasv1.ReasonDeploymentFailed, err)
 	found := done != absent
 	if found {
@@ -70,23 +82,111 @@ func (r *Reconciler) observePods(ctx context.Context, s *scope) {
 	s.podCause = podsCause(pods.Items)
 }
 
+// replaceStrategy writes the Deployment's strategy type, with no rollingUpdate, when it is not
+// the one app declares (RollingUpdate unless it says Recreate): applying cannot switch it, as
+// the rollingUpdate the API server defaulted is no one's field, and Recreate refuses one; nor
+// can it take back a type another writer (or this one's own switch) still holds once the spec
+// drops it. The write is guarded by the resourceVersion it was computed from; the apply that
+// follows sets the declared bounds, or the API server defaults them.
+func (r *Reconciler) replaceStrategy(ctx context.Context, app *paasv1.DemoApplication) error {
+	d := &appsv1.Deployment{}
+	if err := r.Get(ctx, client.ObjectKeyFromObject(app), d); err != nil || !metav1.IsControlledBy(d, app) {
+		return client.IgnoreNotFound(err)
+	}
+	want := appsv1.RollingUpdateDeploymentStrategyType
+	if st := app.Spec.Strategy; st != nil && st.Type != "" {
+		want = st.Type
+	}
+	if d.Spec.Strategy.Type == want {
+		return nil
+	}
+	patched := d.DeepCopy()
+	patched.Spec.Strategy = appsv1.DeploymentStrategy{Type: want}
+	patch := client.MergeFromWithOptions(d, client.MergeFromWithOptimisticLock{})
+	if err := r.Patch(ctx, patched, patch, client.FieldOwner(wellknown.FieldManager)); err != nil {
+		return fmt.Errorf("switching Deployment %s to strategy %s: %w", klog.KObj(d), want, err)
+	}
+	return nil
+}
+
+// handOverReplicas keeps the Deployment's replicas as they are when autoscaling takes them:
+// an apply that stops declaring a field the operator alone owns removes it, and the
+// Deployment would fall back to one pod until the autoscaler scales it again. Another
+// manager first applies the same value, and holds it until the autoscaler writes its own.
+func (r *Reconciler) handOverReplicas(ctx context.Context, app *paasv1.DemoApplication) error {
+	d := &appsv1.Deployment{}
+	if err := r.Get(ctx, client.ObjectKeyFromObject(app), d); err != nil || !metav1.IsControlledBy(d, app) {
+		return client.IgnoreNotFound(err)
+	}
+	owned, err := appsv1ac.ExtractDeployment(d, wellknown.FieldManager)
+	if err != nil {
+		return fmt.Errorf("reading the fields of Deployment %s the operator owns: %w", klog.KObj(d), err)
+	}
+	if owned.Spec == nil || owned.Spec.Replicas == nil {
+		return nil
+	}
+	handover := appsv1ac.Deployment(d.Name, d.Namespace).
+		WithUID(d.UID).
+		WithSpec(appsv1ac.DeploymentSpec().WithReplicas(ptr.Deref(d.Spec.Replicas, 1)))
+	if err := r.Apply(ctx, handover, client.FieldOwner(ReplicasHandoverManager)); err != nil {
+		return fmt.Errorf("handing the replicas of Deployment %s to its autoscaler: %w", klog.KObj(d), err)
+	}
+	return nil
+}
+
+// ReplicasHandoverManager is the field manager that holds a Deployment's replicas between the
+// operator letting them go and the autoscaler's first write.
+const ReplicasHandoverManager = wellknown.FieldManager + "-replicas-handover"
+
 // reconcileService applies the desired Service, or deletes ours when the app has no ports.
 func (r *Reconciler) reconcileService(ctx context.Context, s *scope) {
 	current := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: s.app.Name, Namespace: s.app.Namespace}}
 	desired := newService(s.app)
 	if desired == nil {
-		done, err := r.deleteOwned(ctx, s.app, current)
-		s.note(current, done)
-		s.fail(paasv1.ReasonServiceFailed, err)
+		r.deleteStep(ctx, s, paasv1.ReasonServiceFailed, current)
 		return
 	}
 	if err := r.replacePorts(ctx, s.app, desired); err != nil {
 		s.fail(paasv1.ReasonServiceFailed, err)
 		return
 	}
+	r.applyStep(ctx, s, paasv1.ReasonServiceFailed, current, desired)
+}
+
+// reconcileIngress applies the desired Ingress, or deletes ours when the app asks for none.
+func (r *Reconciler) reconcileIngress(ctx context.Context, s *scope) {
+	current := &networkingv1.Ingress{ObjectMeta: metav1.ObjectMeta{Name: s.app.Name, Namespace: s.app.Namespace}}
+	if desired := newIngress(s.app); desired != nil {
+		r.applyStep(ctx, s, paasv1.ReasonIngressFailed, current, desired)
+	} else {
+		r.deleteStep(ctx, s, paasv1.ReasonIngressFailed, current)
+	}
+}
+
+// reconcileAutoscaler applies the desired HorizontalPodAutoscaler, or deletes ours when the
+// app asks for none.
+func (r *Reconciler) reconcileAutoscaler(ctx context.Context, s *scope) {
+	current := &autoscalingv2.HorizontalPodAutoscaler{ObjectMeta: metav1.ObjectMeta{Name: s.app.Name, Namespace: s.app.Namespace}}
+	if desired := newAutoscaler(s.app); desired != nil {
+		r.applyStep(ctx, s, paasv1.ReasonAutoscalerFailed, current, desired)
+	} else {
+		r.deleteStep(ctx, s, paasv1.ReasonAutoscalerFailed, current)
+	}
+}
+
+// applyStep applies desired into current for step, recording what it did and met.
+func (r *Reconciler) applyStep(ctx context.Context, s *scope, step string, current client.Object, desired runtime.ApplyConfiguration) {
 	done, err := r.apply(ctx, s.app, current, desired)
 	s.note(current, done)
-	s.fail(paasv1.ReasonServiceFailed, err)
+	s.fail(step, err)
+}
+
+// deleteStep deletes the app's object named like current for step, if the app owns one,
+// recording what it did and met.
+func (r *Reconciler) deleteStep(ctx context.Context, s *scope, step string, current client.Object) {
+	done, err := r.deleteOwned(ctx, s.app, current)
+	s.note(current, done)
+	s.fail(step, err)
 }
 
 // replacePorts writes the Service's whole port list, with its type, when the app's Service

@@ -32,6 +32,7 @@ import (
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -137,6 +138,12 @@ func applyDryRun(ctx context.Context, app *paasv1.DemoApplication) error {
 	objects := []runtime.ApplyConfiguration{demoapplication.NewDeployment(app, nil, keys)}
 	if svc := demoapplication.NewService(app); svc != nil {
 		objects = append(objects, svc)
+	}
+	if ingress := demoapplication.NewIngress(app); ingress != nil {
+		objects = append(objects, ingress)
+	}
+	if autoscaler := demoapplication.NewAutoscaler(app); autoscaler != nil {
+		objects = append(objects, autoscaler)
 	}
 	if demoapplication.PodServicesEnabled(app) {
 		// The name the ReplicaSet controller gives a pod: its generateName cut to leave room
@@ -249,6 +256,9 @@ func (g specGen) app(namespace string, i int) *paasv1.DemoApplication {
 		app.Spec.Resources = g.resources()
 	}
 	g.podFields(&app.Spec)
+	g.rollout(&app.Spec)
+	g.ingress(&app.Spec)
+	g.autoscaling(&app.Spec)
 	if g.chance(0.3) {
 		ps := &paasv1.PodServices{
 			Enabled: g.chance(0.8) && (len(app.Spec.Ports) > 0 || g.edges),
@@ -447,6 +457,9 @@ func (g specGen) podFields(spec *paasv1.DemoApplicationSpec) {
 	}
 	g.volumes(spec)
 	g.scheduling(spec)
+	if g.chance(0.25) {
+		spec.Affinity = g.affinity()
+	}
 }
 
 // scheduling gives spec tolerations and spread constraints, at and past their edges now and then.
@@ -484,6 +497,170 @@ func (g specGen) scheduling(spec *paasv1.DemoApplicationSpec) {
 		}
 		spec.TopologySpreadConstraints = append(spec.TopologySpreadConstraints, c)
 	}
+}
+
+// affinity returns a node affinity, a pod anti-affinity, or both; empty now and then past
+// the edges.
+func (g specGen) affinity() *paasv1.Affinity {
+	term := func() paasv1.NodeSelectorTerm {
+		var t paasv1.NodeSelectorTerm
+		for range 1 + g.r.IntN(2) {
+			req := paasv1.NodeSelectorRequirement{Key: g.labelKey(), Operator: corev1.NodeSelectorOperator(g.pick("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"))}
+			switch req.Operator {
+			case corev1.NodeSelectorOpIn, corev1.NodeSelectorOpNotIn:
+				for range g.pickN(1, 2, edgeN, 0) {
+					req.Values = append(req.Values, paasv1.LabelValue(g.labelValue()))
+				}
+			case corev1.NodeSelectorOpGt, corev1.NodeSelectorOpLt:
+				req.Values = []paasv1.LabelValue{paasv1.LabelValue(g.pick("8", "0", "123456789012345678", edge, "-3", "+12", "many", "1.5", "99999999999999999999"))}
+			default:
+				if g.edge(0.2) {
+					req.Values = []paasv1.LabelValue{"x"}
+				}
+			}
+			t.MatchExpressions = append(t.MatchExpressions, req)
+		}
+		return t
+	}
+	topologyKey := func() string {
+		return g.pick("kubernetes.io/hostname", "topology.kubernetes.io/zone", edge, "", "bad key", "a/b/c")
+	}
+	a := &paasv1.Affinity{}
+	if g.chance(0.6) {
+		a.NodeAffinity = &paasv1.NodeAffinity{}
+		if g.chance(0.6) {
+			a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution = &paasv1.NodeSelector{NodeSelectorTerms: []paasv1.NodeSelectorTerm{term()}}
+		}
+		if g.chance(0.6) || (a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution == nil && !g.edges) {
+			a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution = []paasv1.PreferredSchedulingTerm{
+				{Weight: int32(g.pickN(1, 50, 100, edgeN, 0, 101)), Preference: term()}}
+		}
+	}
+	if g.chance(0.6) || (a.NodeAffinity == nil && !g.edges) {
+		a.PodAntiAffinity = &paasv1.PodAntiAffinity{}
+		if g.chance(0.5) {
+			a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution = []paasv1.PodAffinityTerm{{TopologyKey: topologyKey()}}
+		}
+		if g.chance(0.5) || (a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution == nil && !g.edges) {
+			a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution = []paasv1.WeightedPodAffinityTerm{
+				{Weight: int32(g.pickN(1, 100, edgeN, 0)), PodAffinityTerm: paasv1.PodAffinityTerm{TopologyKey: topologyKey()}}}
+		}
+	}
+	return a
+}
+
+// rollout gives spec a strategy now and then, its bounds at and past their edges.
+func (g specGen) rollout(spec *paasv1.DemoApplicationSpec) {
+	if !g.chance(0.3) {
+		return
+	}
+	st := &paasv1.DeploymentStrategy{Type: appsv1.DeploymentStrategyType(g.pick("", "RollingUpdate", "Recreate", edge, "BlueGreen"))}
+	if g.chance(0.6) && (st.Type != appsv1.RecreateDeploymentStrategyType || g.edges) {
+		bound := func(max string) *intstr.IntOrString {
+			switch g.r.IntN(3) {
+			case 0:
+				return nil
+			case 1:
+				return ptr.To(intstr.FromInt32(int32(g.pickN(0, 1, 3, edgeN, -1))))
+			}
+			return ptr.To(intstr.FromString(g.pick("0%", "25%", max, "0100%", edge, "101%", "1000%", "-5%", "5", "%", "one")))
+		}
+		ru := &paasv1.RollingUpdateDeployment{MaxUnavailable: bound("100%"), MaxSurge: bound("1000%")}
+		isZero := func(v *intstr.IntOrString) bool {
+			return v != nil && (v.String() == "0" || strings.Trim(v.String(), "0") == "%")
+		}
+		if isZero(ru.MaxUnavailable) && isZero(ru.MaxSurge) && !g.edges {
+			ru.MaxSurge = ptr.To(intstr.FromInt32(1))
+		}
+		st.RollingUpdate = ru
+	}
+	spec.Strategy = st
+}
+
+// ingress gives spec an Ingress now and then, at and past its edges.
+func (g specGen) ingress(spec *paasv1.DemoApplicationSpec) {
+	var tcp []paasv1.DemoApplicationPort
+	for _, p := range spec.Ports {
+		if p.Protocol == "" || p.Protocol == corev1.ProtocolTCP {
+			tcp = append(tcp, p)
+		}
+	}
+	if !g.chance(0.3) || (len(tcp) == 0 && !g.edges) {
+		return
+	}
+	in := &paasv1.Ingress{}
+	if g.chance(0.3) {
+		in.ClassName = g.objectName()
+	}
+	for _, host := range []string{"shop.example.com", "*.shop.example.com", "a-b.c"}[:g.r.IntN(4)] {
+		if g.edge(0.2) {
+			host = g.pick("Shop.example.com", "10.0.0.1", "*", "a..b", "-a.com", "a_b.com", "foo.*.com", strings.Repeat("a", 64)+".com")
+		}
+		in.Hosts = append(in.Hosts, host)
+	}
+	for _, path := range []string{"/", "/api", "/static/"}[:g.r.IntN(4)] {
+		in.Paths = append(in.Paths, g.ingressPath(path, spec.Ports, tcp))
+	}
+	if g.chance(0.3) {
+		in.TLSSecretName = g.objectName()
+	}
+	if g.chance(0.3) {
+		in.Annotations = map[string]string{g.pick("example.com/rewrite", "zalando.org/skipper-filter", edge, "bad key", "a/b/c"): g.pick("x", "", "setPath(\"/\")")}
+	}
+	spec.Ingress = in
+}
+
+// ingressPath returns an Ingress path, to a TCP port of ports (tcp) or, past the edges, to
+// any port or none.
+func (g specGen) ingressPath(path string, ports, tcp []paasv1.DemoApplicationPort) paasv1.IngressPath {
+	ip := paasv1.IngressPath{Path: path, PathType: networkingv1.PathType(g.pick("", "Prefix", "Exact", "ImplementationSpecific"))}
+	if g.edge(0.2) {
+		ip.Path = g.pick("api", "/a//b", "/a/./b", "/a/..", "/%2F", "/a b", "/über", "/*", "/a?b=c")
+	}
+	if !g.edges {
+		ports = tcp
+	}
+	if g.chance(0.4) && len(ports) > 0 {
+		p := ports[g.r.IntN(len(ports))]
+		ip.Port = ptr.To(intstr.FromInt32(p.Port))
+		if p.Name != "" && g.chance(0.5) {
+			ip.Port = ptr.To(intstr.FromString(p.Name))
+		}
+	}
+	if g.edge(0.1) {
+		ip.Port = ptr.To(intstr.FromString(g.pick("nope", "8080")))
+	}
+	return ip
+}
+
+// autoscaling gives spec autoscaling now and then, on the resources it requests, or past the
+// edges.
+func (g specGen) autoscaling(spec *paasv1.DemoApplicationSpec) {
+	if !g.chance(0.3) {
+		return
+	}
+	requests := corev1.ResourceList{}
+	if spec.Resources != nil && spec.Resources.Requests != nil {
+		requests = spec.Resources.Requests
+	}
+	a := &paasv1.Autoscaling{MaxReplicas: int32(g.pickN(1, 5, 100, edgeN, 0, -1))}
+	if g.chance(0.5) {
+		a.MinReplicas = ptr.To(int32(g.pickN(1, 1, edgeN, 0, 200)))
+		if !g.edges && *a.MinReplicas > a.MaxReplicas {
+			a.MinReplicas = &a.MaxReplicas
+		}
+	}
+	target := func() *int32 { return ptr.To(int32(g.pickN(50, 80, 150, 1000, edgeN, 0, 1001))) }
+	if _, ok := requests[corev1.ResourceCPU]; (ok || g.edges) && g.chance(0.7) {
+		a.TargetCPUUtilizationPercentage = target()
+	}
+	if _, ok := requests[corev1.ResourceMemory]; (ok || g.edges) && g.chance(0.5) {
+		a.TargetMemoryUtilizationPercentage = target()
+	}
+	if a.TargetCPUUtilizationPercentage == nil && a.TargetMemoryUtilizationPercentage == nil && !g.edges {
+		return
+	}
+	spec.Autoscaling = a
 }
 
 // volumes gives spec volumes of each source and mounts of them, or of volumes it lacks.

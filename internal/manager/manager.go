@@ -32,7 +32,9 @@ import (
 
 	"github.com/operator-framework/operator-lib/proxy"
 	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
@@ -218,9 +220,9 @@ func (o *Options) Validate() error {
 }
 
 // cacheOptions keeps the caches small: pods as metadata trimmed to what the controllers
-// read, and only the Deployments and Services the operator manages. Both controllers share
-// the pod informer; without the labeler, which must see every pod, it holds the
-// DemoApplications' pods alone.
+// read, and only the Deployments, Services, Ingresses and autoscalers the operator manages.
+// Both controllers share the pod informer; without the labeler, which must see every pod, it
+// holds the DemoApplications' pods alone.
 func (o *Options) cacheOptions() cache.Options {
 	managed := labels.SelectorFromSet(labels.Set{wellknown.LabelManagedBy: wellknown.ManagedByValue})
 	pods := cache.ByObject{Transform: podlabel.PodCacheTransform(o.podLabelKeys())}
@@ -231,9 +233,11 @@ func (o *Options) cacheOptions() cache.Options {
 	}
 	opts := cache.Options{
 		ByObject: map[client.Object]cache.ByObject{
-			&corev1.Pod{}:        pods,
-			&appsv1.Deployment{}: {Label: managed},
-			&corev1.Service{}:    {Label: managed},
+			&corev1.Pod{}:                            pods,
+			&appsv1.Deployment{}:                     {Label: managed},
+			&corev1.Service{}:                        {Label: managed},
+			&networkingv1.Ingress{}:                  {Label: managed},
+			&autoscalingv2.HorizontalPodAutoscaler{}: {Label: managed},
 		},
 	}
 	if namespaces := o.namespaces(); len(namespaces) > 0 {

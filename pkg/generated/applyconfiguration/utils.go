@@ -32,6 +32,10 @@ import (
 func ForKind(kind schema.GroupVersionKind) interface{} {
 	switch kind {
 	// Group=paas.cmft.com, Version=v1
+	case v1.SchemeGroupVersion.WithKind("Affinity"):
+		return &apiv1.AffinityApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("Autoscaling"):
+		return &apiv1.AutoscalingApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("Capabilities"):
 		return &apiv1.CapabilitiesApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("ConfigMapVolumeSource"):
@@ -44,6 +48,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &apiv1.DemoApplicationSpecApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("DemoApplicationStatus"):
 		return &apiv1.DemoApplicationStatusApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("DeploymentStrategy"):
+		return &apiv1.DeploymentStrategyApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("EmptyDirVolumeSource"):
 		return &apiv1.EmptyDirVolumeSourceApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("EnvFromSource"):
@@ -60,28 +66,48 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &apiv1.HTTPGetActionApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("HTTPHeader"):
 		return &apiv1.HTTPHeaderApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("Ingress"):
+		return &apiv1.IngressApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("IngressPath"):
+		return &apiv1.IngressPathApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("KeySelector"):
 		return &apiv1.KeySelectorApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("KeyToPath"):
 		return &apiv1.KeyToPathApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("LocalObjectReference"):
 		return &apiv1.LocalObjectReferenceApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("NodeAffinity"):
+		return &apiv1.NodeAffinityApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("NodeSelector"):
+		return &apiv1.NodeSelectorApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("NodeSelectorRequirement"):
+		return &apiv1.NodeSelectorRequirementApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("NodeSelectorTerm"):
+		return &apiv1.NodeSelectorTermApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("ObjectFieldSelector"):
 		return &apiv1.ObjectFieldSelectorApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("OptionalObjectReference"):
 		return &apiv1.OptionalObjectReferenceApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("PersistentVolumeClaimVolumeSource"):
 		return &apiv1.PersistentVolumeClaimVolumeSourceApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("PodAffinityTerm"):
+		return &apiv1.PodAffinityTermApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("PodAntiAffinity"):
+		return &apiv1.PodAntiAffinityApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("PodSecurityContext"):
 		return &apiv1.PodSecurityContextApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("PodServices"):
 		return &apiv1.PodServicesApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("PreferredSchedulingTerm"):
+		return &apiv1.PreferredSchedulingTermApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("Probe"):
 		return &apiv1.ProbeApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("ResourceFieldSelector"):
 		return &apiv1.ResourceFieldSelectorApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("ResourceRequirements"):
 		return &apiv1.ResourceRequirementsApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("RollingUpdateDeployment"):
+		return &apiv1.RollingUpdateDeploymentApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("SeccompProfile"):
 		return &apiv1.SeccompProfileApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("SecretVolumeSource"):
@@ -98,6 +124,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &apiv1.VolumeApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("VolumeMount"):
 		return &apiv1.VolumeMountApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("WeightedPodAffinityTerm"):
+		return &apiv1.WeightedPodAffinityTermApplyConfiguration{}
 
 	}
 	return nil

@@ -71,9 +71,23 @@ type DemoApplicationSpecApplyConfiguration struct {
 	// topologySpreadConstraints spread the app's pods over nodes, zones or any topology
 	// domain: each selects the app's own pods.
 	TopologySpreadConstraints []TopologySpreadConstraintApplyConfiguration `json:"topologySpreadConstraints,omitempty"`
+	// strategy is how a rollout replaces the old pods by new ones: RollingUpdate (the
+	// default), a few at a time, or Recreate, all of them stopped before any new one starts.
+	Strategy *DeploymentStrategyApplyConfiguration `json:"strategy,omitempty"`
 	// minReadySeconds is how long a new pod must be ready, without a container crashing, to
 	// count as available.
 	MinReadySeconds *int32 `json:"minReadySeconds,omitempty"`
+	// affinity attracts the pods to nodes (nodeAffinity) and keeps the app's pods apart from
+	// each other (podAntiAffinity) over nodes, zones or any topology domain.
+	Affinity *AffinityApplyConfiguration `json:"affinity,omitempty"`
+	// ingress exposes the app's Service over HTTP through an Ingress of the app's name,
+	// served by the cluster's Ingress controller. Removing it deletes the Ingress.
+	Ingress *IngressApplyConfiguration `json:"ingress,omitempty"`
+	// autoscaling scales the pods between minReplicas and maxReplicas with their CPU or
+	// memory use, by a HorizontalPodAutoscaler of the app's name. While it is set, replica is
+	// not applied: the autoscaler owns the Deployment's replicas. Removing it deletes the
+	// autoscaler and applies replica again.
+	Autoscaling *AutoscalingApplyConfiguration `json:"autoscaling,omitempty"`
 	// volumes the pods can mount: ConfigMaps, Secrets, scratch space and existing
 	// PersistentVolumeClaims.
 	Volumes []VolumeApplyConfiguration `json:"volumes,omitempty"`
@@ -294,11 +308,43 @@ func (b *DemoApplicationSpecApplyConfiguration) WithTopologySpreadConstraints(va
 	return b
 }
 
+// WithStrategy sets the Strategy field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the Strategy field is set to the value of the last call.
+func (b *DemoApplicationSpecApplyConfiguration) WithStrategy(value *DeploymentStrategyApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
+	b.Strategy = value
+	return b
+}
+
 // WithMinReadySeconds sets the MinReadySeconds field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the MinReadySeconds field is set to the value of the last call.
 func (b *DemoApplicationSpecApplyConfiguration) WithMinReadySeconds(value int32) *DemoApplicationSpecApplyConfiguration {
 	b.MinReadySeconds = &value
+	return b
+}
+
+// WithAffinity sets the Affinity field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the Affinity field is set to the value of the last call.
+func (b *DemoApplicationSpecApplyConfiguration) WithAffinity(value *AffinityApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
+	b.Affinity = value
+	return b
+}
+
+// WithIngress sets the Ingress field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the Ingress field is set to the value of the last call.
+func (b *DemoApplicationSpecApplyConfiguration) WithIngress(value *IngressApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
+	b.Ingress = value
+	return b
+}
+
+// WithAutoscaling sets the Autoscaling field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the Autoscaling field is set to the value of the last call.
+func (b *DemoApplicationSpecApplyConfiguration) WithAutoscaling(value *AutoscalingApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
+	b.Autoscaling = value
 	return b
 }
 
