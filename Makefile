@@ -55,6 +55,8 @@ GOLANGCI_LINT ?= $(LOCALBIN)/golangci-lint
 LINT_MOD = hack/tools/lint
 PROMTOOL ?= $(LOCALBIN)/promtool
 PROM_MOD = hack/tools/prometheus
+SKIPPER ?= $(LOCALBIN)/skipper
+SKIPPER_MOD = hack/tools/skipper
 KUBECTL ?= kubectl
 # The tools' paths, for the tests that run them (internal/test/sdkbundle runs make bundle).
 TOOL_PATHS = CONTROLLER_GEN="$(CONTROLLER_GEN)" KUSTOMIZE="$(KUSTOMIZE)" OPERATOR_SDK="$(OPERATOR_SDK)" PROMTOOL="$(PROMTOOL)"
@@ -191,8 +193,8 @@ demo: ## Start the local cluster (or use KUBECONFIG's), install the operator, ru
 	go run ./hack/cluster -bin "$$(if [ -z "$$KUBECONFIG" ]; then hack/control-plane.sh --cluster; fi)" demo
 
 .PHONY: test-node
-test-node: ## Run the real-node end-to-end tests (root, Linux, see README): the operator from its image by the chart and config/default, per-pod Services through kube-proxy.
-	NODE_ASSETS="$(NODE_ASSETS)" go test -tags node -timeout 30m -count 1 $(E2E_FLAGS) ./test/e2e/node
+test-node: skipper ## Run the real-node end-to-end tests (root, Linux, see README): the operator from its image by the chart and config/default, per-pod Services through kube-proxy, an app's Ingress through Skipper.
+	NODE_ASSETS="$(NODE_ASSETS)" SKIPPER="$(SKIPPER)" go test -tags node -timeout 30m -count 1 $(E2E_FLAGS) ./test/e2e/node
 
 .PHONY: test-reliability
 test-reliability: ## Run the reliability tests on the real node (root, Linux, see README): helm upgrade from release N-1 (RELIABILITY_PREVIOUS, a git revision; HEAD by default) rolls out nothing, a partitioned leader never writes, collisions at volume, kube-apiserver and etcd restarts under a burst, a containerd restart.
@@ -266,6 +268,12 @@ $(PROMTOOL): $(PROM_MOD)/go.mod
 	cd $(PROM_MOD) && v=$$(go list -m -f '{{.Version}}' github.com/prometheus/prometheus) && \
 	  go build -tags remove_all_sd -ldflags "-X github.com/prometheus/common/version.Version=$$(echo $$v | sed -E 's/^v0\.([0-9])0?([0-9]+)\./\1.\2./')" \
 	  -o $(PROMTOOL) github.com/prometheus/prometheus/cmd/promtool
+
+.PHONY: skipper
+skipper: $(SKIPPER) ## Build Zalando's Skipper, the Ingress controller of the real-node tests, at the version pinned in hack/tools/skipper/go.mod (first time only).
+$(SKIPPER): $(SKIPPER_MOD)/go.mod
+	cd $(SKIPPER_MOD) && v=$$(go list -m -f '{{.Version}}' github.com/zalando/skipper) && tmp=$(SKIPPER).$$$$.tmp && \
+	  CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=$$v" -o $$tmp github.com/zalando/skipper/cmd/skipper && mv $$tmp $(SKIPPER)
 
 .PHONY: operator-sdk
 operator-sdk: ## Build bin/operator-sdk at the version pinned in hack/tools/operator-sdk/go.mod (first time only); OPERATOR_SDK=<path> uses yours instead.
