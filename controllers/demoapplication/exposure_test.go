@@ -104,6 +104,9 @@ func TestIngress(t *testing.T) {
 			}
 			g.Expect(in.Spec.TLS).To(Equal([]networkingv1.IngressTLS{{Hosts: []string{"web.example.com", "*.web.example.com"}, SecretName: "web-tls"}}))
 		}).Should(Succeed())
+		// Converged, with the API server's defaults in the Ingress, it writes nothing.
+		before := writes.WritesUnder("/apis/networking.k8s.io/")
+		g.Consistently(func() int { return writes.WritesUnder("/apis/networking.k8s.io/") }, 2*time.Second).Should(Equal(before))
 	})
 
 	t.Run("drift is repaired", func(t *testing.T) {
@@ -207,6 +210,9 @@ func TestAutoscaling(t *testing.T) {
 			g.Expect(*d.Spec.Replicas).To(Equal(int32(3)))
 		}).Should(Succeed())
 		g.Expect(get(g, ns, "api", &appsv1.Deployment{}).Generation).To(Equal(int64(1)), "the handover changed the replicas, for a moment")
+		// Converged, the autoscaler and the Deployment are not written again.
+		before := writes.WritesUnder("/apis/autoscaling/") + writes.WritesUnder("/apis/apps/")
+		g.Consistently(func() int { return writes.WritesUnder("/apis/autoscaling/") + writes.WritesUnder("/apis/apps/") }, 2*time.Second).Should(Equal(before))
 	})
 
 	t.Run("the operator leaves what the autoscaler scales", func(t *testing.T) {
@@ -242,6 +248,20 @@ func TestAutoscaling(t *testing.T) {
 			d := get(g, ns, "api", &appsv1.Deployment{})
 			g.Expect(*d.Spec.Replicas).To(Equal(int32(4)))
 			g.Expect(fieldOwners(d, "f:spec", "f:replicas")).To(ContainElement(wellknown.FieldManager))
+		}).Should(Succeed())
+	})
+
+	t.Run("a new app starts at the autoscaler's minimum", func(t *testing.T) {
+		g := NewWithT(t)
+		scaled := builder.DemoApplication(ns, "scaled")
+		scaled.Spec.Resources = app.Spec.Resources
+		scaled.Spec.Autoscaling = &paasv1.Autoscaling{MinReplicas: ptr.To[int32](3), MaxReplicas: 5, TargetCPUUtilizationPercentage: ptr.To[int32](60)}
+		g.Expect(k8sClient.Create(ctx, scaled)).To(Succeed())
+		g.Eventually(func(g Gomega) {
+			d := get(g, ns, "scaled", &appsv1.Deployment{})
+			g.Expect(fieldOwners(d, "f:spec", "f:replicas")).To(ConsistOf(demoapplication.ReplicasHandoverManager))
+			g.Expect(*d.Spec.Replicas).To(Equal(int32(3)))
+			g.Expect(d.Generation).To(Equal(int64(1)), "created at another count")
 		}).Should(Succeed())
 	})
 

@@ -26,6 +26,7 @@ import (
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -45,13 +46,14 @@ import (
 // reconcileDeployment applies the desired Deployment and records the one it observed.
 func (r *Reconciler) reconcileDeployment(ctx context.Context, s *scope) {
 	current := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: s.app.Name, Namespace: s.app.Namespace}}
+	desired := newDeployment(s.app, r.ExtraEnv, r.PodLabels)
 	var done outcome
 	err := r.replaceStrategy(ctx, s.app)
 	if err == nil && s.app.Spec.Autoscaling != nil {
-		err = r.handOverReplicas(ctx, s.app)
+		err = r.handOverReplicas(ctx, s.app, desired)
 	}
 	if err == nil {
-		done, err = r.apply(ctx, s.app, current, newDeployment(s.app, r.ExtraEnv, r.PodLabels))
+		done, err = r.apply(ctx, s.app, current, desired)
 		s.note(current, done)
 	}
 	f := s.fail(paasv1.ReasonDeploymentFailed, err)
@@ -113,10 +115,15 @@ func (r *Reconciler) replaceStrategy(ctx context.Context, app *paasv1.DemoApplic
 // an apply that stops declaring a field the operator alone owns removes it, and the
 // Deployment would fall back to one pod until the autoscaler scales it again. Another
 // manager first applies the same value, and holds it until the autoscaler writes its own.
-func (r *Reconciler) handOverReplicas(ctx context.Context, app *paasv1.DemoApplication) error {
+// A Deployment yet to be created starts at the autoscaler's minimum (desired declares it),
+// which the next pass hands over.
+func (r *Reconciler) handOverReplicas(ctx context.Context, app *paasv1.DemoApplication, desired *appsv1ac.DeploymentApplyConfiguration) error {
 	d := &appsv1.Deployment{}
-	if err := r.Get(ctx, client.ObjectKeyFromObject(app), d); err != nil || !metav1.IsControlledBy(d, app) {
-		return client.IgnoreNotFound(err)
+	if err := r.Get(ctx, client.ObjectKeyFromObject(app), d); apierrors.IsNotFound(err) {
+		desired.Spec.WithReplicas(ptr.Deref(app.Spec.Autoscaling.MinReplicas, 1))
+		return nil
+	} else if err != nil || !metav1.IsControlledBy(d, app) {
+		return err
 	}
 	owned, err := appsv1ac.ExtractDeployment(d, wellknown.FieldManager)
 	if err != nil {

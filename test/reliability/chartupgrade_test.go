@@ -40,6 +40,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
 	auditv1 "k8s.io/apiserver/pkg/apis/audit/v1"
@@ -78,8 +79,16 @@ func newApp(namespace string, i int) *paasv1.DemoApplication {
 	}
 	app := builder.DemoApplication(namespace, fmt.Sprintf("app-%03d", i), builder.Image("registry.invalid/app:1"),
 		builder.Replicas(replicas), builder.Ports(ports...), builder.Env(env...))
-	if i%4 == 3 {
+	switch i % 8 {
+	case 3, 7:
 		app.Spec.PodServices = &paasv1.PodServices{Enabled: true}
+	case 5:
+		app.Spec.Ingress = &paasv1.Ingress{Hosts: []string{app.Name + ".example.test"}}
+	case 6:
+		// At its minimum already: kube-controller-manager's autoscaler, which has no metrics
+		// here, scales nothing.
+		app.Spec.Resources = &paasv1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("10m")}}
+		app.Spec.Autoscaling = &paasv1.Autoscaling{MinReplicas: ptr.To[int32](2), MaxReplicas: 4, TargetCPUUtilizationPercentage: ptr.To[int32](80)}
 	}
 	return app
 }
