@@ -18,6 +18,7 @@ require (
 	github.com/prometheus/procfs v0.21.1
 	github.com/sirupsen/logrus v1.9.4
 	github.com/yuin/gopher-lua v1.1.2
+	golang.org/x/crypto v0.55.0
 	gonum.org/v1/plot v0.17.0
 	google.golang.org/grpc v1.82.1
 	helm.sh/helm/v3 v3.22.0
@@ -193,7 +194,6 @@ require (
 	go.uber.org/zap v1.27.1 // indirect
 	go.yaml.in/yaml/v2 v2.4.4 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
-	golang.org/x/crypto v0.55.0 // indirect
 	golang.org/x/exp v0.0.0-20260410095643-746e56fc9e2f // indirect
 	golang.org/x/image v0.30.0 // indirect
 	golang.org/x/net v0.57.0 // indirect

@@ -160,6 +160,8 @@ type PushOptions struct {
 	// besides the machine's (--cert-dir): a local registry's, without changing the machine's
 	// trust store.
 	CertDir string
+	// Creds are the registry's user and password, as user:password (--creds).
+	Creds string
 }
 
 // Push copies image to dest, a containers-transports reference: "oci-archive:/path.tar:name:tag"
@@ -171,6 +173,9 @@ func (b *Builder) Push(ctx context.Context, image, dest string, o PushOptions) e
 	}
 	if o.CertDir != "" {
 		args = append(args, "--cert-dir", o.CertDir)
+	}
+	if o.Creds != "" {
+		args = append(args, "--creds", o.Creds)
 	}
 	_, err := b.buildah(ctx, append(args, image, dest)...)
 	return err

@@ -94,9 +94,10 @@ type Cluster struct {
 	Dir string
 	// BinDir holds etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kwok.
 	BinDir string
-	// PortBase is kube-apiserver's port; the other components listen on the next twelve:
+	// PortBase is kube-apiserver's port; the other components listen on the next thirteen:
 	// etcd (2), controller-manager, scheduler, kwok, the demo's manager, then the real
-	// node's registry, kubelet (2), kube-proxy (2) and the registry's TLS endpoint.
+	// node's registry, kubelet (2), kube-proxy (2), the registry's TLS endpoint and the
+	// private registry.
 	PortBase int
 	// Nodes is how many kwok nodes to create.
 	Nodes int
@@ -689,12 +690,12 @@ func (c *Cluster) BindFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.Dir, "dir", "bin/cluster", "State directory: certificates, etcd data, kubeconfig, logs, pid files.")
 	fs.StringVar(&c.BinDir, "bin", "", "Directory with etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kwok (hack/control-plane.sh --cluster).")
 	// Below Linux's ephemeral range (32768+), where envtest picks its random ports.
-	fs.IntVar(&c.PortBase, "port", 16443, "kube-apiserver's port; the other components use the next twelve.")
+	fs.IntVar(&c.PortBase, "port", 16443, "kube-apiserver's port; the other components use the next thirteen.")
 	fs.IntVar(&c.Nodes, "nodes", 3, "Number of kwok nodes.")
 	fs.BoolVar(&c.RealNode, "real-node", false, "Add a real node: containerd, kubelet, kube-proxy, a local registry (root, Linux, see README).")
 }
 
-// FreePortBase finds thirteen free ports in a row for a cluster of a test run, below the
+// FreePortBase finds fourteen free ports in a row for a cluster of a test run, below the
 // ephemeral range and clear of the make cluster-up ports, from a random start, so that runs
 // starting together (e2e tests, OLM tests, a CI job) rarely race for the same ports.
 func FreePortBase() (int, error) {
@@ -703,7 +704,7 @@ func FreePortBase() (int, error) {
 	for i := range slots {
 		base := first + 20*((start+i)%slots)
 		free := true
-		for p := base; p < base+13 && free; p++ {
+		for p := base; p < base+14 && free; p++ {
 			l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p))
 			if free = err == nil; free {
 				l.Close()

@@ -18,6 +18,7 @@ package localcluster
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"net"
@@ -31,6 +32,7 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/crypto/bcrypt"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 	"k8s.io/apimachinery/pkg/util/wait"
@@ -42,15 +44,16 @@ import (
 
 // The real node's components, in start order: NodeComponents.
 const (
-	Registry    = "registry"
-	RegistryTLS = "registry-tls"
-	Containerd  = "containerd"
-	Kubelet     = "kubelet"
-	KubeProxy   = "kube-proxy"
+	Registry        = "registry"
+	RegistryTLS     = "registry-tls"
+	RegistryPrivate = "registry-private"
+	Containerd      = "containerd"
+	Kubelet         = "kubelet"
+	KubeProxy       = "kube-proxy"
 )
 
 // NodeComponents are the real node's processes in start order.
-var NodeComponents = []string{Registry, RegistryTLS, Containerd, Kubelet, KubeProxy}
+var NodeComponents = []string{Registry, RegistryTLS, RegistryPrivate, Containerd, Kubelet, KubeProxy}
 
 // The real node's network. Its addresses are private ranges that a machine's own routes must
 // not already use (Up checks), and every one of them lives on interfaces the cluster creates
@@ -101,6 +104,33 @@ func (c *Cluster) RegistryHost() string { return NodeIP + ":" + strconv.Itoa(c.P
 // one is pulled from the other. It exists for the clients that only speak TLS (operator-sdk
 // run bundle reads an index image's labels over HTTPS whatever --use-http says).
 func (c *Cluster) SecureRegistryHost() string { return NodeIP + ":" + strconv.Itoa(c.PortBase+12) }
+
+// PrivateRegistryHost is a registry that requires authentication, as a team's private registry
+// does: TLS with a certificate of the cluster's CA, which the node trusts, and a user and
+// password (PrivateRegistryCredentials) for every request, pull or push. It has a storage of
+// its own: what is pushed there is pulled from nowhere else. The node has no credentials for
+// it: a pod pulls from it with an imagePullSecret.
+func (c *Cluster) PrivateRegistryHost() string { return NodeIP + ":" + strconv.Itoa(c.PortBase+13) }
+
+// PrivateRegistryUser is PrivateRegistryHost's only user.
+const PrivateRegistryUser = "demo"
+
+// PrivateRegistryCredentials returns PrivateRegistryHost's user and password: a password
+// drawn when the cluster's state directory was made, kept there.
+func (c *Cluster) PrivateRegistryCredentials() (user, password string, err error) {
+	data, err := os.ReadFile(c.nodeDir(RegistryPrivate + ".password"))
+	return PrivateRegistryUser, string(data), err
+}
+
+// PushPrivateImage pushes local, an image of b's storage, to ref, an image of
+// PrivateRegistryHost, with its credentials, trusting the cluster's CA.
+func (c *Cluster) PushPrivateImage(ctx context.Context, b *imagebuild.Builder, local, ref string) error {
+	user, password, err := c.PrivateRegistryCredentials()
+	if err != nil {
+		return err
+	}
+	return b.Push(ctx, local, "docker://"+ref, imagebuild.PushOptions{CertDir: c.RegistryCertDir(), Creds: user + ":" + password})
+}
 
 // SecureImage names an image of RegistryHost by SecureRegistryHost.
 func (c *Cluster) SecureImage(image string) string {
@@ -240,28 +270,40 @@ func (c *Cluster) nodeNetworkUp() error {
 // writeNodeConfig writes the configuration of the registry, containerd, the CNI bridge,
 // the kubelet and kube-proxy, each confined to the state directory.
 func (c *Cluster) writeNodeConfig() error {
-	for _, d := range []string{"cni", "registry", "pod-logs", "kubelet"} {
+	for _, d := range []string{"cni", "registry", RegistryPrivate, "pod-logs", "kubelet"} {
 		if err := os.MkdirAll(c.nodeDir(d), 0o700); err != nil {
 			return err
 		}
 	}
 	p := func(offset int) int { return c.PortBase + offset }
 	// Two registries, plain HTTP and TLS, on one storage. Neither has a blob descriptor cache
-	// (none is configured), so that each sees at once what was pushed to the other.
-	registry := func(http map[string]any) map[string]any {
+	// (none is configured), so that each sees at once what was pushed to the other. The
+	// private one has a storage of its own.
+	registry := func(storage, addr string, tls map[string]any) map[string]any {
+		http := map[string]any{"addr": addr}
+		if tls != nil {
+			http["tls"] = tls
+		}
 		return map[string]any{
 			"version": 0.1,
 			"log":     map[string]any{"level": "warn", "accesslog": map[string]any{"disabled": true}},
-			"storage": map[string]any{"filesystem": map[string]any{"rootdirectory": c.nodeDir("registry")},
+			"storage": map[string]any{"filesystem": map[string]any{"rootdirectory": c.nodeDir(storage)},
 				"delete": map[string]any{"enabled": true}}, //nolint:goconst // a key of the registry's and the kubelet's config files, spelt as they read it
 			"http": http,
 		}
 	}
 	pki := filepath.Join(c.Dir, "pki")
+	tls := map[string]any{"certificate": filepath.Join(pki, "registry.crt"), "key": filepath.Join(pki, "registry.key")}
+	htpasswd, err := c.writeRegistryPassword()
+	if err != nil {
+		return err
+	}
+	private := registry(RegistryPrivate, c.PrivateRegistryHost(), tls)
+	private["auth"] = map[string]any{"htpasswd": map[string]any{"realm": "demo-operator", "path": htpasswd}}
 	files := map[string]any{
-		"registry.yaml": registry(map[string]any{"addr": c.RegistryHost()}),
-		"registry-tls.yaml": registry(map[string]any{"addr": c.SecureRegistryHost(),
-			"tls": map[string]any{"certificate": filepath.Join(pki, "registry.crt"), "key": filepath.Join(pki, "registry.key")}}),
+		"registry.yaml":           registry("registry", c.RegistryHost(), nil),
+		"registry-tls.yaml":       registry("registry", c.SecureRegistryHost(), tls),
+		RegistryPrivate + ".yaml": private,
 		"cni/10-demo-bridge.conflist": map[string]any{
 			"cniVersion": "1.0.0", "name": "demo-bridge",
 			"plugins": []any{map[string]any{
@@ -325,6 +367,28 @@ func (c *Cluster) writeNodeConfig() error {
 	return os.WriteFile(c.nodeDir("containerd.toml"), []byte(c.containerdConfig()), 0o600)
 }
 
+// writeRegistryPassword draws the private registry's password, once per state directory, and
+// writes the registry's htpasswd file (bcrypt, the only hash it reads) for it; it returns the
+// file's path.
+func (c *Cluster) writeRegistryPassword() (string, error) {
+	path := c.nodeDir(RegistryPrivate + ".password")
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		if err := os.WriteFile(path, []byte(rand.Text()), 0o600); err != nil {
+			return "", err
+		}
+	}
+	_, password, err := c.PrivateRegistryCredentials()
+	if err != nil {
+		return "", err
+	}
+	hash, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
+	if err != nil {
+		return "", err
+	}
+	htpasswd := c.nodeDir(RegistryPrivate + ".htpasswd")
+	return htpasswd, os.WriteFile(htpasswd, []byte(PrivateRegistryUser+":"+string(hash)+"\n"), 0o600)
+}
+
 // containerdConfig keeps containerd's files, sockets and runc's state in the state directory.
 // restrict_oom_score_adj: lowering a process's oom_score_adj is denied on some machines
 // (VMs, nested containers), where every sandbox would fail with runc's "can't get final
@@ -363,9 +427,11 @@ state = %[2]q
     endpoint = ["http://%[9]s"]
   [plugins."io.containerd.grpc.v1.cri".registry.configs.%[10]q.tls]
     ca_file = %[11]q
+  [plugins."io.containerd.grpc.v1.cri".registry.configs.%[12]q.tls]
+    ca_file = %[11]q
 `, c.nodeDir("containerd"), c.nodeDir("containerd-state"), c.containerdSocket(), c.nodeDir("opt"),
 		c.PauseImage(), c.nodeDir("runc"), cniBinDir, c.nodeDir("cni"), c.RegistryHost(),
-		c.SecureRegistryHost(), c.CAFile()) + c.mirrorsConfig()
+		c.SecureRegistryHost(), c.CAFile(), c.PrivateRegistryHost()) + c.mirrorsConfig()
 }
 
 func (c *Cluster) mirrorsConfig() string {
@@ -412,7 +478,7 @@ func cgroupHierarchies(unified bool) []string {
 // nodeCommand is a real node's component's command line and environment.
 func (c *Cluster) nodeCommand(name string) (path string, args, env []string) {
 	switch name {
-	case Registry, RegistryTLS:
+	case Registry, RegistryTLS, RegistryPrivate:
 		return "docker-registry", []string{"serve", c.nodeDir(name + ".yaml")}, nil
 	case Containerd:
 		return "containerd", []string{"--config", c.nodeDir("containerd.toml"), "--log-level", "warn"}, nil
@@ -509,7 +575,7 @@ func (c *Cluster) nodeDown() error {
 	if c.pid(Containerd) > 0 {
 		errs = append(errs, c.removePods())
 	}
-	errs = append(errs, c.Stop(Containerd), c.Stop(RegistryTLS), c.Stop(Registry))
+	errs = append(errs, c.Stop(Containerd), c.Stop(RegistryPrivate), c.Stop(RegistryTLS), c.Stop(Registry))
 	c.killLeftovers()
 	errs = append(errs, removePodNetworks())
 	errs = append(errs, unmountUnder(c.Dir))

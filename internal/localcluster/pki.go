@@ -48,7 +48,8 @@ func writePKI(dir string) error {
 	}); err != nil {
 		return err
 	}
-	// The registry's TLS endpoint (SecureRegistryHost), for the clients that only speak TLS.
+	// The registry's TLS endpoint (SecureRegistryHost), for the clients that only speak TLS,
+	// and the private registry (PrivateRegistryHost).
 	if err := writeLeaf(dir, "registry", ca, caKey, &x509.Certificate{
 		Subject:     pkix.Name{CommonName: "registry"},
 		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},

@@ -53,6 +53,9 @@ var (
 	managerImage, appImage, kubectlImage string
 )
 
+// appLocalImage is podname's image in the builder's storage, which tests push elsewhere too.
+const appLocalImage = "localhost/demo-operator-node/podname:e2e"
+
 func TestMain(m *testing.M) {
 	assets := framework.Assets("make test-node", "NODE_ASSETS")[0]
 	testenv.RequireInMain("real-node tests", localcluster.NodePrerequisites(assets))
@@ -101,7 +104,7 @@ func buildImages(ctx context.Context) error {
 		return fmt.Errorf("building podname: %w: %s", err, out)
 	}
 	for ref, spec := range map[string]imagebuild.ImageSpec{
-		appImage: {Name: "localhost/demo-operator-node/podname:e2e", Entrypoint: []string{"/podname"}, User: "65532:65532",
+		appImage: {Name: appLocalImage, Entrypoint: []string{"/podname"}, User: "65532:65532",
 			Files: []imagebuild.File{{Path: "/podname", Source: filepath.Join(bin, "podname")}}},
 		// kubectl as registry.k8s.io/kubectl has it: on the PATH of an image without a shell.
 		kubectlImage: {Name: "localhost/demo-operator-node/kubectl:v1.37.1", Entrypoint: []string{"/bin/kubectl"},

@@ -28,7 +28,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/util/retry"
 	kstatus "sigs.k8s.io/cli-utils/pkg/kstatus/status"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -92,7 +91,7 @@ func TestFailingPodsReachStatus(t *testing.T) {
 			var shown, said time.Time
 			g.Eventually(func(g Gomega) {
 				pods := &corev1.PodList{}
-				g.Expect(k8s.List(ctx, pods, client.InNamespace(ns), client.MatchingLabels{"app.kubernetes.io/name": app.Name})).To(Succeed())
+				g.Expect(k8s.List(ctx, pods, client.InNamespace(ns), client.MatchingLabels(podsOf(app)))).To(Succeed())
 				for _, p := range pods.Items {
 					for _, c := range p.Status.ContainerStatuses {
 						if shown.IsZero() && tc.shows(c) {
@@ -115,14 +114,7 @@ func TestFailingPodsReachStatus(t *testing.T) {
 			g.Expect(health.ArgoCDOf(app)).To(HaveField("Status", health.Degraded))
 
 			// Fixed: the new pods run, the app is Ready, nothing says the cause any more.
-			// The operator writes the app's status meanwhile: a conflict is retried on a fresh copy.
-			g.Expect(retry.RetryOnConflict(retry.DefaultRetry, func() error {
-				if err := k8s.Get(ctx, client.ObjectKeyFromObject(app), app); err != nil {
-					return err
-				}
-				tc.fix(app)
-				return k8s.Update(ctx, app)
-			})).To(Succeed())
+			updateApp(g, app, tc.fix)
 			g.Eventually(func(g Gomega) {
 				g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), app)).To(Succeed())
 				g.Expect(apimeta.IsStatusConditionTrue(app.Status.Conditions, paasv1.ConditionReady)).To(BeTrue(), "%v", app.Status.Conditions)

@@ -16,8 +16,13 @@ limitations under the License.
 
 // Command podname is the real-node tests' application: an HTTP server on :8080 that answers
 // every request with the name of the pod it runs in (its hostname), so that a caller knows
-// which pod a Service routed it to. With CRASH set, it exits at once with code 1, as an
-// application that cannot start does.
+// which pod a Service routed it to. Its environment changes it:
+//
+//   - CRASH: it exits at once with code 1, as an application that cannot start does.
+//   - READY_AFTER (a duration): /ready answers 503 until that long after it started, then
+//     200, for a readiness probe; unset, /ready answers 200 at once.
+//   - SERVE_FILE (a path): /file answers with the file's content, read anew on each request,
+//     so that a mounted ConfigMap's update is seen.
 package main
 
 import (
@@ -25,6 +30,7 @@ import (
 	"log"
 	"net/http"
 	"os"
+	"time"
 )
 
 func main() {
@@ -35,7 +41,30 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	log.Fatal(http.ListenAndServe(":8080", http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		fmt.Fprint(w, name)
-	})))
+	var readyAfter time.Duration
+	if v := os.Getenv("READY_AFTER"); v != "" {
+		if readyAfter, err = time.ParseDuration(v); err != nil {
+			log.Fatalf("READY_AFTER: %v", err)
+		}
+	}
+	ready := time.Now().Add(readyAfter)
+
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, name) })
+	mux.HandleFunc("/ready", func(w http.ResponseWriter, _ *http.Request) {
+		if time.Now().Before(ready) {
+			http.Error(w, "starting", http.StatusServiceUnavailable)
+		}
+	})
+	if file := os.Getenv("SERVE_FILE"); file != "" {
+		mux.HandleFunc("/file", func(w http.ResponseWriter, _ *http.Request) {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusInternalServerError)
+				return
+			}
+			_, _ = w.Write(data)
+		})
+	}
+	log.Fatal(http.ListenAndServe(":8080", mux))
 }

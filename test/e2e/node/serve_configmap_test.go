@@ -1,0 +1,73 @@
+//go:build node
+
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package node
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/internal/test/builder"
+	"github.com/cmft/demo-operator/internal/test/framework"
+)
+
+// TestConfigMapServed: a ConfigMap mounted by the app's volumes is the file its pod serves,
+// through the Service; changed, the kubelet updates the mounted file in the running pod, which
+// then serves the new content, with no new pod and no restart.
+func TestConfigMapServed(t *testing.T) {
+	g := NewWithT(t)
+	ctx := context.Background()
+	installOperator(t)
+	ns := framework.NewNamespace(t, k8s, metav1.ObjectMeta{GenerateName: "e2e-"})
+	config := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "site"},
+		Data: map[string]string{"index.html": "first edition"}}
+	g.Expect(k8s.Create(ctx, config)).To(Succeed())
+	app := builder.DemoApplication(ns, "site", builder.Image(appImage), builder.Replicas(1), builder.Ports(builder.Port("http", 80, 8080)),
+		builder.Env(paasv1.EnvVar{Name: "SERVE_FILE", Value: "/srv/site/index.html"}))
+	app.Spec.Volumes = []paasv1.Volume{{Name: "site", ConfigMap: &paasv1.ConfigMapVolumeSource{Name: "site"}}}
+	app.Spec.VolumeMounts = []paasv1.VolumeMount{{Name: "site", MountPath: "/srv/site", ReadOnly: true}}
+	g.Expect(k8s.Create(ctx, app)).To(Succeed())
+	pod := expectServing(t, app, 1)[0]
+
+	serves := func(content string) func(g Gomega) {
+		return func(g Gomega) {
+			answer, err := get(serviceURL(g, app, "/file"))
+			g.Expect(err).NotTo(HaveOccurred())
+			g.Expect(answer).To(Equal(content))
+		}
+	}
+	g.Eventually(serves("first edition"), 30*time.Second, 200*time.Millisecond).Should(Succeed())
+
+	// The kubelet refreshes a ConfigMap volume on its pod's periodic sync (a minute) plus its
+	// cache's time to live.
+	config.Data["index.html"] = "second edition"
+	g.Expect(k8s.Update(ctx, config)).To(Succeed())
+	start := time.Now()
+	g.Eventually(serves("second edition"), 3*time.Minute, time.Second).Should(Succeed())
+	t.Logf("the changed ConfigMap served after %s", time.Since(start).Round(time.Second))
+	g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(&pod), &pod)).To(Succeed())
+	g.Expect(pod.Status.ContainerStatuses[0].RestartCount).To(BeZero())
+	g.Expect(framework.ReadyPods(g, k8s, ns, podsOf(app))).To(ConsistOf(HaveField("Name", pod.Name)))
+}
