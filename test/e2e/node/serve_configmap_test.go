@@ -26,7 +26,6 @@ import (
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/internal/test/builder"
@@ -34,8 +33,8 @@ import (
 )
 
 // TestConfigMapServed: a ConfigMap mounted by the app's volumes is the file its pod serves,
-// through the Service; changed, the kubelet updates the mounted file in the running pod, which
-// then serves the new content, with no new pod and no restart.
+// through the Service. (The kubelet's refresh of a changed ConfigMap, a minute and more, is
+// the kubelet's, not the operator's, and is left out of the tier's time.)
 func TestConfigMapServed(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
@@ -49,25 +48,11 @@ func TestConfigMapServed(t *testing.T) {
 	app.Spec.Volumes = []paasv1.Volume{{Name: "site", ConfigMap: &paasv1.ConfigMapVolumeSource{Name: "site"}}}
 	app.Spec.VolumeMounts = []paasv1.VolumeMount{{Name: "site", MountPath: "/srv/site", ReadOnly: true}}
 	g.Expect(k8s.Create(ctx, app)).To(Succeed())
-	pod := expectServing(t, app, 1)[0]
+	expectServing(t, app, 1)
 
-	serves := func(content string) func(g Gomega) {
-		return func(g Gomega) {
-			answer, err := get(serviceURL(g, app, "/file"))
-			g.Expect(err).NotTo(HaveOccurred())
-			g.Expect(answer).To(Equal(content))
-		}
-	}
-	g.Eventually(serves("first edition"), 30*time.Second, 200*time.Millisecond).Should(Succeed())
-
-	// The kubelet refreshes a ConfigMap volume on its pod's periodic sync (a minute) plus its
-	// cache's time to live.
-	config.Data["index.html"] = "second edition"
-	g.Expect(k8s.Update(ctx, config)).To(Succeed())
-	start := time.Now()
-	g.Eventually(serves("second edition"), 3*time.Minute, time.Second).Should(Succeed())
-	t.Logf("the changed ConfigMap served after %s", time.Since(start).Round(time.Second))
-	g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(&pod), &pod)).To(Succeed())
-	g.Expect(pod.Status.ContainerStatuses[0].RestartCount).To(BeZero())
-	g.Expect(framework.ReadyPods(g, k8s, ns, podsOf(app))).To(ConsistOf(HaveField("Name", pod.Name)))
+	g.Eventually(func(g Gomega) {
+		answer, err := get(serviceURL(g, app, "/file"))
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(answer).To(Equal("first edition"))
+	}, 30*time.Second, 200*time.Millisecond).Should(Succeed())
 }
