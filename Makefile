@@ -229,7 +229,10 @@ helm-package: manifests ## Package the chart into bin/charts, with appVersion $(
 ##@ Tools
 
 .PHONY: tools
-tools: controller-gen kustomize codegen-tools golangci-lint promtool operator-sdk scorecard-test node-binaries olm-binaries ## Build every tool the tests run into bin/ (first time only): the generators, golangci-lint, promtool, operator-sdk and scorecard-test, the control plane and the real node's binaries, OLM and opm. One at a time: on two cores, make -j4 tools took longer.
+tools: tools-first olm-binaries skipper ## Build every tool the tests run into bin/ (first time only): tools-first, then OLM and opm, and Skipper. One at a time: on two cores, make -j4 tools took longer.
+
+.PHONY: tools-first
+tools-first: controller-gen kustomize codegen-tools golangci-lint promtool operator-sdk scorecard-test node-binaries ## Build the tools make lint and make test start with: the generators, golangci-lint, promtool, operator-sdk and scorecard-test, the control plane and the real node's binaries.
 
 .PHONY: scorecard-test
 scorecard-test: ## Build scorecard-test at operator-sdk's version, for the scorecard-test image (first time only).
