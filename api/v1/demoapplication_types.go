@@ -298,8 +298,10 @@ type EnvVarSource struct {
 
 // ObjectFieldSelector selects a field of the pod.
 type ObjectFieldSelector struct {
-	// apiVersion of the fieldPath: v1.
+	// apiVersion of the fieldPath: v1, the default. (Defaulted here as the API server defaults a
+	// pod's: the operator owns the whole fieldRef, and would otherwise apply it on every pass.)
 	// +optional
+	// +kubebuilder:default=v1
 	// +kubebuilder:validation:Enum=v1
 	APIVersion string `json:"apiVersion,omitempty"`
 

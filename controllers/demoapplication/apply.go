@@ -120,11 +120,11 @@ func (r *Reconciler) apply(ctx context.Context, owner metav1.Object, current cli
 		return absent, err
 	}
 	if exists {
-		owned, err := ownedFields(current)
+		same, err := settled(current, desired)
 		if err != nil {
 			return unchanged, fmt.Errorf("reading the fields of %s %s the operator owns: %w", kind, key, err)
 		}
-		if equality.Semantic.DeepEqual(owned, desired) {
+		if same {
 			return unchanged, nil
 		}
 	}
@@ -276,6 +276,16 @@ func (r *Reconciler) delete(ctx context.Context, obj client.Object) (outcome, er
 		return unchanged, err
 	}
 	return deleted, nil
+}
+
+// settled reports whether the fields of obj that the operator owns hold desired: whether
+// applying it would change nothing.
+func settled(obj client.Object, desired runtime.ApplyConfiguration) (bool, error) {
+	owned, err := ownedFields(obj)
+	if err != nil {
+		return false, err
+	}
+	return equality.Semantic.DeepEqual(owned, desired), nil
 }
 
 // ownedFields returns the fields of obj that the operator owns, in the form of the apply

@@ -67,10 +67,15 @@ const ContainerName = "app"
 // per-pod Services on, the pods carry the labeler's annotation (of keys), which opts them
 // in to the pod-name label that those Services select.
 func newDeployment(app *paasv1.DemoApplication, extraEnv []corev1.EnvVar, keys wellknown.PodLabelKeys) *appsv1ac.DeploymentApplyConfiguration {
+	strategy := converted[*appsv1ac.DeploymentStrategyApplyConfiguration](app.Spec.Strategy)
+	if ru := strategy; ru != nil && ru.RollingUpdate != nil && ru.RollingUpdate.MaxSurge == nil && ru.RollingUpdate.MaxUnavailable == nil {
+		// An empty rollingUpdate is nothing the API server keeps: applied, it would never settle.
+		strategy.RollingUpdate = nil
+	}
 	deployment := appsv1ac.DeploymentSpec().
 		WithSelector(metav1ac.LabelSelector().WithMatchLabels(selectorFor(app))).
 		WithTemplate(podTemplate(app, extraEnv, keys)).
-		WithStrategy(converted[*appsv1ac.DeploymentStrategyApplyConfiguration](app.Spec.Strategy))
+		WithStrategy(strategy)
 	// With autoscaling on, the replicas are the autoscaler's: applying them would fight it.
 	if app.Spec.Autoscaling == nil {
 		deployment.WithReplicas(ptr.Deref(app.Spec.Replica, 1))

@@ -25,4 +25,6 @@ var (
 	NewIngress         = newIngress
 	NewAutoscaler      = newAutoscaler
 	PodServicesEnabled = podServicesEnabled
+	Settled            = settled
+	OwnedFields        = ownedFields
 )

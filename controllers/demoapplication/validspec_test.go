@@ -29,6 +29,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -39,6 +40,11 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	appsv1ac "k8s.io/client-go/applyconfigurations/apps/v1"
+	autoscalingv2ac "k8s.io/client-go/applyconfigurations/autoscaling/v2"
+	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
+	networkingv1ac "k8s.io/client-go/applyconfigurations/networking/v1"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
@@ -46,13 +52,15 @@ import (
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/controllers/demoapplication"
 	"github.com/cmft/demo-operator/controllers/wellknown"
+	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // TestEveryAcceptedSpecBuildsValidObjects submits generated DemoApplications to the API server
 // and, for every one it accepts, server-side dry-runs the Deployment, Service and per-pod
 // Service the operator would build from it: an app the API server accepts must never sit
-// Degraded because what it asks for is invalid. Half the cases go past edges (lengths,
+// Degraded because what it asks for is invalid, nor have its objects applied on every pass
+// because the API server stores, in fields the operator owns, other than what it asked. Half the cases go past edges (lengths,
 // characters, ranges, combinations); the other half stay within them, and each of those must
 // be accepted, so that the rules refuse nothing a pod could be. DEMOAPP_CASES and DEMOAPP_SEED
 // rerun it larger or again.
@@ -82,12 +90,40 @@ func TestEveryAcceptedSpecBuildsValidObjects(t *testing.T) {
 		accepted++
 		if refused := applyDryRun(ctx, app); refused != nil {
 			failures++
-			t.Errorf("accepted, then its objects refused: %v\n%s", refused, submitted)
+			t.Errorf("accepted, then its objects refused or never settled: %v\n%s", refused, submitted)
 		}
 	}
-	t.Logf("%d cases: %d accepted, %d refused by the API server; %d accepted then refused", cases, accepted, cases-accepted, failures)
+	t.Logf("%d cases: %d accepted, %d refused by the API server; %d accepted then refused or never settled", cases, accepted, cases-accepted, failures)
 	if accepted < cases/20 || accepted == cases {
 		t.Errorf("%d of %d accepted: the generator no longer covers both sides of the schema", accepted, cases)
+	}
+}
+
+// TestFoundSpecsSettle keeps each class TestEveryAcceptedSpecBuildsValidObjects found whose
+// objects the API server accepted but stored otherwise, in fields the operator owns, than
+// asked: the operator would have applied them on every pass.
+func TestFoundSpecsSettle(t *testing.T) {
+	ctx := context.Background()
+	ns := suite.NewNamespace(t)
+	for name, change := range map[string]func(*paasv1.DemoApplicationSpec){
+		// The API server defaults a fieldRef's apiVersion, in a struct the operator owns whole.
+		"a fieldRef without apiVersion": func(s *paasv1.DemoApplicationSpec) {
+			s.Env = []paasv1.EnvVar{{Name: "POD_NAME", ValueFrom: &paasv1.EnvVarSource{FieldRef: &paasv1.ObjectFieldSelector{FieldPath: "metadata.name"}}}}
+		},
+		// An empty rollingUpdate is not kept at all.
+		"an empty rollingUpdate": func(s *paasv1.DemoApplicationSpec) {
+			s.Strategy = &paasv1.DeploymentStrategy{RollingUpdate: &paasv1.RollingUpdateDeployment{}}
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			g := NewWithT(t)
+			app := builder.DemoApplication(ns, strings.ToLower(strings.ReplaceAll(name, " ", "-")))
+			change(&app.Spec)
+			// Created and read back, with the CRD's defaults, as the operator reads it.
+			g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
+			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(app), app)).To(Succeed())
+			g.Expect(applyDryRun(ctx, app)).To(Succeed())
+		})
 	}
 }
 
@@ -129,7 +165,7 @@ func TestRestrictedSampleMeetsRestrictedPodSecurity(t *testing.T) {
 }
 
 // applyDryRun server-side applies, without persisting, the objects app's controller would
-// apply, and returns the first the API server refuses.
+// apply, and returns the first the API server refuses, or stores otherwise than asked.
 func applyDryRun(ctx context.Context, app *paasv1.DemoApplication) error {
 	if app.UID == "" {
 		app.UID = types.UID("00000000-0000-0000-0000-000000000001")
@@ -155,12 +191,59 @@ func applyDryRun(ctx context.Context, app *paasv1.DemoApplication) error {
 		pod := &metav1.ObjectMeta{Name: base + "x7k2q", UID: "00000000-0000-0000-0000-000000000002"}
 		objects = append(objects, demoapplication.NewPodService(app, pod, keys))
 	}
-	for _, obj := range objects {
-		if err := k8sClient.Apply(ctx, obj, client.FieldOwner(wellknown.FieldManager), client.ForceOwnership, client.DryRunAll); err != nil {
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	for _, desired := range objects {
+		live, err := dryRunApply(ctx, cs, desired)
+		if err != nil {
 			return err
+		}
+		// What the API server made of it must hold, in the fields the operator owns, what the
+		// operator asked: else every reconcile would apply it again.
+		same, err := demoapplication.Settled(live, desired)
+		if err != nil {
+			return err
+		}
+		if !same {
+			owned, _ := demoapplication.OwnedFields(live)
+			var asked, answered map[string]any
+			convertJSON(desired, &asked)
+			convertJSON(owned, &answered)
+			return fmt.Errorf("%T would be applied again on every reconcile: the fields the operator owns differ from what it asked (-asked +answered):\n%s",
+				live, cmp.Diff(asked, answered))
 		}
 	}
 	return nil
+}
+
+// dryRunApply server-side applies desired as the operator does, without persisting it, and
+// returns the object the API server would store.
+func dryRunApply(ctx context.Context, cs kubernetes.Interface, desired runtime.ApplyConfiguration) (client.Object, error) {
+	opts := metav1.ApplyOptions{FieldManager: wellknown.FieldManager, Force: true, DryRun: []string{metav1.DryRunAll}}
+	switch d := desired.(type) {
+	case *appsv1ac.DeploymentApplyConfiguration:
+		return cs.AppsV1().Deployments(*d.Namespace).Apply(ctx, d, opts)
+	case *corev1ac.ServiceApplyConfiguration:
+		return cs.CoreV1().Services(*d.Namespace).Apply(ctx, d, opts)
+	case *networkingv1ac.IngressApplyConfiguration:
+		return cs.NetworkingV1().Ingresses(*d.Namespace).Apply(ctx, d, opts)
+	case *autoscalingv2ac.HorizontalPodAutoscalerApplyConfiguration:
+		return cs.AutoscalingV2().HorizontalPodAutoscalers(*d.Namespace).Apply(ctx, d, opts)
+	}
+	return nil, fmt.Errorf("no client for %T", desired)
+}
+
+// convertJSON converts in to out through their JSON.
+func convertJSON(in, out any) {
+	data, err := json.Marshal(in)
+	if err == nil {
+		err = json.Unmarshal(data, out)
+	}
+	if err != nil {
+		panic(err)
+	}
 }
 
 func envInt(t *testing.T, name string, def int) int {

@@ -23,7 +23,8 @@ package v1
 //
 // ObjectFieldSelector selects a field of the pod.
 type ObjectFieldSelectorApplyConfiguration struct {
-	// apiVersion of the fieldPath: v1.
+	// apiVersion of the fieldPath: v1, the default. (Defaulted here as the API server defaults a
+	// pod's: the operator owns the whole fieldRef, and would otherwise apply it on every pass.)
 	APIVersion *string `json:"apiVersion,omitempty"`
 	// fieldPath is metadata.name, metadata.namespace, metadata.uid, metadata.labels['<key>'],
 	// metadata.annotations['<key>'], spec.nodeName, spec.serviceAccountName, status.hostIP,
