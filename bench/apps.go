@@ -36,20 +36,16 @@ import (
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
-	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
-	"github.com/cmft/demo-operator/controllers/demoapplication"
 	"github.com/cmft/demo-operator/controllers/wellknown"
 	"github.com/cmft/demo-operator/internal/manager"
-	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/pkg/generated/clientset/versioned"
 )
 
@@ -82,25 +78,6 @@ var leastWrites = map[string]struct{ apply, watched bool }{
 // createOnly is the resourceVersion no object has, which makes an apply create or be refused,
 // as controllers/demoapplication/apply.go sends it for a name its cache does not hold.
 var createOnly = strconv.FormatUint(math.MaxUint64, 10)
-
-// directObjects are what the direct client creates for an app: the operator's Deployment
-// and Service, less the owner reference a DemoApplication would give them.
-func directObjects(namespace, name string) (*appsv1.Deployment, *corev1.Service) {
-	selector := map[string]string{wellknown.LabelName: name, wellknown.LabelApplication: name}
-	labels := map[string]string{wellknown.LabelName: name, wellknown.LabelApplication: name,
-		wellknown.LabelManagedBy: wellknown.ManagedByValue}
-	objectMeta := metav1.ObjectMeta{Namespace: namespace, Name: name, Labels: labels}
-	deployment := &appsv1.Deployment{ObjectMeta: objectMeta, Spec: appsv1.DeploymentSpec{
-		Replicas: ptr.To[int32](2),
-		Selector: &metav1.LabelSelector{MatchLabels: selector},
-		Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels},
-			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: demoapplication.ContainerName, Image: "nginx:1.27",
-				Ports: []corev1.ContainerPort{{ContainerPort: 8080, Protocol: corev1.ProtocolTCP}}}}}},
-	}}
-	service := &corev1.Service{ObjectMeta: objectMeta, Spec: corev1.ServiceSpec{Selector: selector,
-		Ports: []corev1.ServicePort{{Port: 80, TargetPort: intstr.FromInt32(8080), Protocol: corev1.ProtocolTCP}}}}
-	return deployment, service
-}
 
 // appTracker follows, from the API server's watches, when each app's objects exist and its
 // status is current.
@@ -324,7 +301,7 @@ func (b *Bench) convergeRun(ctx context.Context, role string, s setting, m int) 
 func (b *Bench) creator(namespace, role string, s setting) (func(context.Context, string) error, int) {
 	if role == RoleManager {
 		return func(ctx context.Context, name string) error {
-			return b.client.Create(ctx, builder.DemoApplication(namespace, name))
+			return b.client.Create(ctx, benchApp(namespace, name))
 		}, b.cfg.Creators
 	}
 	cfg := rest.CopyConfig(b.rest)
@@ -343,7 +320,8 @@ func (b *Bench) creator(namespace, role string, s setting) (func(context.Context
 	}
 	least, isLeast := leastWrites[role]
 	return func(ctx context.Context, name string) error {
-		deployment, service := directObjects(namespace, name)
+		app := benchApp(namespace, name)
+		deployment, service := directObjects(app)
 		if !isLeast {
 			if _, err := clientset.AppsV1().Deployments(namespace).Create(ctx, deployment, metav1.CreateOptions{}); err != nil {
 				return err
@@ -351,7 +329,7 @@ func (b *Bench) creator(namespace, role string, s setting) (func(context.Context
 			_, err := clientset.CoreV1().Services(namespace).Create(ctx, service, metav1.CreateOptions{})
 			return err
 		}
-		app, err := paas.PaasV1().DemoApplications(namespace).Create(ctx, builder.DemoApplication(namespace, name), metav1.CreateOptions{})
+		app, err := paas.PaasV1().DemoApplications(namespace).Create(ctx, app, metav1.CreateOptions{})
 		if err != nil {
 			return err
 		}

@@ -23,10 +23,9 @@ import (
 	"sync"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/metadata/metadatainformer"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/utils/ptr"
@@ -114,47 +113,36 @@ func memoryPods(from, to int) []podSpec {
 	return pods
 }
 
-// newPod returns a pod shaped like one a Deployment makes: owner, template labels, one
-// container with ports, resources, env and probes. It has no status (no kubelet runs), so
+// The Deployment and ReplicaSet whose pods the labelling and memory runs create.
+const (
+	podsApp          = "bench"
+	podsTemplateHash = "5d8f7c9b4"
+)
+
+// newPod returns pod p as the ReplicaSet of benchApp's Deployment makes it from template:
+// owner, template labels and annotations, pod spec. It has no status (no kubelet runs), so
 // it is smaller than a real pod and the full-Pod baseline's memory an underestimate.
-func newPod(namespace string, p podSpec) *corev1.Pod {
-	labels := map[string]string{"app.kubernetes.io/name": "bench", "pod-template-hash": "5d8f7c9b4"}
-	annotations := map[string]string{"kubectl.kubernetes.io/default-container": "app"}
+func newPod(namespace string, template *corev1.PodTemplateSpec, p podSpec) *corev1.Pod {
+	pod := &corev1.Pod{ObjectMeta: *template.ObjectMeta.DeepCopy(), Spec: *template.Spec.DeepCopy()}
+	pod.Name, pod.Namespace = p.name, namespace
+	pod.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet",
+		Name: podsApp + "-" + podsTemplateHash, UID: "6f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b",
+		Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true)}}
+	metav1.SetMetaDataLabel(&pod.ObjectMeta, appsv1.DefaultDeploymentUniqueLabelKey, podsTemplateHash)
 	if p.annotated {
-		annotations[wellknown.DefaultPodLabelAnnotation] = wellknown.OptIn
+		metav1.SetMetaDataAnnotation(&pod.ObjectMeta, wellknown.DefaultPodLabelAnnotation, wellknown.OptIn)
 	}
 	if p.labelled {
-		labels[wellknown.DefaultPodNameLabel] = p.name
+		metav1.SetMetaDataLabel(&pod.ObjectMeta, wellknown.DefaultPodNameLabel, p.name)
 	}
-	probe := &corev1.Probe{ProbeHandler: corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{
-		Path: "/healthz", Port: intstr.FromString("http")}}, PeriodSeconds: 10}
-	return &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{
-			Name: p.name, Namespace: namespace, Labels: labels, Annotations: annotations,
-			OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet",
-				Name: "bench-5d8f7c9b4", UID: "6f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b",
-				Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true)}},
-		},
-		Spec: corev1.PodSpec{Containers: []corev1.Container{{
-			Name: "app", Image: "nginx:1.27",
-			Ports: []corev1.ContainerPort{{Name: "http", ContainerPort: 8080}},
-			Env: []corev1.EnvVar{
-				{Name: "POD_NAME", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.name"}}},
-				{Name: "LOG_LEVEL", Value: "info"},
-			},
-			Resources: corev1.ResourceRequirements{
-				Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m"), corev1.ResourceMemory: resource.MustParse("64Mi")},
-				Limits:   corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("128Mi")},
-			},
-			ReadinessProbe: probe, LivenessProbe: probe,
-		}}},
-	}
+	return pod
 }
 
 // createPods creates the pods from the bench's creator goroutines.
 func (b *Bench) createPods(ctx context.Context, namespace string, pods []podSpec) error {
+	deployment, _ := directObjects(benchApp(namespace, podsApp))
 	return parallel(b.cfg.Creators, len(pods), func(i int) error {
-		_, err := b.clientset.CoreV1().Pods(namespace).Create(ctx, newPod(namespace, pods[i]), metav1.CreateOptions{})
+		_, err := b.clientset.CoreV1().Pods(namespace).Create(ctx, newPod(namespace, &deployment.Spec.Template, pods[i]), metav1.CreateOptions{})
 		return err
 	})
 }

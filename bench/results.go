@@ -68,6 +68,8 @@ type RunConfig struct {
 	SyncPeriod      float64 `json:"syncPeriodSeconds"`
 	Creators        int     `json:"creators"`
 	ContainerMemory int64   `json:"containerMemory,omitempty"`
+	// Workload says what the apps and pods carry.
+	Workload string `json:"workload"`
 }
 
 // LabelingResult is one labeler at one N and setting; figures are medians of its runs.
@@ -113,7 +115,8 @@ func newResults(b *Bench) *Results {
 	r := &Results{Date: time.Now().UTC().Format(time.RFC3339), Versions: map[string]string{},
 		Durations: map[string]float64{}, Defaults: b.defaultSetting(),
 		Config: RunConfig{Pods: b.cfg.Pods, Apps: b.cfg.Apps, Runs: b.cfg.Runs, PlotSizes: b.cfg.PlotSizes,
-			Steady: seconds(b.cfg.Steady), SyncPeriod: seconds(b.cfg.SyncPeriod), Creators: b.cfg.Creators, ContainerMemory: b.cfg.ContainerMemory},
+			Steady: seconds(b.cfg.Steady), SyncPeriod: seconds(b.cfg.SyncPeriod), Creators: b.cfg.Creators, ContainerMemory: b.cfg.ContainerMemory,
+			Workload: workload},
 		Machine: Machine{CPUs: runtime.NumCPU(), OSArch: runtime.GOOS + "/" + runtime.GOARCH,
 			CPUModel: procField("/proc/cpuinfo", "model name", ":"), Kernel: strings.TrimSpace(readFile("/proc/sys/kernel/osrelease"))}}
 	var kb float64
@@ -488,8 +491,9 @@ func (r *Results) markdown(b *Bench) string {
 	}
 	fmt.Fprintf(&sb, "- versions: %s\n", strings.Join(versions, ", "))
 	fmt.Fprintf(&sb, "- N = %d pods, M = %d DemoApplications, %d runs of the cheap figures, %d creator goroutines; "+
-		"manager defaults QPS %g, burst %d, %d concurrent reconciles\n\n", r.Config.Pods, r.Config.Apps, r.Config.Runs,
+		"manager defaults QPS %g, burst %d, %d concurrent reconciles\n", r.Config.Pods, r.Config.Apps, r.Config.Runs,
 		r.Config.Creators, r.Defaults.QPS, r.Defaults.Burst, r.Defaults.Concurrency)
+	fmt.Fprintf(&sb, "- workload: %s\n\n", r.Config.Workload)
 	sb.WriteString("## Targets\n\n")
 	r.writeTargets(&sb)
 	sb.WriteString("## Figures\n\n")
