@@ -140,6 +140,10 @@ func converged(app *paasv1.DemoApplication) string {
 
 func notConverged(app *paasv1.DemoApplication) string {
 	replicas := ptr.Deref(app.Spec.Replica, 1)
+	if a := app.Spec.Autoscaling; a != nil {
+		// With no metrics here, the autoscaler keeps its minimum, whatever replica says.
+		replicas = ptr.Deref(a.MinReplicas, 1)
+	}
 	switch {
 	case app.Status.ObservedGeneration != app.Generation:
 		return "status of an older generation"
