@@ -48,9 +48,20 @@ func (r *Reconciler) reconcileDeployment(ctx context.Context, s *scope) {
 	current := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: s.app.Name, Namespace: s.app.Namespace}}
 	desired := newDeployment(s.app, r.ExtraEnv, r.PodLabels)
 	var done outcome
-	err := r.replaceStrategy(ctx, s.app)
+	// The Deployment as the cache holds it, nil when it holds none, for the writes the apply
+	// cannot make.
+	live := &appsv1.Deployment{}
+	err := r.Get(ctx, client.ObjectKeyFromObject(s.app), live)
+	if apierrors.IsNotFound(err) {
+		live, err = nil, nil
+	} else if err != nil {
+		err = fmt.Errorf("getting Deployment %s: %w", klog.KObj(s.app), err)
+	}
+	if err == nil {
+		err = r.replaceStrategy(ctx, s.app, live)
+	}
 	if err == nil && s.app.Spec.Autoscaling != nil {
-		err = r.handOverReplicas(ctx, s.app, desired)
+		err = r.handOverReplicas(ctx, s.app, live, desired)
 	}
 	if err == nil {
 		done, err = r.apply(ctx, s.app, current, desired)
@@ -90,10 +101,9 @@ func (r *Reconciler) observePods(ctx context.Context, s *scope) {
 // can it take back a type another writer (or this one's own switch) still holds once the spec
 // drops it. The write is guarded by the resourceVersion it was computed from; the apply that
 // follows sets the declared bounds, or the API server defaults them.
-func (r *Reconciler) replaceStrategy(ctx context.Context, app *paasv1.DemoApplication) error {
-	d := &appsv1.Deployment{}
-	if err := r.Get(ctx, client.ObjectKeyFromObject(app), d); err != nil || !metav1.IsControlledBy(d, app) {
-		return client.IgnoreNotFound(err)
+func (r *Reconciler) replaceStrategy(ctx context.Context, app *paasv1.DemoApplication, d *appsv1.Deployment) error {
+	if d == nil || !metav1.IsControlledBy(d, app) {
+		return nil
 	}
 	want := appsv1.RollingUpdateDeploymentStrategyType
 	if st := app.Spec.Strategy; st != nil && st.Type != "" {
@@ -117,13 +127,14 @@ func (r *Reconciler) replaceStrategy(ctx context.Context, app *paasv1.DemoApplic
 // manager first applies the same value, and holds it until the autoscaler writes its own.
 // A Deployment yet to be created starts at the autoscaler's minimum (desired declares it),
 // which the next pass hands over.
-func (r *Reconciler) handOverReplicas(ctx context.Context, app *paasv1.DemoApplication, desired *appsv1ac.DeploymentApplyConfiguration) error {
-	d := &appsv1.Deployment{}
-	if err := r.Get(ctx, client.ObjectKeyFromObject(app), d); apierrors.IsNotFound(err) {
+func (r *Reconciler) handOverReplicas(ctx context.Context, app *paasv1.DemoApplication, d *appsv1.Deployment,
+	desired *appsv1ac.DeploymentApplyConfiguration) error {
+	if d == nil {
 		desired.Spec.WithReplicas(ptr.Deref(app.Spec.Autoscaling.MinReplicas, 1))
 		return nil
-	} else if err != nil || !metav1.IsControlledBy(d, app) {
-		return err
+	}
+	if !metav1.IsControlledBy(d, app) {
+		return nil
 	}
 	owned, err := appsv1ac.ExtractDeployment(d, wellknown.FieldManager)
 	if err != nil {

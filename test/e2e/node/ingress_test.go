@@ -68,7 +68,7 @@ func TestIngressThroughSkipper(t *testing.T) {
 		g.Expect(answered).To(HaveLen(2))
 	}, 3*time.Minute, 200*time.Millisecond).Should(Succeed())
 	t.Logf("created to both pods answering through Skipper by host: %s", time.Since(start).Round(100*time.Millisecond))
-	pods := framework.ReadyPods(g, k8s, ns, map[string]string{"app.kubernetes.io/name": app.Name})
+	pods := framework.ReadyPods(g, k8s, ns, podsOf(app))
 	g.Expect(answered).To(HaveLen(len(pods)))
 	for _, p := range pods {
 		g.Expect(answered).To(HaveKey(p.Name))
