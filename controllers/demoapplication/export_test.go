@@ -27,4 +27,5 @@ var (
 	PodServicesEnabled = podServicesEnabled
 	Settled            = settled
 	OwnedFields        = ownedFields
+	Convert            = convert
 )

@@ -209,8 +209,8 @@ func applyDryRun(ctx context.Context, app *paasv1.DemoApplication) error {
 		if !same {
 			owned, _ := demoapplication.OwnedFields(live)
 			var asked, answered map[string]any
-			convertJSON(desired, &asked)
-			convertJSON(owned, &answered)
+			demoapplication.Convert(desired, &asked)
+			demoapplication.Convert(owned, &answered)
 			return fmt.Errorf("%T would be applied again on every reconcile: the fields the operator owns differ from what it asked (-asked +answered):\n%s",
 				live, cmp.Diff(asked, answered))
 		}
@@ -233,17 +233,6 @@ func dryRunApply(ctx context.Context, cs kubernetes.Interface, desired runtime.A
 		return cs.AutoscalingV2().HorizontalPodAutoscalers(*d.Namespace).Apply(ctx, d, opts)
 	}
 	return nil, fmt.Errorf("no client for %T", desired)
-}
-
-// convertJSON converts in to out through their JSON.
-func convertJSON(in, out any) {
-	data, err := json.Marshal(in)
-	if err == nil {
-		err = json.Unmarshal(data, out)
-	}
-	if err != nil {
-		panic(err)
-	}
 }
 
 func envInt(t *testing.T, name string, def int) int {
