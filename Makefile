@@ -229,10 +229,10 @@ helm-package: manifests ## Package the chart into bin/charts, with appVersion $(
 ##@ Tools
 
 .PHONY: tools
-tools: tools-first olm-binaries skipper ## Build every tool the tests run into bin/ (first time only): tools-first, then OLM and opm, and Skipper. One at a time: on two cores, make -j4 tools took longer.
+tools: tools-first golangci-lint olm-binaries skipper ## Build every tool the tests and make lint run into bin/ (first time only): tools-first, golangci-lint, then OLM and opm, and Skipper. One at a time: on two cores, make -j4 tools took longer.
 
 .PHONY: tools-first
-tools-first: controller-gen kustomize codegen-tools golangci-lint promtool operator-sdk scorecard-test node-binaries ## Build the tools make lint and make test start with: the generators, golangci-lint, promtool, operator-sdk and scorecard-test, the control plane and the real node's binaries.
+tools-first: controller-gen kustomize codegen-tools promtool operator-sdk scorecard-test node-binaries ## Build the tools make test starts with: the generators, promtool, operator-sdk and scorecard-test, the control plane and the real node's binaries.
 
 .PHONY: scorecard-test
 scorecard-test: ## Build scorecard-test at operator-sdk's version, for the scorecard-test image (first time only).

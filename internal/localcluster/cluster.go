@@ -516,8 +516,10 @@ func (c *Cluster) args(name string) ([]string, error) {
 			"--cert-dir=" + filepath.Join(c.Dir, "apiserver-certs"),
 		}
 		if c.AuditLog {
+			// Never rotated (the default rotates at 100 MB): a test reads the whole run's
+			// writes from this one file.
 			args = append(args, "--audit-policy-file="+filepath.Join(c.Dir, "audit-policy.yaml"),
-				"--audit-log-path="+c.AuditLogFile(), "--audit-log-format=json")
+				"--audit-log-path="+c.AuditLogFile(), "--audit-log-format=json", "--audit-log-maxsize=0")
 		}
 		return args, nil
 	case ControllerManager:
