@@ -74,8 +74,10 @@ help: ## Display this help.
 ##@ Development
 
 .PHONY: manifests
-manifests: controller-gen ## Generate the CRD and the controllers' ClusterRole from the markers in api/ and controllers/, and copy them into the Helm chart.
+manifests: controller-gen ## Generate the CRD and the controllers' ClusterRole from the markers in api/ and controllers/ (and each controller's own, for the overlays that run it alone), and copy them into the Helm chart.
 	$(CONTROLLER_GEN) rbac:roleName=manager-role crd paths="{./api/...,./controllers/...}" output:crd:artifacts:config=config/crd/bases output:rbac:artifacts:config=config/rbac
+	$(CONTROLLER_GEN) rbac:roleName=manager-role paths=./controllers/podlabel/... output:rbac:artifacts:config=config/pod-labeler-only
+	$(CONTROLLER_GEN) rbac:roleName=manager-role paths=./controllers/demoapplication/... output:rbac:artifacts:config=config/demoapplication-only
 	hack/sync-chart.sh
 
 .PHONY: generate

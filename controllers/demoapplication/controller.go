@@ -72,6 +72,8 @@ type Reconciler struct {
 // only to who may update the owner's finalizers.
 // +kubebuilder:rbac:groups=paas.cmft.com,resources=demoapplications/finalizers,verbs=update
 // +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list;watch;create;patch
+// Per-pod Services go to the pods of the app's ReplicaSets, read as metadata.
+// +kubebuilder:rbac:groups=apps,resources=replicasets,verbs=list;watch
 // +kubebuilder:rbac:groups="",resources=services,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups=networking.k8s.io,resources=ingresses,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups=autoscaling,resources=horizontalpodautoscalers,verbs=get;list;watch;create;patch;delete
@@ -157,9 +159,10 @@ func (r *Reconciler) conflictRetryInterval() time.Duration {
 
 // SetupWithManager registers the controller: it reconciles DemoApplications on spec
 // changes, whenever an object they own changes (an autoscaler: its spec or metadata), whenever one of their pods
-// changes, and, for per-pod Services, whenever one of their pods
-// gains or loses its pod-name label or goes, and whenever a per-pod Service changes. Pods
-// are watched as metadata, through the informer the pod labeler already has.
+// changes, and, for per-pod Services, whenever one of their pods gains or loses its pod-name
+// label or goes, whenever their Deployment makes a ReplicaSet, and whenever a per-pod Service
+// changes. Pods are watched as metadata, through the informer the pod labeler already has;
+// ReplicaSets as metadata too.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, options controller.Options) error {
 	// Every reconcile lists its app's per-pod Services: indexed by app, that reads the app's
 	// own, where a label selector would scan every cached Service of the namespace.
@@ -184,6 +187,13 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, options controller.Optio
 			}))).
 		Watches(&corev1.Pod{}, handler.EnqueueRequestsFromMapFunc(r.podServiceApp),
 			builder.OnlyMetadata, builder.WithPredicates(r.podServiceInputsChanged())).
+		// A pod may reach its cache before its ReplicaSet reaches theirs: it gets its Service
+		// once the ReplicaSet does.
+		Watches(&appsv1.ReplicaSet{}, handler.EnqueueRequestsFromMapFunc(r.podServiceApp),
+			builder.OnlyMetadata, builder.WithPredicates(predicate.Funcs{
+				CreateFunc: func(event.CreateEvent) bool { return true },
+				UpdateFunc: func(event.UpdateEvent) bool { return false },
+			})).
 		Watches(&corev1.Service{}, handler.EnqueueRequestsFromMapFunc(r.podServiceApp),
 			builder.WithPredicates(predicate.ResourceVersionChangedPredicate{}, predicate.NewPredicateFuncs(func(o client.Object) bool {
 				return o.GetLabels()[wellknown.LabelPodService] != ""

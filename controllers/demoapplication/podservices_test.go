@@ -19,6 +19,7 @@ package demoapplication_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
@@ -26,6 +27,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/controllers/demoapplication"
@@ -33,11 +35,18 @@ import (
 	"github.com/cmft/demo-operator/internal/test/builder"
 )
 
-// newPod plays the ReplicaSet controller, which envtest does not run: a pod of app's
-// Deployment, with the template's labels and annotations. The pod labeler, which runs in
-// the suite's manager, gives it its pod-name label.
+// newAppPod plays the Deployment and ReplicaSet controllers, which envtest does not run: a
+// pod of app's Deployment, controlled by the Deployment's ReplicaSet, with the template's
+// labels and annotations. The pod labeler, which runs in the suite's manager, gives it its
+// pod-name label.
 func newAppPod(g Gomega, app *paasv1.DemoApplication, name string) *corev1.Pod {
 	d := get(g, app.Namespace, app.Name, &appsv1.Deployment{})
+	rs := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Namespace: app.Namespace, Name: d.Name + "-rs", Labels: d.Spec.Template.Labels}}
+	_, err := controllerutil.CreateOrUpdate(context.Background(), k8sClient, rs, func() error {
+		rs.Spec.Selector, rs.Spec.Template = d.Spec.Selector, d.Spec.Template
+		return controllerutil.SetControllerReference(d, rs, k8sClient.Scheme())
+	})
+	g.Expect(err).NotTo(HaveOccurred())
 	pod := &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{
 			Namespace: app.Namespace, Name: name,
@@ -45,6 +54,7 @@ func newAppPod(g Gomega, app *paasv1.DemoApplication, name string) *corev1.Pod {
 		},
 		Spec: d.Spec.Template.Spec,
 	}
+	g.Expect(controllerutil.SetControllerReference(rs, pod, k8sClient.Scheme())).To(Succeed())
 	g.Expect(k8sClient.Create(context.Background(), pod)).To(Succeed())
 	return pod
 }
@@ -106,6 +116,35 @@ func TestPodServices(t *testing.T) {
 		g.Eventually(func(g Gomega) int32 {
 			return get(g, ns, "web", &paasv1.DemoApplication{}).Status.PodServices
 		}).Should(Equal(int32(2)))
+	})
+
+	t.Run("a pod the app's Deployment does not run gets none, whatever labels it carries", func(t *testing.T) {
+		g := NewWithT(t)
+		template := get(g, ns, "web", &appsv1.Deployment{}).Spec.Template
+		foreign := &corev1.Pod{
+			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "web-foreign", Labels: template.Labels, Annotations: template.Annotations},
+			Spec:       template.Spec,
+		}
+		g.Expect(k8sClient.Create(ctx, foreign)).To(Succeed())
+		impostor := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "web-impostor", Labels: template.Labels},
+			Spec: appsv1.ReplicaSetSpec{Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"impostor": "yes"}},
+				Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"impostor": "yes"}}, Spec: template.Spec}}}
+		g.Expect(k8sClient.Create(ctx, impostor)).To(Succeed())
+		adopted := &corev1.Pod{
+			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "web-adopted", Labels: template.Labels, Annotations: template.Annotations},
+			Spec:       template.Spec,
+		}
+		g.Expect(controllerutil.SetControllerReference(impostor, adopted, k8sClient.Scheme())).To(Succeed())
+		g.Expect(k8sClient.Create(ctx, adopted)).To(Succeed())
+		for _, pod := range []*corev1.Pod{foreign, adopted} {
+			g.Eventually(func(g Gomega) map[string]string {
+				return get(g, ns, pod.Name, &corev1.Pod{}).Labels
+			}).Should(HaveKeyWithValue(wellknown.DefaultPodNameLabel, pod.Name), "the labeler labels any pod that opts in")
+		}
+		g.Consistently(func(g Gomega) []string { return podServices(g, app) }, 3*time.Second).
+			Should(ConsistOf("web-6b7f9-aaaaa", "web-6b7f9-bbbbb"))
+		g.Expect(k8sClient.Delete(ctx, foreign)).To(Succeed())
+		g.Expect(k8sClient.Delete(ctx, adopted)).To(Succeed())
 	})
 
 	t.Run("a per-pod Service changed by hand is put back", func(t *testing.T) {

@@ -260,7 +260,11 @@ func (r *Reconciler) replacePorts(ctx context.Context, app *paasv1.DemoApplicati
 func (r *Reconciler) reconcilePodServices(ctx context.Context, s *scope) {
 	const step = paasv1.ReasonPodServicesFailed
 	app := s.app
-	wanted, err := r.labelledPods(ctx, app)
+	if !s.deploymentKnown {
+		// Which pods are the app's is not known: its per-pod Services stay as they are.
+		return
+	}
+	wanted, err := r.labelledPods(ctx, s)
 	if err != nil {
 		s.fail(step, err)
 		return
@@ -305,9 +309,10 @@ func (r *Reconciler) reconcilePodServices(ctx context.Context, s *scope) {
 
 // labelledPods returns, by name, app's pods that carry their pod-name label and are not
 // being deleted: the pods that get a Service of their own. None when app does not ask.
-func (r *Reconciler) labelledPods(ctx context.Context, app *paasv1.DemoApplication) (map[string]*metav1.PartialObjectMetadata, error) {
+func (r *Reconciler) labelledPods(ctx context.Context, s *scope) (map[string]*metav1.PartialObjectMetadata, error) {
+	app := s.app
 	wanted := map[string]*metav1.PartialObjectMetadata{}
-	if !podServicesEnabled(app) {
+	if !podServicesEnabled(app) || s.deployment == nil {
 		return wanted, nil
 	}
 	pods := &metav1.PartialObjectMetadataList{}
@@ -318,9 +323,33 @@ func (r *Reconciler) labelledPods(ctx context.Context, app *paasv1.DemoApplicati
 	}
 	for i := range pods.Items {
 		pod := &pods.Items[i]
-		if value, _ := wellknown.PodLabel(pod, r.PodLabels.Label); pod.DeletionTimestamp.IsZero() && value == pod.Name {
+		if value, _ := wellknown.PodLabel(pod, r.PodLabels.Label); !pod.DeletionTimestamp.IsZero() || value != pod.Name {
+			continue
+		}
+		runs, err := r.runs(ctx, s.deployment, pod)
+		if err != nil {
+			return nil, err
+		}
+		if runs {
 			wanted[pod.Name] = pod
 		}
 	}
 	return wanted, nil
+}
+
+// runs reports whether pod is one of d's: controlled by a ReplicaSet that d controls. The
+// app's label, which whoever may create a pod can set, does not make a pod the app's.
+func (r *Reconciler) runs(ctx context.Context, d *appsv1.Deployment, pod *metav1.PartialObjectMetadata) (bool, error) {
+	ref := metav1.GetControllerOfNoCopy(pod)
+	if ref == nil || ref.APIVersion != appsv1.SchemeGroupVersion.String() || ref.Kind != "ReplicaSet" {
+		return false, nil
+	}
+	rs := &metav1.PartialObjectMetadata{}
+	rs.SetGroupVersionKind(appsv1.SchemeGroupVersion.WithKind("ReplicaSet"))
+	if err := r.Get(ctx, client.ObjectKey{Namespace: pod.Namespace, Name: ref.Name}, rs); apierrors.IsNotFound(err) {
+		return false, nil
+	} else if err != nil {
+		return false, fmt.Errorf("getting ReplicaSet %s: %w", klog.KRef(pod.Namespace, ref.Name), err)
+	}
+	return rs.UID == ref.UID && metav1.IsControlledBy(rs, d), nil
 }

@@ -50,6 +50,7 @@ type Reconciler struct {
 }
 
 // +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch;patch
+// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
 // Reconcile adds or removes the pod-name label with a merge patch that touches that label
 // alone, so that concurrent writers of other labels are never overwritten.

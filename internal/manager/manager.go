@@ -219,8 +219,9 @@ func (o *Options) Validate() error {
 	return errors.Join(errs...)
 }
 
-// cacheOptions keeps the caches small: pods as metadata trimmed to what the controllers
-// read, and only the Deployments, Services, Ingresses and autoscalers the operator manages.
+// cacheOptions keeps the caches small: pods and ReplicaSets as metadata trimmed to what the
+// controllers read, and only the Deployments, ReplicaSets, Services, Ingresses and
+// autoscalers the operator manages.
 // Both controllers share the pod informer; without the labeler, which must see every pod, it
 // holds the DemoApplications' pods alone.
 func (o *Options) cacheOptions() cache.Options {
@@ -235,6 +236,7 @@ func (o *Options) cacheOptions() cache.Options {
 		ByObject: map[client.Object]cache.ByObject{
 			&corev1.Pod{}:                            pods,
 			&appsv1.Deployment{}:                     {Label: managed},
+			&appsv1.ReplicaSet{}:                     {Label: managed, Transform: demoapplication.ReplicaSetCacheTransform},
 			&corev1.Service{}:                        {Label: managed},
 			&networkingv1.Ingress{}:                  {Label: managed},
 			&autoscalingv2.HorizontalPodAutoscaler{}: {Label: managed},

@@ -291,6 +291,20 @@ func TestInstallUpgradeUninstall(t *testing.T) {
 			To(beForbidden(), "delete the CRD")
 		g.Expect(sa.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "mine"}})).To(beForbidden(), "create a Namespace")
 	})
+
+	t.Run("the release's policies refuse the ServiceAccount what its RBAC allows but the operator never does", func(t *testing.T) {
+		g := newG(t)
+		pod := &corev1.Pod{}
+		g.Expect(c.admin.Get(ctx, client.ObjectKey{Namespace: apps, Name: "labelled"}, pod)).To(Succeed())
+		image := pod.DeepCopy()
+		image.Spec.Containers[0].Image = "attacker.example/miner:1"
+		g.Expect(sa.Patch(ctx, image, client.MergeFrom(pod))).To(And(beForbidden(),
+			MatchError(ContainSubstring("may change nothing of a pod but its pod-name label"))), "change a pod's image")
+		label := pod.DeepCopy()
+		label.Labels["example.com/other"] = "x"
+		g.Expect(sa.Patch(ctx, label, client.MergeFrom(pod))).To(And(beForbidden(),
+			MatchError(ContainSubstring("may change no label of a pod but"))), "label a pod with another key")
+	})
 	stop()
 
 	t.Run("a namespaced release watches and may touch only its namespaces", func(t *testing.T) {

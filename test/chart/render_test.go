@@ -25,6 +25,7 @@ import (
 
 	. "github.com/onsi/gomega"
 	"helm.sh/helm/v3/pkg/action"
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -76,6 +77,10 @@ func TestRenderDefaults(t *testing.T) {
 		"ClusterRole /demo-operator-demoapplication-admin",
 		"ClusterRole /demo-operator-demoapplication-editor",
 		"ClusterRole /demo-operator-demoapplication-viewer",
+		"ValidatingAdmissionPolicy /demo-operator-restraint-pods",
+		"ValidatingAdmissionPolicyBinding /demo-operator-restraint-pods",
+		"ValidatingAdmissionPolicy /demo-operator-restraint-objects",
+		"ValidatingAdmissionPolicyBinding /demo-operator-restraint-objects",
 	))
 
 	d := m.deployment(t)
@@ -219,8 +224,30 @@ serviceAccount: {name: operator, annotations: {example.com/role: demo}}
 		g := NewWithT(t)
 		m := mustRender(t, values(t, "{crds: {install: false}, rbac: {create: false}, serviceAccount: {create: false, name: existing}}"))
 		g.Expect(m.keys()).To(ConsistOf("Deployment demo-operator-system/demo-operator", "Service demo-operator-system/demo-operator-metrics",
-			"PodDisruptionBudget demo-operator-system/demo-operator"))
+			"PodDisruptionBudget demo-operator-system/demo-operator",
+			"ValidatingAdmissionPolicy /demo-operator-restraint-pods", "ValidatingAdmissionPolicyBinding /demo-operator-restraint-pods",
+			"ValidatingAdmissionPolicy /demo-operator-restraint-objects", "ValidatingAdmissionPolicyBinding /demo-operator-restraint-objects"))
 		g.Expect(m.deployment(t).Spec.Template.Spec.ServiceAccountName).To(Equal("existing"))
+	})
+
+	t.Run("the restraint policies name the release's ServiceAccount and pod-name label", func(t *testing.T) {
+		g := NewWithT(t)
+		m := mustRender(t, values(t, "{serviceAccount: {name: operator}, controllers: {podLabeler: {label: example.com/name}}}"))
+		for _, name := range []string{"demo-operator-restraint-pods", "demo-operator-restraint-objects"} {
+			policy := &admissionregistrationv1.ValidatingAdmissionPolicy{}
+			m.into(t, "ValidatingAdmissionPolicy /"+name, policy)
+			g.Expect(policy.Spec.MatchConditions).To(ConsistOf(admissionregistrationv1.MatchCondition{
+				Name: "operator", Expression: "request.userInfo.username == 'system:serviceaccount:demo-operator-system:operator'"}))
+			binding := &admissionregistrationv1.ValidatingAdmissionPolicyBinding{}
+			m.into(t, "ValidatingAdmissionPolicyBinding /"+name, binding)
+			g.Expect(binding.Spec.PolicyName).To(Equal(name))
+		}
+		pods := &admissionregistrationv1.ValidatingAdmissionPolicy{}
+		m.into(t, "ValidatingAdmissionPolicy /demo-operator-restraint-pods", pods)
+		g.Expect(pods.Spec.Variables).To(ContainElement(admissionregistrationv1.Variable{Name: "podNameLabel", Expression: "'example.com/name'"}))
+
+		m = mustRender(t, values(t, "{restraint: {enabled: false}}"))
+		g.Expect(m.keys()).NotTo(ContainElement(HavePrefix("ValidatingAdmissionPolicy")))
 	})
 
 	t.Run("CRD not kept", func(t *testing.T) {
@@ -266,7 +293,7 @@ func TestChartMatchesConfig(t *testing.T) {
 	t.Run("files are up to date", func(t *testing.T) {
 		g := NewWithT(t)
 		for chartDirName, configDir := range map[string]string{
-			"files/crds": "config/crd/bases", "files/rbac": "config/rbac",
+			"files/crds": "config/crd/bases", "files/rbac": "config/rbac", "files/restraint": "config/restraint",
 			"files/prometheus": "config/prometheus", "files/grafana": "config/grafana",
 		} {
 			copied, err := filepath.Glob(filepath.Join(chartDir, chartDirName, "*"))
@@ -275,7 +302,12 @@ func TestChartMatchesConfig(t *testing.T) {
 			for _, inChart := range copied {
 				got, err := os.ReadFile(inChart)
 				g.Expect(err).NotTo(HaveOccurred())
-				want, err := os.ReadFile(filepath.Join(testenv.Root(), configDir, filepath.Base(inChart)))
+				source := filepath.Join(configDir, filepath.Base(inChart))
+				if overlay, alone := strings.CutSuffix(filepath.Base(inChart), "-only.yaml"); alone {
+					// Each controller's rules alone, generated into the kustomization that runs it alone.
+					source = filepath.Join("config", overlay+"-only", "role.yaml")
+				}
+				want, err := os.ReadFile(filepath.Join(testenv.Root(), source))
 				g.Expect(err).NotTo(HaveOccurred())
 				g.Expect(string(got)).To(Equal(string(want)), "%s is stale: run make manifests", inChart)
 			}

@@ -94,7 +94,18 @@ rules:
   {{- toYaml $src.rules | nindent 2 }}
 {{- end }}
 
-{{/* The manager's rules, as `make manifests` generates them from the controllers' markers. */}}
+{{/*
+The file of the manager's rules, as `make manifests` generates them from the markers of the
+controllers the release runs: both, or one alone.
+*/}}
+{{- define "demo-operator.managerRulesFile" -}}
+{{- if not .Values.controllers.demoApplication.enabled }}pod-labeler-only.yaml
+{{- else if not .Values.controllers.podLabeler.enabled }}demoapplication-only.yaml
+{{- else }}role.yaml
+{{- end }}
+{{- end }}
+
+{{/* The manager's rules. */}}
 {{- define "demo-operator.managerRules" -}}
-{{- (.Files.Get "files/rbac/role.yaml" | fromYaml).rules | toYaml }}
+{{- (.Files.Get (printf "files/rbac/%s" (include "demo-operator.managerRulesFile" .)) | fromYaml).rules | toYaml }}
 {{- end }}

@@ -20,16 +20,23 @@ package testenv
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/wait"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -85,16 +92,18 @@ func Start() (*envtest.Environment, *rest.Config, error) {
 	return env, cfg, nil
 }
 
-// OperatorNamespace and OperatorServiceAccount are where AsOperator puts the operator's identity.
+// OperatorNamespace and OperatorServiceAccount are where AsOperator puts the operator's
+// identity: config/default's.
 const (
 	OperatorNamespace      = "demo-operator-system"
-	OperatorServiceAccount = "controller-manager"
+	OperatorServiceAccount = "demo-operator-controller-manager"
 )
 
 // AsOperator returns a copy of the admin config cfg that acts as the operator's
-// ServiceAccount, bound to the ClusterRole of config/rbac/role.yaml as config/default binds
-// it: a manager run with it has exactly the rights the shipped RBAC grants, so that a
-// missing rule, or an admission plugin checking them, fails the tests as it would fail users.
+// ServiceAccount, bound to the ClusterRole of config/rbac/role.yaml and restrained by the
+// policies of config/restraint as config/default installs them: a manager run with it has
+// exactly the rights the shipped RBAC and policies leave it, so that a missing rule, or an
+// admission plugin checking them, fails the tests as it would fail users.
 func AsOperator(ctx context.Context, cfg *rest.Config) (*rest.Config, error) {
 	c, err := client.New(cfg, client.Options{Scheme: scheme.Scheme})
 	if err != nil {
@@ -118,7 +127,11 @@ func AsOperator(ctx context.Context, cfg *rest.Config) (*rest.Config, error) {
 			Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: OperatorServiceAccount, Namespace: OperatorNamespace}},
 		},
 	}
-	for _, obj := range objs {
+	restraint, err := Objects(filepath.Join(Root(), "config", "restraint", "policy.yaml"))
+	if err != nil {
+		return nil, err
+	}
+	for _, obj := range append(objs, restraint...) {
 		if err := c.Create(ctx, obj); err != nil {
 			return nil, fmt.Errorf("creating the operator's %T %s: %w", obj, obj.GetName(), err)
 		}
@@ -128,7 +141,74 @@ func AsOperator(ctx context.Context, cfg *rest.Config) (*rest.Config, error) {
 		UserName: "system:serviceaccount:" + OperatorNamespace + ":" + OperatorServiceAccount,
 		Groups:   []string{"system:serviceaccounts", "system:serviceaccounts:" + OperatorNamespace, "system:authenticated"},
 	}
-	return operator, nil
+	return operator, waitRestrained(ctx, c, operator)
+}
+
+// waitRestrained waits until the API server enforces config/restraint's policies, which it
+// loads a moment after they are created: until then the operator would be unrestrained. It
+// probes each policy with a write it refuses, dry run.
+func waitRestrained(ctx context.Context, admin client.Client, cfg *rest.Config) error {
+	operator, err := client.New(cfg, client.Options{Scheme: scheme.Scheme})
+	if err != nil {
+		return err
+	}
+	const probe = "restraint-probe"
+	pod := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Namespace: OperatorNamespace, Name: probe},
+		// Bound to a node that does not exist: nothing runs it.
+		Spec: corev1.PodSpec{NodeName: probe, Containers: []corev1.Container{{Name: "probe", Image: probe}}},
+	}
+	if err := admin.Create(ctx, pod); err != nil {
+		return fmt.Errorf("creating the restraint probe pod: %w", err)
+	}
+	defer func() { _ = admin.Delete(ctx, pod) }()
+	probes := map[string]func() error{
+		"restraint-pods": func() error {
+			labelled := pod.DeepCopy()
+			labelled.Labels = map[string]string{probe: "true"}
+			return operator.Patch(ctx, labelled, client.MergeFrom(pod), client.DryRunAll)
+		},
+		"restraint-objects": func() error {
+			return operator.Create(ctx, &corev1.Service{
+				ObjectMeta: metav1.ObjectMeta{Namespace: OperatorNamespace, Name: probe},
+				Spec:       corev1.ServiceSpec{Ports: []corev1.ServicePort{{Port: 80}}},
+			}, client.DryRunAll)
+		},
+	}
+	for policy, write := range probes {
+		err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 30*time.Second, true, func(context.Context) (bool, error) {
+			err := write()
+			// Refused by one of its validations, not by an expression that fails.
+			return apierrors.IsForbidden(err) && strings.Contains(err.Error(), "ValidatingAdmissionPolicy") &&
+				!strings.Contains(err.Error(), "resulted in error"), nil
+		})
+		if err != nil {
+			return fmt.Errorf("waiting for the API server to enforce %s: %w", policy, err)
+		}
+	}
+	return nil
+}
+
+// Objects reads the objects of a YAML file of one or more documents.
+func Objects(path string) ([]client.Object, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var objs []client.Object
+	decoder := utilyaml.NewYAMLOrJSONDecoder(f, 4096)
+	for {
+		obj := &unstructured.Unstructured{}
+		if err := decoder.Decode(&obj.Object); errors.Is(err, io.EOF) {
+			return objs, nil
+		} else if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", path, err)
+		}
+		if len(obj.Object) > 0 {
+			objs = append(objs, obj)
+		}
+	}
 }
 
 // Counters returns the values of the controller-runtime counter name by the value of its

@@ -1,0 +1,229 @@
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package chart_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+
+	"github.com/cmft/demo-operator/internal/test/testenv"
+)
+
+// What each controller may do, as "verb resource" (resource as group/resource): the rules a
+// reviewer reads, written out here so that a marker added to a controller fails this test
+// until it is read.
+var (
+	podLabelerGrants = []string{
+		"get pods", "list pods", "watch pods", "patch pods",
+		"create events.k8s.io/events", "patch events.k8s.io/events",
+	}
+	demoApplicationGrants = []string{
+		"get paas.cmft.com/demoapplications", "list paas.cmft.com/demoapplications", "watch paas.cmft.com/demoapplications",
+		"patch paas.cmft.com/demoapplications/status", "update paas.cmft.com/demoapplications/finalizers",
+		"get apps/deployments", "list apps/deployments", "watch apps/deployments", "create apps/deployments", "patch apps/deployments",
+		"list apps/replicasets", "watch apps/replicasets",
+		"get services", "list services", "watch services", "create services", "patch services", "delete services",
+		"get networking.k8s.io/ingresses", "list networking.k8s.io/ingresses", "watch networking.k8s.io/ingresses",
+		"create networking.k8s.io/ingresses", "patch networking.k8s.io/ingresses", "delete networking.k8s.io/ingresses",
+		"get autoscaling/horizontalpodautoscalers", "list autoscaling/horizontalpodautoscalers", "watch autoscaling/horizontalpodautoscalers",
+		"create autoscaling/horizontalpodautoscalers", "patch autoscaling/horizontalpodautoscalers", "delete autoscaling/horizontalpodautoscalers",
+		"get pods", "list pods", "watch pods",
+		"create events.k8s.io/events", "patch events.k8s.io/events",
+	}
+	// The secure metrics endpoint authenticates and authorizes each scrape with the API
+	// server: TokenReviews and SubjectAccessReviews have no namespace, so these stay
+	// cluster-wide whatever the manager watches.
+	metricsAuthGrants = []string{"create authentication.k8s.io/tokenreviews", "create authorization.k8s.io/subjectaccessreviews"}
+	// Leader election, in the manager's own namespace.
+	leaderElectionGrants = []string{
+		"get coordination.k8s.io/leases", "list coordination.k8s.io/leases", "watch coordination.k8s.io/leases",
+		"create coordination.k8s.io/leases", "update coordination.k8s.io/leases", "patch coordination.k8s.io/leases",
+		"delete coordination.k8s.io/leases", "create events", "patch events", "create events.k8s.io/events", "patch events.k8s.io/events",
+	}
+)
+
+// TestManagerRulesFollowConfiguration renders every combination of controllers and watched
+// namespaces, with the chart and with config/'s kustomizations, and reads what the RBAC they
+// install grants the manager's ServiceAccount, where: only what the enabled controllers need,
+// and with watchNamespaces none of it cluster-wide.
+func TestManagerRulesFollowConfiguration(t *testing.T) {
+	controllers := []struct {
+		name, values, kustomization string
+		// off is the manager's flag that turns the other controller off.
+		off    string
+		grants []string
+	}{
+		{"both", "", "config/default", "", append(slices.Clone(podLabelerGrants), demoApplicationGrants...)},
+		{"pod labeler alone", "controllers: {demoApplication: {enabled: false}}", "config/pod-labeler-only",
+			"--enable-demoapplication-controller=false", podLabelerGrants},
+		{"DemoApplication controller alone", "controllers: {podLabeler: {enabled: false}}", "config/demoapplication-only",
+			"--enable-pod-labeler=false", demoApplicationGrants},
+	}
+	var table []string
+	for _, c := range controllers {
+		t.Run(c.name+", every namespace", func(t *testing.T) {
+			g := NewWithT(t)
+			want := map[string]sets.Set[string]{
+				"cluster":        sets.New(c.grants...).Insert(metricsAuthGrants...),
+				releaseNamespace: sets.New(leaderElectionGrants...),
+			}
+			chartGrants := grants(g, mustRender(t, values(t, c.values)).objects(), "demo-operator")
+			g.Expect(chartGrants).To(Equal(want), "the chart")
+			built := kustomizeBuild(g, c.kustomization)
+			g.Expect(grants(g, built, "demo-operator-controller-manager")).To(Equal(want), c.kustomization)
+			if c.off != "" {
+				g.Expect(managerArgs(g, built)).To(ContainElement(c.off), c.kustomization)
+			}
+			table = append(table, describeGrants(c.name+", every namespace", chartGrants)...)
+		})
+		t.Run(c.name+", watchNamespaces", func(t *testing.T) {
+			g := NewWithT(t)
+			vals := values(t, c.values+"\nwatchNamespaces: [team-a, team-b]")
+			got := grants(g, mustRender(t, vals).objects(), "demo-operator")
+			g.Expect(got).To(Equal(map[string]sets.Set[string]{
+				"cluster":        sets.New(metricsAuthGrants...),
+				"team-a":         sets.New(c.grants...),
+				"team-b":         sets.New(c.grants...),
+				releaseNamespace: sets.New(leaderElectionGrants...),
+			}))
+			table = append(table, describeGrants(c.name+", watchNamespaces [team-a, team-b]", got)...)
+		})
+	}
+	t.Logf("what the chart grants the manager (configuration | scope | resource | verbs):\n%s", strings.Join(table, "\n"))
+}
+
+// grants returns what the RBAC objects in objs grant serviceAccount, by scope ("cluster" or a
+// namespace), as "verb resource".
+func grants(g Gomega, objs []map[string]interface{}, serviceAccount string) map[string]sets.Set[string] {
+	roles := map[string][]rbacv1.PolicyRule{}
+	var bindings []struct {
+		scope string
+		ref   string
+	}
+	for _, obj := range objs {
+		kind := obj["kind"]
+		meta, _ := obj["metadata"].(map[string]interface{})
+		namespace, _ := meta["namespace"].(string)
+		name, _ := meta["name"].(string)
+		switch kind {
+		case "ClusterRole", "Role":
+			role := &rbacv1.ClusterRole{}
+			g.Expect(runtime.DefaultUnstructuredConverter.FromUnstructured(obj, role)).To(Succeed())
+			roles[fmt.Sprintf("%s %s/%s", kind, namespace, name)] = role.Rules
+		case "ClusterRoleBinding", "RoleBinding":
+			binding := &rbacv1.RoleBinding{}
+			g.Expect(runtime.DefaultUnstructuredConverter.FromUnstructured(obj, binding)).To(Succeed())
+			if !slices.ContainsFunc(binding.Subjects, func(s rbacv1.Subject) bool { return s.Kind == "ServiceAccount" && s.Name == serviceAccount }) {
+				continue
+			}
+			scope, refNamespace := "cluster", ""
+			if kind == "RoleBinding" {
+				scope = namespace
+				if binding.RoleRef.Kind == "Role" {
+					refNamespace = namespace
+				}
+			}
+			bindings = append(bindings, struct{ scope, ref string }{scope, fmt.Sprintf("%s %s/%s", binding.RoleRef.Kind, refNamespace, binding.RoleRef.Name)})
+		}
+	}
+	out := map[string]sets.Set[string]{}
+	for _, b := range bindings {
+		rules, ok := roles[b.ref]
+		g.Expect(ok).To(BeTrue(), "%s, bound to %s, is not installed", b.ref, serviceAccount)
+		if out[b.scope] == nil {
+			out[b.scope] = sets.New[string]()
+		}
+		for _, rule := range rules {
+			g.Expect(rule.ResourceNames).To(BeEmpty())
+			for _, group := range rule.APIGroups {
+				for _, resource := range rule.Resources {
+					if group != "" {
+						resource = group + "/" + resource
+					}
+					for _, verb := range rule.Verbs {
+						out[b.scope].Insert(verb + " " + resource)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// describeGrants is grants as table rows, one per scope and resource.
+func describeGrants(configuration string, grants map[string]sets.Set[string]) []string {
+	rows := make([]string, 0, len(grants))
+	for _, scope := range sets.List(sets.KeySet(grants)) {
+		verbs := map[string][]string{}
+		for _, grant := range sets.List(grants[scope]) {
+			verb, resource, _ := strings.Cut(grant, " ")
+			verbs[resource] = append(verbs[resource], verb)
+		}
+		for _, resource := range sets.List(sets.KeySet(verbs)) {
+			rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s |", configuration, scope, resource, strings.Join(verbs[resource], ", ")))
+		}
+	}
+	return rows
+}
+
+// kustomizeBuild returns the objects `kustomize build dir` outputs, dir relative to the
+// repository.
+func kustomizeBuild(g Gomega, dir string) []map[string]interface{} {
+	resources, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(filesys.MakeFsOnDisk(), filepath.Join(testenv.Root(), dir))
+	g.Expect(err).NotTo(HaveOccurred())
+	objs := make([]map[string]interface{}, 0, resources.Size())
+	for _, r := range resources.Resources() {
+		obj, err := r.Map()
+		g.Expect(err).NotTo(HaveOccurred())
+		objs = append(objs, obj)
+	}
+	return objs
+}
+
+// managerArgs returns the arguments of the manager container of the Deployment in objs.
+func managerArgs(g Gomega, objs []map[string]interface{}) []string {
+	for _, obj := range objs {
+		if obj["kind"] != "Deployment" {
+			continue
+		}
+		d := &appsv1.Deployment{}
+		g.Expect(runtime.DefaultUnstructuredConverter.FromUnstructured(obj, d)).To(Succeed())
+		return d.Spec.Template.Spec.Containers[0].Args
+	}
+	g.Expect(objs).To(ContainElement(HaveKeyWithValue("kind", "Deployment")))
+	return nil
+}
+
+// objects returns the rendered objects.
+func (m manifest) objects() []map[string]interface{} {
+	out := make([]map[string]interface{}, 0, len(m))
+	for _, key := range m.keys() {
+		out = append(out, m[key].Object)
+	}
+	return out
+}
