@@ -1,0 +1,131 @@
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package chart_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/internal/test/builder"
+)
+
+func TestApplicationPolicyOffByDefault(t *testing.T) {
+	NewWithT(t).Expect(mustRender(t, nil).keys()).NotTo(ContainElement(ContainSubstring("application-policy")))
+}
+
+// TestApplicationPolicy installs the policies of two releases on a real API server, each
+// bound to the namespace it watches, and creates DemoApplications as a team would: what the
+// platform refuses is refused at create time, in the API server's words, naming the field.
+func TestApplicationPolicy(t *testing.T) {
+	c := startCluster(t)
+	ctx := context.Background()
+	crd := false
+	for name, vals := range map[string]string{
+		"strict": `{watchNamespaces: [strict], applicationPolicy: {denyNodePorts: true, denyLoadBalancers: true,
+			allowedImageRegistries: [registry.example.com/, mirror.example.com/], maxReplicas: 5}}`,
+		"ranged": `{watchNamespaces: [ranged], applicationPolicy: {nodePortRange: {min: 30100, max: 30199}}}`,
+	} {
+		rel, err := renderRelease(t, loadChart(t), name, values(t, vals))
+		NewWithT(t).Expect(err).NotTo(HaveOccurred())
+		for key, obj := range parseManifest(t, rel.Manifest) {
+			policy := obj.GetName() == name+"-demo-operator-application-policy"
+			if policy || (obj.GetKind() == "CustomResourceDefinition" && !crd) {
+				NewWithT(t).Expect(c.admin.Create(ctx, obj)).To(Succeed(), key)
+				crd = crd || !policy
+			}
+		}
+	}
+	for _, ns := range []string{"strict", "ranged", "elsewhere"} {
+		c.namespace(t, ns)
+	}
+	app := func(ns string, mutate func(*paasv1.DemoApplication)) *paasv1.DemoApplication {
+		a := builder.DemoApplication(ns, "web", builder.Image("registry.example.com/web:1"))
+		mutate(a)
+		return a
+	}
+	refused := func(g Gomega, a *paasv1.DemoApplication, msg string) {
+		err := c.admin.Create(ctx, a, client.DryRunAll)
+		g.ExpectWithOffset(1, apierrors.IsForbidden(err)).To(BeTrue(), "want a refusal, got %v", err)
+		g.ExpectWithOffset(1, err).To(MatchError(ContainSubstring(msg)))
+	}
+	nodePort := func(port int32) func(*paasv1.DemoApplication) {
+		return func(a *paasv1.DemoApplication) { a.Spec.Ports[0].NodePort = ptr.To(port) }
+	}
+	podServices := func(typ corev1.ServiceType) func(*paasv1.DemoApplication) {
+		return func(a *paasv1.DemoApplication) { a.Spec.PodServices = &paasv1.PodServices{Enabled: true, Type: typ} }
+	}
+
+	// The API server serves the CRD, and loads a new policy, a moment after they are created.
+	NewWithT(t).Eventually(func(g Gomega) {
+		refused(g, app("strict", nodePort(30080)), "spec.ports[].nodePort")
+		refused(g, app("ranged", nodePort(30500)), "spec.ports[].nodePort")
+	}, 30*time.Second, 100*time.Millisecond).Should(Succeed())
+
+	t.Run("node ports, when denied", func(t *testing.T) {
+		g := NewWithT(t)
+		refused(g, app("strict", nodePort(30080)), "spec.ports[].nodePort: this cluster exposes no application on its nodes' ports")
+		refused(g, app("strict", podServices(corev1.ServiceTypeNodePort)), "spec.podServices.type: NodePort is not allowed on this cluster")
+	})
+	t.Run("load balancers, when denied", func(t *testing.T) {
+		refused(NewWithT(t), app("strict", podServices(corev1.ServiceTypeLoadBalancer)), "spec.podServices.type: LoadBalancer is not allowed on this cluster")
+	})
+	t.Run("images from other registries", func(t *testing.T) {
+		refused(NewWithT(t), app("strict", func(a *paasv1.DemoApplication) { a.Spec.Image = "docker.io/library/nginx:1.27" }),
+			"spec.image: docker.io/library/nginx:1.27 is not from a registry this cluster allows: registry.example.com/, mirror.example.com/")
+	})
+	t.Run("more replicas than allowed", func(t *testing.T) {
+		g := NewWithT(t)
+		refused(g, app("strict", func(a *paasv1.DemoApplication) { a.Spec.Replica = ptr.To[int32](6) }),
+			"spec.replica: 6 is more than the 5 replicas this cluster allows an application")
+		refused(g, app("strict", func(a *paasv1.DemoApplication) {
+			a.Spec.Resources = &paasv1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("64Mi")}}
+			a.Spec.Autoscaling = &paasv1.Autoscaling{MaxReplicas: 10, TargetMemoryUtilizationPercentage: ptr.To[int32](80)}
+		}), "spec.autoscaling.maxReplicas: 10 is more than the 5 replicas this cluster allows an application")
+	})
+	t.Run("node ports outside the range", func(t *testing.T) {
+		g := NewWithT(t)
+		refused(g, app("ranged", nodePort(30500)), "spec.ports[].nodePort: 30500 outside 30100-30199")
+		g.Expect(c.admin.Create(ctx, app("ranged", nodePort(30150)), client.DryRunAll)).To(Succeed())
+	})
+	t.Run("what the platform allows is created", func(t *testing.T) {
+		g := NewWithT(t)
+		g.Expect(c.admin.Create(ctx, app("strict", func(a *paasv1.DemoApplication) { a.Spec.Image = "mirror.example.com/web:1" }))).To(Succeed())
+		g.Expect(c.admin.Create(ctx, app("ranged", podServices(corev1.ServiceTypeLoadBalancer)))).To(Succeed())
+	})
+	t.Run("only in the namespaces the release watches", func(t *testing.T) {
+		g := NewWithT(t)
+		g.Expect(c.admin.Create(ctx, app("elsewhere", func(a *paasv1.DemoApplication) {
+			a.Spec.Image, a.Spec.Ports[0].NodePort, a.Spec.Replica = "docker.io/library/nginx:1.27", ptr.To[int32](30500), ptr.To[int32](50)
+		}))).To(Succeed())
+	})
+	t.Run("an app that no longer complies can only be brought back into line", func(t *testing.T) {
+		g := NewWithT(t)
+		a := &paasv1.DemoApplication{}
+		g.Expect(c.admin.Get(ctx, client.ObjectKey{Namespace: "strict", Name: "web"}, a)).To(Succeed())
+		a.Spec.Replica = ptr.To[int32](9)
+		g.Expect(apierrors.IsForbidden(c.admin.Update(ctx, a))).To(BeTrue())
+	})
+}
