@@ -188,12 +188,10 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, options controller.Optio
 		Watches(&corev1.Pod{}, handler.EnqueueRequestsFromMapFunc(r.podServiceApp),
 			builder.OnlyMetadata, builder.WithPredicates(r.podServiceInputsChanged())).
 		// A pod may reach its cache before its ReplicaSet reaches theirs: it gets its Service
-		// once the ReplicaSet does.
+		// once the ReplicaSet does. A ReplicaSet's updates (its status, its scale) change
+		// nothing here.
 		Watches(&appsv1.ReplicaSet{}, handler.EnqueueRequestsFromMapFunc(r.podServiceApp),
-			builder.OnlyMetadata, builder.WithPredicates(predicate.Funcs{
-				CreateFunc: func(event.CreateEvent) bool { return true },
-				UpdateFunc: func(event.UpdateEvent) bool { return false },
-			})).
+			builder.OnlyMetadata, builder.WithPredicates(predicate.Funcs{UpdateFunc: func(event.UpdateEvent) bool { return false }})).
 		Watches(&corev1.Service{}, handler.EnqueueRequestsFromMapFunc(r.podServiceApp),
 			builder.WithPredicates(predicate.ResourceVersionChangedPredicate{}, predicate.NewPredicateFuncs(func(o client.Object) bool {
 				return o.GetLabels()[wellknown.LabelPodService] != ""

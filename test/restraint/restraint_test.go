@@ -81,17 +81,9 @@ func refused(g Gomega, err error, msg string) {
 	g.ExpectWithOffset(1, err).To(MatchError(And(ContainSubstring("ValidatingAdmissionPolicy"), ContainSubstring(msg))))
 }
 
-func namespace(t *testing.T, name string) string {
-	g := NewWithT(t)
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: name + "-"}}
-	g.Expect(admin.Create(context.Background(), ns)).To(Succeed())
-	t.Cleanup(func() { _ = admin.Delete(context.Background(), ns) })
-	return ns.Name
-}
-
 func TestPods(t *testing.T) {
 	ctx := context.Background()
-	ns := namespace(t, "pods")
+	ns := testenv.NewNamespace(t, admin, "pods-")
 	g := NewWithT(t)
 	pod := &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "web-1", Labels: map[string]string{"team": "a"},
@@ -166,29 +158,16 @@ func grant(t *testing.T, rule rbacv1.PolicyRule) {
 
 func TestObjects(t *testing.T) {
 	ctx := context.Background()
-	ns := namespace(t, "objects")
+	ns := testenv.NewNamespace(t, admin, "objects-")
 	g := NewWithT(t)
 	app := builder.DemoApplication(ns, "web")
 	g.Expect(admin.Create(ctx, app)).To(Succeed())
 	owned := metav1.OwnerReference{APIVersion: paasv1.GroupVersion.String(), Kind: "DemoApplication", Name: app.Name, UID: app.UID, Controller: ptr.To(true)}
 	managed := map[string]string{wellknown.LabelManagedBy: wellknown.ManagedByValue}
-	deployment := func(name string, labels map[string]string, owners ...metav1.OwnerReference) *appsv1.Deployment {
-		selector := map[string]string{"app": name}
-		return &appsv1.Deployment{
-			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Labels: labels, OwnerReferences: owners},
-			Spec: appsv1.DeploymentSpec{
-				Selector: &metav1.LabelSelector{MatchLabels: selector},
-				Template: corev1.PodTemplateSpec{
-					ObjectMeta: metav1.ObjectMeta{Labels: selector},
-					Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: "registry.example/web:1"}}},
-				},
-			},
-		}
-	}
 
 	t.Run("a Deployment it labels and its app controls is the operator's to create and change", func(t *testing.T) {
 		g := NewWithT(t)
-		d := deployment("web", managed, owned)
+		d := deployment(ns, "web", managed, owned)
 		g.Expect(operator.Create(ctx, d)).To(Succeed())
 		patched := d.DeepCopy()
 		patched.Spec.Replicas = ptr.To[int32](3)
@@ -196,12 +175,12 @@ func TestObjects(t *testing.T) {
 	})
 	t.Run("creating one it would not manage is refused", func(t *testing.T) {
 		g := NewWithT(t)
-		refused(g, operator.Create(ctx, deployment("unlabelled", nil, owned)), "labelled app.kubernetes.io/managed-by=demo-operator")
-		refused(g, operator.Create(ctx, deployment("orphan", managed)), "controlled by DemoApplication")
+		refused(g, operator.Create(ctx, deployment(ns, "unlabelled", nil, owned)), "labelled app.kubernetes.io/managed-by=demo-operator")
+		refused(g, operator.Create(ctx, deployment(ns, "orphan", managed)), "controlled by DemoApplication")
 	})
 	t.Run("a Deployment it does not own is not its to change or delete", func(t *testing.T) {
 		g := NewWithT(t)
-		theirs := deployment("theirs", nil)
+		theirs := deployment(ns, "theirs", nil)
 		g.Expect(admin.Create(ctx, theirs)).To(Succeed())
 		patched := theirs.DeepCopy()
 		patched.Spec.Template.Spec.Containers[0].Image = "attacker.example/miner:1"
@@ -221,7 +200,7 @@ func TestObjects(t *testing.T) {
 		}
 		g.Expect(operator.Create(ctx, svc)).To(Succeed())
 		g.Expect(operator.Delete(ctx, svc)).To(Succeed())
-		d := deployment("pod-owned", managed, svc.OwnerReferences...)
+		d := deployment(ns, "pod-owned", managed, svc.OwnerReferences...)
 		refused(g, operator.Create(ctx, d), "controlled by DemoApplication")
 	})
 	t.Run("a Service it does not manage is not its to take over or delete", func(t *testing.T) {
@@ -240,18 +219,24 @@ func TestObjects(t *testing.T) {
 // another identity are RBAC's to decide.
 func TestAdminUnrestrained(t *testing.T) {
 	ctx := context.Background()
-	ns := namespace(t, "admin")
+	ns := testenv.NewNamespace(t, admin, "admin-")
 	g := NewWithT(t)
-	d := &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "plain"},
+	d := deployment(ns, "plain", nil)
+	g.Expect(admin.Create(ctx, d)).To(Succeed())
+	g.Expect(admin.Delete(ctx, d)).To(Succeed())
+}
+
+// deployment returns a Deployment of one container, with labels and owners.
+func deployment(namespace, name string, labels map[string]string, owners ...metav1.OwnerReference) *appsv1.Deployment {
+	selector := map[string]string{"app": name}
+	return &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, Labels: labels, OwnerReferences: owners},
 		Spec: appsv1.DeploymentSpec{
-			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "plain"}},
+			Selector: &metav1.LabelSelector{MatchLabels: selector},
 			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "plain"}},
+				ObjectMeta: metav1.ObjectMeta{Labels: selector},
 				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: "registry.example/web:1"}}},
 			},
 		},
 	}
-	g.Expect(admin.Create(ctx, d)).To(Succeed())
-	g.Expect(admin.Delete(ctx, d)).To(Succeed())
 }
