@@ -55,6 +55,8 @@ GOLANGCI_LINT ?= $(LOCALBIN)/golangci-lint
 LINT_MOD = hack/tools/lint
 PROMTOOL ?= $(LOCALBIN)/promtool
 PROM_MOD = hack/tools/prometheus
+KUBE_SCORE ?= $(LOCALBIN)/kube-score
+KUBE_SCORE_MOD = hack/tools/kube-score
 SKIPPER ?= $(LOCALBIN)/skipper
 SKIPPER_MOD = hack/tools/skipper
 KUBECTL ?= kubectl
@@ -94,8 +96,37 @@ vet: ## Run go vet against code.
 	go vet ./...
 
 .PHONY: lint
-lint: golangci-lint ## Run golangci-lint (.golangci.yml) against the module, every tier's build tags included.
+lint: golangci-lint kube-score ## Run golangci-lint (.golangci.yml) against the module, every tier's build tags included, after make kube-score.
 	$(GOLANGCI_LINT) run
+
+# The checks of kube-score the manifests fail on purpose:
+# - pod-networkpolicy: the ingress NetworkPolicy is opt-in (its metrics scrapers' namespaces are
+#   the cluster's), and no egress one: the API server's address is the cluster's, often a host one
+#   NetworkPolicies cannot select.
+# - container-security-context-user-group-id: no runAsUser, so that OpenShift's restricted SCC
+#   picks one from the namespace's range; the image's user is 65532, and runAsNonRoot holds.
+# - container-image-pull-policy: IfNotPresent, the image being a version tag or a digest; Always
+#   would make every restart depend on the registry.
+# - container-ephemeral-storage-request-and-limit: the root filesystem is read-only and the
+#   manager mounts no volume, its log (rotated by the kubelet) is all it writes; nodes that report
+#   no ephemeral-storage (kwok's) could not schedule a pod requesting some.
+# - deployment-has-host-podantiaffinity: the pods are spread over nodes by
+#   topologySpreadConstraints, which kube-score does not read.
+# config/default runs one replica, as kubebuilder's does (deployment-replicas); the chart two.
+KUBE_SCORE_FLAGS = score --kubernetes-version v1.37 --exit-one-on-warning --output-format ci \
+	--enable-optional-test container-seccomp-profile \
+	--ignore-test pod-networkpolicy,container-security-context-user-group-id,container-image-pull-policy,container-ephemeral-storage-request-and-limit,deployment-has-host-podantiaffinity
+# Prints the findings only; kube-score's exit status fails the pipeline (pipefail).
+KUBE_SCORE_FINDINGS = awk '!/^\[(OK|SKIPPED)\]/'
+
+.PHONY: kube-score
+kube-score: $(KUBE_SCORE) kustomize ## Check the chart, rendered with its default values and each of its ci/*-values.yaml, and config/default with kube-score: any finding but those explained in the Makefile fails.
+	@for values in "" $(wildcard $(CHART)/ci/*-values.yaml); do \
+	  echo "kube-score: $(CHART) $${values:-(default values)}"; \
+	  $(HELM_SDK) template $(CHART) $${values:+-f $$values} | $(KUBE_SCORE) $(KUBE_SCORE_FLAGS) - | $(KUBE_SCORE_FINDINGS) || exit 1; \
+	done
+	@echo "kube-score: config/default"
+	@$(KUSTOMIZE) build config/default | $(KUBE_SCORE) $(KUBE_SCORE_FLAGS) --ignore-test deployment-replicas - | $(KUBE_SCORE_FINDINGS)
 
 .PHONY: lint-fix
 lint-fix: golangci-lint ## Run golangci-lint and apply its fixes.
@@ -231,7 +262,7 @@ helm-package: manifests ## Package the chart into bin/charts, with appVersion $(
 ##@ Tools
 
 .PHONY: tools
-tools: tools-first golangci-lint olm-binaries skipper ## Build every tool the tests and make lint run into bin/ (first time only): tools-first, golangci-lint, then OLM and opm, and Skipper. One at a time: on two cores, make -j4 tools took longer.
+tools: tools-first golangci-lint $(KUBE_SCORE) olm-binaries skipper ## Build every tool the tests and make lint run into bin/ (first time only): tools-first, golangci-lint and kube-score, then OLM and opm, and Skipper. One at a time: on two cores, make -j4 tools took longer.
 
 .PHONY: tools-first
 tools-first: controller-gen kustomize codegen-tools promtool operator-sdk scorecard-test node-binaries ## Build the tools make test starts with: the generators, promtool, operator-sdk and scorecard-test, the control plane and the real node's binaries.
@@ -266,6 +297,10 @@ $(KUSTOMIZE): $(TOOLS_MOD)/go.mod
 golangci-lint: $(GOLANGCI_LINT) ## Build golangci-lint at the version pinned in hack/tools/lint/go.mod.
 $(GOLANGCI_LINT): $(LINT_MOD)/go.mod
 	cd $(LINT_MOD) && go build -o $(GOLANGCI_LINT) github.com/golangci/golangci-lint/v2/cmd/golangci-lint
+
+$(KUBE_SCORE): $(KUBE_SCORE_MOD)/go.mod
+	cd $(KUBE_SCORE_MOD) && v=$$(go list -m -f '{{.Version}}' github.com/zegl/kube-score) && \
+	  go build -ldflags "-X main.version=$$v" -o $(KUBE_SCORE) github.com/zegl/kube-score/cmd/kube-score
 
 .PHONY: promtool
 promtool: $(PROMTOOL) ## Build promtool at the version pinned in hack/tools/prometheus/go.mod, without the service discoveries it does not need to check and test rules.
