@@ -61,7 +61,7 @@ SKIPPER ?= $(LOCALBIN)/skipper
 SKIPPER_MOD = hack/tools/skipper
 KUBECTL ?= kubectl
 # The tools' paths, for the tests that run them (internal/test/sdkbundle runs make bundle).
-TOOL_PATHS = CONTROLLER_GEN="$(CONTROLLER_GEN)" KUSTOMIZE="$(KUSTOMIZE)" OPERATOR_SDK="$(OPERATOR_SDK)" PROMTOOL="$(PROMTOOL)"
+TOOL_PATHS = CONTROLLER_GEN="$(CONTROLLER_GEN)" KUSTOMIZE="$(KUSTOMIZE)" OPERATOR_SDK="$(OPERATOR_SDK)" PROMTOOL="$(PROMTOOL)" HELM="$(HELM)"
 GO_TEST_FLAGS ?= -timeout 30m
 
 .PHONY: all
@@ -120,10 +120,10 @@ KUBE_SCORE_FLAGS = score --kubernetes-version v1.37 --exit-one-on-warning --outp
 KUBE_SCORE_FINDINGS = awk '!/^\[(OK|SKIPPED)\]/'
 
 .PHONY: kube-score
-kube-score: $(KUBE_SCORE) kustomize ## Check the chart, rendered with its default values and each of its ci/*-values.yaml, and config/default with kube-score: any finding but those explained in the Makefile fails.
+kube-score: $(KUBE_SCORE) kustomize helm ## Check the chart, rendered with its default values and each of its ci/*-values.yaml, and config/default with kube-score: any finding but those explained in the Makefile fails.
 	@for values in "" $(wildcard $(CHART)/ci/*-values.yaml); do \
 	  echo "kube-score: $(CHART) $${values:-(default values)}"; \
-	  $(HELM_SDK) template $(CHART) $${values:+-f $$values} | $(KUBE_SCORE) $(KUBE_SCORE_FLAGS) - | $(KUBE_SCORE_FINDINGS) || exit 1; \
+	  $(HELM) template $(notdir $(CHART)) $(CHART) -n demo-operator-system $${values:+-f $$values} | $(KUBE_SCORE) $(KUBE_SCORE_FLAGS) - | $(KUBE_SCORE_FINDINGS) || exit 1; \
 	done
 	@echo "kube-score: config/default"
 	@$(KUSTOMIZE) build config/default | $(KUBE_SCORE) $(KUBE_SCORE_FLAGS) --ignore-test deployment-replicas - | $(KUBE_SCORE_FINDINGS)
@@ -137,7 +137,7 @@ envtest: ## Build kube-apiserver and etcd from the Go module proxy into bin/ (fi
 	@hack/control-plane.sh >/dev/null
 
 .PHONY: test
-test: controller-gen codegen-tools kustomize operator-sdk promtool envtest ## Run unit and integration tests (a real kube-apiserver and etcd), the staleness checks (make bundle with operator-sdk included), operator-sdk bundle validate and the end-to-end tests (make test-e2e, make test-node); the image tests are make test-images.
+test: controller-gen codegen-tools kustomize operator-sdk promtool helm envtest ## Run unit and integration tests (a real kube-apiserver and etcd), the staleness checks (make bundle with operator-sdk included), operator-sdk bundle validate and the end-to-end tests (make test-e2e, make test-node); the image tests are make test-images.
 	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" $(TOOL_PATHS) go test $(GO_TEST_FLAGS) $$(go list ./... | grep -v /test/images) -coverprofile cover.out
 	$(MAKE) test-e2e E2E_FLAGS=
 	$(MAKE) test-node E2E_FLAGS=
@@ -240,24 +240,37 @@ test-e2e: ## Run the end-to-end tests on their own local cluster: real pods, gar
 ##@ Helm
 
 CHART ?= charts/demo-operator
-# Helm's Go SDK, run from source: no helm binary needed.
-HELM_SDK = go run ./hack/helm
+# The helm CLI, built from the Go module proxy at the version pinned in hack/tools/helm/go.mod,
+# stamped as helm's own Makefile does: `helm version` reports it, and lint and template render
+# for the Kubernetes minor of its client-go (.Capabilities.KubeVersion, the deprecation checks).
+HELM ?= $(LOCALBIN)/helm
+HELM_MOD = hack/tools/helm
+
+.PHONY: helm
+helm: $(HELM) ## Build the helm CLI at the version pinned in hack/tools/helm/go.mod (first time only).
+$(HELM): $(HELM_MOD)/go.mod
+	cd $(HELM_MOD) && v=$$(go list -m -f '{{.Version}}' helm.sh/helm/v3) && \
+	  k=$$(go list -m -f '{{.Version}}' k8s.io/client-go | sed -E 's/^v0\.([0-9]+)\..*/\1/') && tmp=$(HELM).$$$$.tmp && \
+	  CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X helm.sh/helm/v3/internal/version.version=$$v \
+	    -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMinor=$$k \
+	    -X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMinor=$$k" \
+	  -o $$tmp helm.sh/helm/v3/cmd/helm && mv $$tmp $(HELM)
 
 .PHONY: helm-lint
-helm-lint: ## Lint the chart (strict).
-	$(HELM_SDK) lint $(CHART)
+helm-lint: helm ## Lint the chart (strict).
+	$(HELM) lint --strict $(CHART)
 
 .PHONY: helm-template
-helm-template: ## Render the chart with its default values (VALUES=file for others).
-	$(HELM_SDK) template $(CHART) $(if $(VALUES),-f $(VALUES))
+helm-template: helm ## Render the chart with its default values (VALUES=file for others).
+	$(HELM) template $(notdir $(CHART)) $(CHART) -n demo-operator-system $(if $(VALUES),-f $(VALUES))
 
 .PHONY: helm-readme
 helm-readme: ## Regenerate the values table of the chart's README from the comments in values.yaml.
-	$(HELM_SDK) readme $(CHART)
+	go run ./hack/helm-readme $(CHART)
 
 .PHONY: helm-package
-helm-package: manifests ## Package the chart into bin/charts, with appVersion $(VERSION).
-	$(HELM_SDK) package $(CHART) -d bin/charts --app-version $(VERSION)
+helm-package: manifests helm ## Package the chart into bin/charts, with appVersion $(VERSION).
+	$(HELM) package $(CHART) -d bin/charts --app-version $(VERSION)
 
 ##@ Tools
 
@@ -265,7 +278,7 @@ helm-package: manifests ## Package the chart into bin/charts, with appVersion $(
 tools: tools-first golangci-lint $(KUBE_SCORE) olm-binaries skipper ## Build every tool the tests and make lint run into bin/ (first time only): tools-first, golangci-lint and kube-score, then OLM and opm, and Skipper. One at a time: on two cores, make -j4 tools took longer.
 
 .PHONY: tools-first
-tools-first: controller-gen kustomize codegen-tools promtool operator-sdk scorecard-test node-binaries ## Build the tools make test starts with: the generators, promtool, operator-sdk and scorecard-test, the control plane and the real node's binaries.
+tools-first: controller-gen kustomize codegen-tools promtool helm operator-sdk scorecard-test node-binaries ## Build the tools make test starts with: the generators, promtool, helm, operator-sdk and scorecard-test, the control plane and the real node's binaries.
 
 .PHONY: scorecard-test
 scorecard-test: ## Build scorecard-test at operator-sdk's version, for the scorecard-test image (first time only).

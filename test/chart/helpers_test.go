@@ -14,14 +14,15 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package chart_test proves the Helm chart in charts/demo-operator: it lints and renders it with
-// the Helm Go SDK, checks it carries the CRD and RBAC rules config/ holds, and installs,
+// Package chart_test proves the Helm chart in charts/demo-operator: it lints it with the helm CLI
+// (bin/helm, or $HELM), renders it with the Helm Go SDK for many value sets, checks it carries the CRD and RBAC rules config/ holds, and installs,
 // upgrades and uninstalls it on a real kube-apiserver.
 package chart_test
 
 import (
 	"flag"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -41,6 +42,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/cmft/demo-operator/internal/manager"
+	"github.com/cmft/demo-operator/internal/test/sdkbundle"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
@@ -58,6 +60,24 @@ func loadChart(t *testing.T) *chart.Chart {
 		t.Fatalf("loading the chart: %v", err)
 	}
 	return ch
+}
+
+// helmCLI runs bin/helm (make helm), or $HELM, and returns its standard output; it fails the
+// test with the output when helm fails.
+func helmCLI(t *testing.T, args ...string) string {
+	t.Helper()
+	bin, err := sdkbundle.Tool("helm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, args...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("helm %s: %v\n%s%s", strings.Join(args, " "), err, out, stderr.String())
+	}
+	return string(out)
 }
 
 // values parses a values file given inline.

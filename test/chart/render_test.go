@@ -24,7 +24,6 @@ import (
 	"testing"
 
 	. "github.com/onsi/gomega"
-	"helm.sh/helm/v3/pkg/action"
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -37,13 +36,24 @@ import (
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
+// TestLint lints the chart as make helm-lint does, with the helm CLI.
 func TestLint(t *testing.T) {
+	helmCLI(t, "lint", "--strict", "--namespace", releaseNamespace, chartDir)
+}
+
+// TestCLIIsStamped checks that bin/helm reports the version hack/tools/helm pins and renders the
+// chart for the Kubernetes minor of its client-go (Chart.yaml's kubeVersion refuses helm's unstamped
+// v1.20), as the SDK renders it for the test cluster.
+func TestCLIIsStamped(t *testing.T) {
 	g := NewWithT(t)
-	lint := action.NewLint()
-	lint.Strict = true
-	lint.Namespace = releaseNamespace
-	result := lint.Run([]string{chartDir}, nil)
-	g.Expect(result.Errors).To(BeEmpty(), "lint messages: %v", result.Messages)
+	mod, err := os.ReadFile(filepath.Join(testenv.Root(), "hack", "tools", "helm", "go.mod"))
+	g.Expect(err).NotTo(HaveOccurred())
+	pinned := regexp.MustCompile(`(?m)^\s*helm\.sh/helm/v3 (v\S+)`).FindSubmatch(mod)
+	g.Expect(pinned).To(HaveLen(2))
+	g.Expect(helmCLI(t, "version", "--template", "{{.Version}}")).To(Equal(string(pinned[1])))
+
+	cli := parseManifest(t, helmCLI(t, "template", releaseName, chartDir, "--namespace", releaseNamespace, "--no-hooks"))
+	g.Expect(cli.keys()).To(Equal(mustRender(t, nil).keys()))
 }
 
 // TestChartIsForTheRelease checks that the chart installs the version the Makefile releases,
