@@ -160,6 +160,14 @@ verify: generate manifests ## Fail when a generated file differs from what is co
 build: generate fmt vet ## Build the manager binary.
 	go build -o bin/manager main.go
 
+# make build-installer sets the image in a copy of config/, so config/manager keeps its own.
+.PHONY: build-installer
+build-installer: manifests kustomize ## Write dist/install.yaml, all of config/default in one file with IMG as the manager's image: kubectl apply --server-side -f dist/install.yaml installs the operator.
+	mkdir -p dist
+	tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && cp -r config "$$tmp/" && \
+	  (cd "$$tmp/config/manager" && $(KUSTOMIZE) edit set image controller=$(IMG)) && \
+	  $(KUSTOMIZE) build "$$tmp/config/default" > dist/install.yaml
+
 .PHONY: run
 run: manifests generate fmt vet ## Run the manager from your host against the cluster in KUBECONFIG.
 	go run ./main.go

@@ -14,8 +14,9 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package kustomize checks the optional parts of config/default that make deploy leaves
-// commented out, built as a user who uncomments them gets them.
+// Package kustomize checks config/default: the optional parts that make deploy leaves commented
+// out, built as a user who uncomments them gets them, and the one-file installer of make
+// build-installer, applied to a real API server.
 package kustomize
 
 import (

@@ -16,7 +16,8 @@ limitations under the License.
 
 // Package sdkbundle runs `make bundle`, which generates the OLM bundle with operator-sdk's CLI,
 // on a copy of the repository, so that tests get the bundle of any release exactly as a user
-// would, without touching the checkout (make bundle rewrites config/manager and bundle/).
+// would, without touching the checkout (make bundle rewrites config/manager and bundle/); Make
+// runs any other target so, e.g. make build-installer.
 package sdkbundle
 
 import (
@@ -56,6 +57,14 @@ func Tool(name string) (string, error) {
 // Generate copies the repository's files (those git tracks or would track) into dir and runs
 // make bundle there with the options. The bundle is then dir/bundle, with dir/bundle.Dockerfile.
 func Generate(ctx context.Context, dir string, o Options) error {
+	return Make(ctx, dir, "bundle", map[string]string{"VERSION": o.Version, "IMG": o.Image, "PACKAGE": o.Package,
+		"CHANNELS": o.Channels, "DEFAULT_CHANNEL": o.DefaultChannel})
+}
+
+// Make copies the repository's files (those git tracks or would track) into dir and runs make
+// target there with the tools of Tool and the Makefile variables vars (an empty one keeps the
+// Makefile's default).
+func Make(ctx context.Context, dir, target string, vars map[string]string) error {
 	root := testenv.Root()
 	files, err := exec.CommandContext(ctx, "git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard").Output()
 	if err != nil {
@@ -66,7 +75,7 @@ func Generate(ctx context.Context, dir string, o Options) error {
 			return err
 		}
 	}
-	args := []string{"-C", dir, "bundle"}
+	args := []string{"-C", dir, target}
 	for _, tool := range []string{"operator-sdk", "kustomize", "controller-gen"} {
 		path, err := Tool(tool)
 		if err != nil {
@@ -75,8 +84,7 @@ func Generate(ctx context.Context, dir string, o Options) error {
 		// -o: the copy's tool modules are newer than the tools, which make must not rebuild.
 		args = append(args, strings.ToUpper(strings.ReplaceAll(tool, "-", "_"))+"="+path, "-o", path)
 	}
-	for variable, value := range map[string]string{"VERSION": o.Version, "IMG": o.Image, "PACKAGE": o.Package,
-		"CHANNELS": o.Channels, "DEFAULT_CHANNEL": o.DefaultChannel} {
+	for variable, value := range vars {
 		if value != "" {
 			args = append(args, variable+"="+value)
 		}
