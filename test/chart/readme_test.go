@@ -24,8 +24,11 @@ import (
 
 	. "github.com/onsi/gomega"
 	rbacv1 "k8s.io/api/rbac/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/utils/ptr"
+	"sigs.k8s.io/yaml"
 
+	"github.com/cmft/demo-operator/internal/test/testenv"
 	"github.com/cmft/demo-operator/internal/valuesdoc"
 )
 
@@ -67,6 +70,49 @@ func TestReadmeProductionExample(t *testing.T) {
 	binding := &rbacv1.ClusterRoleBinding{}
 	m.into(t, "ClusterRoleBinding /demo-operator-metrics-reader", binding)
 	g.Expect(binding.Subjects).To(ConsistOf(rbacv1.Subject{Kind: "ServiceAccount", Name: "demo-operator-metrics-scraper", Namespace: releaseNamespace}))
+}
+
+// TestReadmeGitOpsExamples checks the Flux and Argo CD objects of the repository's README: they
+// name the chart's OCI artifact, the HelmRelease its OCIRepository, and the Application's values
+// render, with its annotation on the CRD.
+func TestReadmeGitOpsExamples(t *testing.T) {
+	g := NewWithT(t)
+	data, err := os.ReadFile(filepath.Join(testenv.Root(), "README.md"))
+	g.Expect(err).NotTo(HaveOccurred())
+	objs := map[string]*unstructured.Unstructured{}
+	for _, block := range strings.Split(string(data), "```yaml\n")[1:] {
+		block, _, _ = strings.Cut(block, "```")
+		for _, doc := range strings.Split(block, "\n---\n") {
+			obj := &unstructured.Unstructured{}
+			if yaml.Unmarshal([]byte(doc), &obj.Object) != nil || obj.GetAPIVersion() == "" {
+				continue
+			}
+			objs[obj.GetAPIVersion()+" "+obj.GetKind()] = obj
+		}
+	}
+	field := func(key string, path ...string) string {
+		g.Expect(objs).To(HaveKey(key))
+		value, _, _ := unstructured.NestedString(objs[key].Object, path...)
+		return value
+	}
+	chartName := loadChart(t).Name()
+
+	ociRepository, helmRelease := "source.toolkit.fluxcd.io/v1 OCIRepository", "helm.toolkit.fluxcd.io/v2 HelmRelease"
+	g.Expect(field(ociRepository, "spec", "url")).To(Equal("oci://<registry>/charts/" + chartName))
+	g.Expect(field(ociRepository, "spec", "layerSelector", "mediaType")).To(Equal("application/vnd.cncf.helm.chart.content.v1.tar+gzip"))
+	g.Expect(field(helmRelease, "spec", "chartRef", "kind")).To(Equal("OCIRepository"))
+	g.Expect(field(helmRelease, "spec", "chartRef", "name")).To(Equal(objs[ociRepository].GetName()))
+
+	application := "argoproj.io/v1alpha1 Application"
+	g.Expect(field(application, "spec", "source", "repoURL")).To(Equal("<registry>/charts"))
+	g.Expect(field(application, "spec", "source", "chart")).To(Equal(chartName))
+	vals, _, _ := unstructured.NestedMap(objs[application].Object, "spec", "source", "helm", "valuesObject")
+	annotations, _, _ := unstructured.NestedStringMap(vals, "crds", "annotations")
+	g.Expect(annotations).NotTo(BeEmpty())
+	crd := mustRender(t, vals)["CustomResourceDefinition /demoapplications.paas.cmft.com"]
+	for k, v := range annotations {
+		g.Expect(crd.GetAnnotations()).To(HaveKeyWithValue(k, v))
+	}
 }
 
 func readme(t *testing.T) []byte {

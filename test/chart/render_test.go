@@ -266,6 +266,17 @@ serviceAccount: {name: operator, annotations: {example.com/role: demo}}
 		g.Expect(m["CustomResourceDefinition /demoapplications.paas.cmft.com"].GetAnnotations()).NotTo(HaveKey("helm.sh/resource-policy"))
 	})
 
+	t.Run("CRD annotated for a GitOps tool", func(t *testing.T) {
+		g := NewWithT(t)
+		m := mustRender(t, values(t, `crds: {annotations: {"argocd.argoproj.io/sync-options": "Prune=false,ServerSideApply=true"}}`))
+		g.Expect(m["CustomResourceDefinition /demoapplications.paas.cmft.com"].GetAnnotations()).To(And(
+			HaveKeyWithValue("argocd.argoproj.io/sync-options", "Prune=false,ServerSideApply=true"),
+			HaveKeyWithValue("helm.sh/resource-policy", "keep"),
+			HaveKey("controller-gen.kubebuilder.io/version")))
+		_, err := render(t, values(t, "crds: {annotations: {a: 1}}"))
+		g.Expect(err).To(MatchError(ContainSubstring("annotations")))
+	})
+
 	t.Run("NetworkPolicy on", func(t *testing.T) {
 		g := NewWithT(t)
 		m := mustRender(t, values(t, "networkPolicy: {enabled: true}"))
