@@ -20,11 +20,13 @@ package bundle
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -243,4 +245,36 @@ func mergeKeys(a, b map[string]string) map[string]bool {
 		keys[k] = true
 	}
 	return keys
+}
+
+// TestCSVDeclaresWhatTheOperatorDoes checks the CSV's OperatorHub metadata: every OpenShift
+// feature annotation, disconnected only when relatedImages name images by digest, the capability
+// level the chart declares to Artifact Hub, and the icon the chart links to.
+func TestCSVDeclaresWhatTheOperatorDoes(t *testing.T) {
+	g := NewWithT(t)
+	csv := readCSV(t)
+	for _, feature := range []string{"disconnected", "fips-compliant", "proxy-aware", "tls-profiles", "token-auth-aws",
+		"token-auth-azure", "token-auth-gcp", "cnf", "cni", "csi"} {
+		g.Expect(csv.Annotations).To(HaveKeyWithValue("features.operators.openshift.io/"+feature, BeElementOf("true", "false")))
+	}
+	byDigest := len(csv.Spec.RelatedImages) > 0
+	for _, image := range csv.Spec.RelatedImages {
+		byDigest = byDigest && strings.Contains(image.Image, "@sha256:")
+	}
+	g.Expect(csv.Annotations["features.operators.openshift.io/disconnected"]).To(Equal(strconv.FormatBool(byDigest)))
+	// The manager passes OLM's proxy settings on to every application (internal/manager).
+	g.Expect(csv.Annotations["features.operators.openshift.io/proxy-aware"]).To(Equal("true"))
+
+	var chart struct {
+		Icon        string
+		Annotations map[string]string
+	}
+	g.Expect(yaml.Unmarshal(readFile(t, root+"/charts/demo-operator/Chart.yaml"), &chart)).To(Succeed())
+	g.Expect(csv.Annotations["capabilities"]).To(Equal(chart.Annotations["artifacthub.io/operatorCapabilities"]))
+	g.Expect(csv.Spec.Icon).To(HaveLen(1))
+	icon, err := base64.StdEncoding.DecodeString(csv.Spec.Icon[0].Data)
+	g.Expect(err).NotTo(HaveOccurred())
+	const iconPath = "docs/images/demo-operator.svg"
+	g.Expect(chart.Icon).To(HaveSuffix("/" + iconPath))
+	g.Expect(strings.TrimSpace(string(readFile(t, root+"/"+iconPath)))).To(Equal(string(icon)), "the CSV's icon and %s differ", iconPath)
 }
