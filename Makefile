@@ -253,6 +253,13 @@ CHART ?= charts/demo-operator
 # for the Kubernetes minor of its client-go (.Capabilities.KubeVersion, the deprecation checks).
 HELM ?= $(LOCALBIN)/helm
 HELM_MOD = hack/tools/helm
+# The OCI registry make helm-push pushes the packaged chart to, as oci://$(CHART_REGISTRY)/charts;
+# CHART_REGISTRY_CA_FILE trusts a registry's CA, INSECURE_REGISTRY=true speaks plain HTTP to it.
+# helm reads its credentials from `bin/helm registry login` (or docker's config).
+CHART_REGISTRY ?= ghcr.io/cmft
+CHART_REGISTRY_CA_FILE ?=
+# Where make helm-package writes the chart's package.
+CHART_PACKAGES ?= $(LOCALBIN)/charts
 
 .PHONY: helm
 helm: $(HELM) ## Build the helm CLI at the version pinned in hack/tools/helm/go.mod (first time only).
@@ -277,8 +284,13 @@ helm-readme: ## Regenerate the values table of the chart's README from the comme
 	go run ./hack/helm-readme $(CHART)
 
 .PHONY: helm-package
-helm-package: manifests helm ## Package the chart into bin/charts, with appVersion $(VERSION).
-	$(HELM) package $(CHART) -d bin/charts --app-version $(VERSION)
+helm-package: manifests helm ## Package the chart into CHART_PACKAGES (bin/charts), with appVersion $(VERSION).
+	$(HELM) package $(CHART) -d $(CHART_PACKAGES) --app-version $(VERSION)
+
+.PHONY: helm-push
+helm-push: helm-package ## Push the packaged chart to oci://$(CHART_REGISTRY)/charts/demo-operator (CHART_REGISTRY_CA_FILE, INSECURE_REGISTRY=true for plain HTTP).
+	$(HELM) push $(CHART_PACKAGES)/$(notdir $(CHART))-$$($(HELM) show chart $(CHART) | sed -n 's/^version: //p').tgz oci://$(CHART_REGISTRY)/charts \
+	  $(if $(CHART_REGISTRY_CA_FILE),--ca-file $(CHART_REGISTRY_CA_FILE)) $(if $(filter true,$(INSECURE_REGISTRY)),--plain-http)
 
 ##@ Tools
 

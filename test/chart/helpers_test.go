@@ -71,6 +71,9 @@ func helmCLI(t *testing.T, args ...string) string {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(bin, args...)
+	// Its cache, configuration and registry logins stay the test's own.
+	home := t.TempDir()
+	cmd.Env = append(os.Environ(), "HELM_CACHE_HOME="+home+"/cache", "HELM_CONFIG_HOME="+home+"/config", "HELM_DATA_HOME="+home+"/data")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

@@ -62,9 +62,9 @@ func Generate(ctx context.Context, dir string, o Options) error {
 }
 
 // Make copies the repository's files (those git tracks or would track) into dir and runs make
-// target there with the tools of Tool and the Makefile variables vars (an empty one keeps the
-// Makefile's default).
-func Make(ctx context.Context, dir, target string, vars map[string]string) error {
+// target there with the Makefile variables vars (an empty one keeps the Makefile's default) and
+// the tools of Tool: operator-sdk, kustomize, controller-gen and the more tools names.
+func Make(ctx context.Context, dir, target string, vars map[string]string, more ...string) error {
 	root := testenv.Root()
 	files, err := exec.CommandContext(ctx, "git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard").Output()
 	if err != nil {
@@ -76,7 +76,7 @@ func Make(ctx context.Context, dir, target string, vars map[string]string) error
 		}
 	}
 	args := []string{"-C", dir, target}
-	for _, tool := range []string{"operator-sdk", "kustomize", "controller-gen"} {
+	for _, tool := range append([]string{"operator-sdk", "kustomize", "controller-gen"}, more...) {
 		path, err := Tool(tool)
 		if err != nil {
 			return err
