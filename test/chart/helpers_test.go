@@ -14,13 +14,16 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package chart_test proves the Helm chart in charts/demo-operator: it lints it with the helm CLI
-// (bin/helm, or $HELM), renders it with the Helm Go SDK for many value sets, checks it carries the CRD and RBAC rules config/ holds, and installs,
-// upgrades and uninstalls it on a real kube-apiserver.
+// Package chart_test proves the Helm chart in charts/demo-operator: it lints it, installs and
+// uninstalls it on a real kube-apiserver and pushes it to an OCI registry with the helm CLI
+// (bin/helm, or $HELM); it renders it for many value sets, and upgrades it to a chart changed in
+// memory, with the Helm Go SDK in-process; and it checks the chart carries the CRD and RBAC rules
+// config/ holds.
 package chart_test
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -66,6 +69,16 @@ func loadChart(t *testing.T) *chart.Chart {
 // test with the output when helm fails.
 func helmCLI(t *testing.T, args ...string) string {
 	t.Helper()
+	out, err := runHelm(t, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// runHelm runs bin/helm, or $HELM, and returns its standard output, or an error with its output.
+func runHelm(t *testing.T, args ...string) (string, error) {
+	t.Helper()
 	bin, err := sdkbundle.Tool("helm")
 	if err != nil {
 		t.Fatal(err)
@@ -78,9 +91,9 @@ func helmCLI(t *testing.T, args ...string) string {
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("helm %s: %v\n%s%s", strings.Join(args, " "), err, out, stderr.String())
+		return "", fmt.Errorf("helm %s: %w\n%s%s", strings.Join(args, " "), err, out, stderr.String())
 	}
-	return string(out)
+	return string(out), nil
 }
 
 // values parses a values file given inline.

@@ -18,6 +18,7 @@ package chart_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -77,7 +78,7 @@ func startCluster(t *testing.T) *cluster {
 	}
 	t.Cleanup(func() { _ = env.Stop() })
 
-	// Helm reads a kubeconfig, as its CLI does.
+	// The helm CLI, and the SDK for the upgrade, read a kubeconfig.
 	user, err := env.AddUser(envtest.User{Name: "helm", Groups: []string{"system:masters"}}, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -105,7 +106,8 @@ func startCluster(t *testing.T) *cluster {
 }
 
 // helm returns the Helm SDK's configuration for releases in namespace, stored in Secrets as
-// the CLI stores them.
+// the CLI stores them: the upgrade to a chart changed in memory (a new operator version's CRD)
+// runs in-process; install and uninstall run the helm CLI.
 func (c *cluster) helm(t *testing.T, namespace string) *action.Configuration {
 	t.Helper()
 	cfg := &action.Configuration{}
@@ -134,15 +136,46 @@ func (c *cluster) namespace(t *testing.T, name string) {
 	}
 }
 
-func (c *cluster) install(t *testing.T, name, namespace string, ch *chart.Chart, vals map[string]interface{}) *release.Release {
+func (c *cluster) install(t *testing.T, name, namespace string, vals map[string]interface{}) *release.Release {
 	t.Helper()
-	install := action.NewInstall(c.helm(t, namespace))
-	install.ReleaseName, install.Namespace = name, namespace
-	rel, err := install.Run(ch, vals)
+	rel, err := c.tryInstall(t, name, namespace, vals)
 	if err != nil {
-		t.Fatalf("helm install %s: %v", name, err)
+		t.Fatal(err)
 	}
 	return rel
+}
+
+// tryInstall runs `helm install` of the chart as release name in namespace with the helm CLI, and
+// returns the release it prints.
+func (c *cluster) tryInstall(t *testing.T, name, namespace string, vals map[string]interface{}) (*release.Release, error) {
+	t.Helper()
+	args := []string{"install", name, chartDir, "--namespace", namespace, "--kubeconfig", c.kubeconfig, "--output", "json"}
+	if vals != nil {
+		data, err := yaml.Marshal(vals)
+		if err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Join(t.TempDir(), "values.yaml")
+		if err := os.WriteFile(file, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, "--values", file)
+	}
+	out, err := runHelm(t, args...)
+	if err != nil {
+		return nil, err
+	}
+	rel := &release.Release{}
+	if err := json.Unmarshal([]byte(out), rel); err != nil {
+		t.Fatalf("helm install %s printed no release: %v", name, err)
+	}
+	return rel, nil
+}
+
+// uninstall runs `helm uninstall` with the helm CLI.
+func (c *cluster) uninstall(t *testing.T, name, namespace string) {
+	t.Helper()
+	helmCLI(t, "uninstall", name, "--namespace", namespace, "--kubeconfig", c.kubeconfig)
 }
 
 // serviceAccountConfig returns a config that authenticates as the ServiceAccount with a token
@@ -203,10 +236,9 @@ func TestInstallUpgradeUninstall(t *testing.T) {
 	ctrl.SetLogger(zap.New(zap.WriteTo(os.Stderr)))
 	c := startCluster(t)
 	ctx := context.Background()
-	ch := loadChart(t)
 
 	c.restrictedNamespace(t, releaseNamespace)
-	rel := c.install(t, releaseName, releaseNamespace, ch, nil)
+	rel := c.install(t, releaseName, releaseNamespace, nil)
 	t.Run("installs the CRD", func(t *testing.T) {
 		g := newG(t)
 		g.Eventually(func(g Gomega) {
@@ -312,7 +344,7 @@ func TestInstallUpgradeUninstall(t *testing.T) {
 		const scopedNamespace, watched = "scoped-system", "team-a"
 		c.restrictedNamespace(t, scopedNamespace)
 		c.namespace(t, watched)
-		scoped := c.install(t, "scoped", scopedNamespace, ch,
+		scoped := c.install(t, "scoped", scopedNamespace,
 			values(t, "{watchNamespaces: [team-a], crds: {install: false}}"))
 		saConfig, stop := c.runManager(t, scoped)
 		defer stop()
@@ -365,8 +397,7 @@ func TestInstallUpgradeUninstall(t *testing.T) {
 
 	t.Run("uninstall removes the release but keeps the CRD and the applications", func(t *testing.T) {
 		g := newG(t)
-		_, err := action.NewUninstall(c.helm(t, releaseNamespace)).Run(releaseName)
-		g.Expect(err).NotTo(HaveOccurred())
+		c.uninstall(t, releaseName, releaseNamespace)
 
 		for _, obj := range parseManifest(t, rel.Manifest) {
 			if obj.GetKind() == "CustomResourceDefinition" {
@@ -387,25 +418,19 @@ func TestInstallUpgradeUninstall(t *testing.T) {
 		const again = "again"
 		c.restrictedNamespace(t, again)
 
-		install := action.NewInstall(c.helm(t, again))
-		install.ReleaseName, install.Namespace = again, again
-		_, err := install.Run(ch, nil)
+		_, err := c.tryInstall(t, again, again, nil)
 		g.Expect(err).To(MatchError(ContainSubstring("invalid ownership metadata")), "Helm refuses another release's CRD")
 
 		// crds.install=false: the CRD is left as it is.
-		install = action.NewInstall(c.helm(t, again))
-		install.ReleaseName, install.Namespace = again, again
-		_, err = install.Run(ch, values(t, "crds: {install: false}"))
-		g.Expect(err).NotTo(HaveOccurred())
-		_, err = action.NewUninstall(c.helm(t, again)).Run(again)
-		g.Expect(err).NotTo(HaveOccurred())
+		c.install(t, again, again, values(t, "crds: {install: false}"))
+		c.uninstall(t, again, again)
 
 		// Adoption: the notes' kubectl annotate, then a release that owns and upgrades the CRD.
 		crd := &apiextensionsv1.CustomResourceDefinition{}
 		g.Expect(c.admin.Get(ctx, client.ObjectKey{Name: crdName}, crd)).To(Succeed())
 		crd.Annotations["meta.helm.sh/release-name"], crd.Annotations["meta.helm.sh/release-namespace"] = again, again
 		g.Expect(c.admin.Update(ctx, crd)).To(Succeed())
-		adopted := c.install(t, again, again, ch, nil)
+		adopted := c.install(t, again, again, nil)
 		g.Expect(parseManifest(t, adopted.Manifest)).To(HaveKey("CustomResourceDefinition /" + crdName))
 		g.Expect(c.admin.Get(ctx, client.ObjectKey{Name: crdName}, crd)).To(Succeed())
 		g.Expect(crd.Labels).To(HaveKeyWithValue("app.kubernetes.io/instance", again))
@@ -418,11 +443,10 @@ func TestInstallUpgradeUninstall(t *testing.T) {
 // a number: the API server takes only strings as label values.
 func TestInstallReleaseNamedLikeABoolean(t *testing.T) {
 	c := startCluster(t)
-	ch := loadChart(t)
 	for _, name := range []string{"yes", "123"} {
 		ns := "release-" + name
 		c.restrictedNamespace(t, ns)
-		rel := c.install(t, name, ns, ch, values(t, "{crds: {install: false}, networkPolicy: {enabled: true}}"))
+		rel := c.install(t, name, ns, values(t, "{crds: {install: false}, networkPolicy: {enabled: true}}"))
 		d := parseManifest(t, rel.Manifest).deployment(t)
 		NewWithT(t).Expect(c.admin.Get(context.Background(), client.ObjectKeyFromObject(d), d)).To(Succeed())
 		NewWithT(t).Expect(d.Labels).To(HaveKeyWithValue("app.kubernetes.io/instance", name))
