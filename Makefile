@@ -234,8 +234,8 @@ demo: ## Start the local cluster (or use KUBECONFIG's), install the operator, ru
 	go run ./hack/cluster -bin "$$(if [ -z "$$KUBECONFIG" ]; then hack/control-plane.sh --cluster; fi)" demo
 
 .PHONY: test-node
-test-node: skipper ## Run the real-node end-to-end tests (root, Linux, see README): the operator from its image by the chart and config/default, per-pod Services through kube-proxy, an app's Ingress through Skipper.
-	NODE_ASSETS="$(NODE_ASSETS)" SKIPPER="$(SKIPPER)" go test -tags node -timeout 30m -count 1 $(E2E_FLAGS) ./test/e2e/node
+test-node: skipper helm ## Run the real-node end-to-end tests (root, Linux, see README): the operator from its image by the chart (helm install, test, upgrade and uninstall from the cluster's OCI registry), config/default and dist/install.yaml, per-pod Services through kube-proxy, an app's Ingress through Skipper.
+	NODE_ASSETS="$(NODE_ASSETS)" SKIPPER="$(SKIPPER)" HELM="$(HELM)" go test -tags node -timeout 30m -count 1 $(E2E_FLAGS) ./test/e2e/node
 
 .PHONY: test-reliability
 test-reliability: ## Run the reliability tests on the real node (root, Linux, see README): helm upgrade from release N-1 (RELIABILITY_PREVIOUS, a git revision; HEAD by default) rolls out nothing, a partitioned leader never writes, collisions at volume, kube-apiserver and etcd restarts under a burst, a containerd restart.
@@ -260,6 +260,8 @@ CHART_REGISTRY ?= ghcr.io/cmft
 CHART_REGISTRY_CA_FILE ?=
 # Where make helm-package writes the chart's package.
 CHART_PACKAGES ?= $(LOCALBIN)/charts
+# The version make helm-package gives the chart: Chart.yaml's unless set.
+CHART_VERSION ?= $(shell sed -n 's/^version: //p' $(CHART)/Chart.yaml)
 
 .PHONY: helm
 helm: $(HELM) ## Build the helm CLI at the version pinned in hack/tools/helm/go.mod (first time only).
@@ -284,12 +286,12 @@ helm-readme: ## Regenerate the values table of the chart's README from the comme
 	go run ./hack/helm-readme $(CHART)
 
 .PHONY: helm-package
-helm-package: manifests helm ## Package the chart into CHART_PACKAGES (bin/charts), with appVersion $(VERSION).
-	$(HELM) package $(CHART) -d $(CHART_PACKAGES) --app-version $(VERSION)
+helm-package: manifests helm ## Package the chart into CHART_PACKAGES (bin/charts), as version CHART_VERSION (Chart.yaml's) with appVersion $(VERSION).
+	$(HELM) package $(CHART) -d $(CHART_PACKAGES) --version $(CHART_VERSION) --app-version $(VERSION)
 
 .PHONY: helm-push
 helm-push: helm-package ## Push the packaged chart to oci://$(CHART_REGISTRY)/charts/demo-operator (CHART_REGISTRY_CA_FILE, INSECURE_REGISTRY=true for plain HTTP).
-	$(HELM) push $(CHART_PACKAGES)/$(notdir $(CHART))-$$($(HELM) show chart $(CHART) | sed -n 's/^version: //p').tgz oci://$(CHART_REGISTRY)/charts \
+	$(HELM) push $(CHART_PACKAGES)/$(notdir $(CHART))-$(CHART_VERSION).tgz oci://$(CHART_REGISTRY)/charts \
 	  $(if $(CHART_REGISTRY_CA_FILE),--ca-file $(CHART_REGISTRY_CA_FILE)) $(if $(filter true,$(INSECURE_REGISTRY)),--plain-http)
 
 ##@ Tools

@@ -32,16 +32,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blang/semver/v4"
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/yaml"
 
 	"github.com/cmft/demo-operator/internal/imagebuild"
 	"github.com/cmft/demo-operator/internal/localcluster"
 	"github.com/cmft/demo-operator/internal/manager"
 	"github.com/cmft/demo-operator/internal/test/framework"
+	"github.com/cmft/demo-operator/internal/test/sdkbundle"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
@@ -51,6 +54,9 @@ var (
 	cs      kubernetes.Interface
 	// The images the tests built, as the node pulls them from the local registry.
 	managerImage, appImage, kubectlImage string
+	// The chart as users install it: an OCI artifact pushed by make helm-push to the registry's
+	// TLS endpoint, in its version and the next (helm upgrade's).
+	chartRef, chartVersion, nextChartVersion string
 )
 
 // appLocalImage is podname's image in the builder's storage, which tests push elsewhere too.
@@ -74,7 +80,79 @@ func setUp(ctx context.Context, s *framework.Suite) error {
 		return err
 	}
 	fmt.Printf("images built and pushed in %s\n", time.Since(start).Round(100*time.Millisecond))
+	start = time.Now()
+	if err := pushCharts(ctx); err != nil {
+		return err
+	}
+	fmt.Printf("chart %s %s and %s pushed in %s\n", chartRef, chartVersion, nextChartVersion, time.Since(start).Round(100*time.Millisecond))
 	return nil
+}
+
+// pushCharts pushes the chart, as Chart.yaml's version and the next patch, with make helm-push.
+func pushCharts(ctx context.Context) error {
+	data, err := os.ReadFile(filepath.Join(testenv.Root(), "charts", "demo-operator", "Chart.yaml"))
+	if err != nil {
+		return err
+	}
+	var chart struct{ Version string }
+	if err := yaml.Unmarshal(data, &chart); err != nil {
+		return err
+	}
+	next, err := semver.Parse(chart.Version)
+	if err != nil {
+		return err
+	}
+	next.Patch++
+	chartVersion, nextChartVersion = chart.Version, next.String()
+	chartRef = "oci://" + cluster.SecureRegistryHost() + "/charts/demo-operator"
+
+	packages, err := os.MkdirTemp("", "demo-operator-node-charts-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(packages)
+	for _, version := range []string{chartVersion, nextChartVersion} {
+		if out, err := runMake(ctx, "helm-push", "CHART_REGISTRY="+cluster.SecureRegistryHost(), "CHART_REGISTRY_CA_FILE="+registryCA(),
+			"CHART_PACKAGES="+packages, "CHART_VERSION="+version); err != nil {
+			return fmt.Errorf("make helm-push CHART_VERSION=%s: %w\n%s", version, err, out)
+		}
+	}
+	return nil
+}
+
+// registryCA is the CA file the host's tools trust the registry's TLS endpoint with.
+func registryCA() string { return filepath.Join(cluster.RegistryCertDir(), "ca.crt") }
+
+// runMake runs a target of the repository's Makefile against the cluster, as a user would with
+// KUBECONFIG set, and returns its output.
+func runMake(ctx context.Context, target string, vars ...string) ([]byte, error) {
+	args := append([]string{"-C", testenv.Root(), target, "KUBECTL=" + filepath.Join(cluster.BinDir, "kubectl")}, vars...)
+	cmd := exec.CommandContext(ctx, "make", args...)
+	cmd.Env = append(os.Environ(), "KUBECONFIG="+cluster.Kubeconfig())
+	return cmd.CombinedOutput()
+}
+
+// helm runs the helm CLI (bin/helm, or $HELM) against the cluster and returns its standard
+// output, or an error with all it printed. Its cache and configuration are the call's own.
+func helm(args ...string) (string, error) {
+	bin, err := sdkbundle.Tool("helm")
+	if err != nil {
+		return "", err
+	}
+	home, err := os.MkdirTemp("", "demo-operator-node-helm-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(home)
+	cmd := exec.Command(bin, append(args, "--kubeconfig", cluster.Kubeconfig())...)
+	cmd.Env = append(os.Environ(), "HELM_CACHE_HOME="+home+"/cache", "HELM_CONFIG_HOME="+home+"/config", "HELM_DATA_HOME="+home+"/data")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("helm %s: %w\n%s%s", strings.Join(args, " "), err, out, stderr.String())
+	}
+	return string(out), nil
 }
 
 // buildImages builds the manager's image from the Dockerfile, the application the per-pod

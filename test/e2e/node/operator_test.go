@@ -21,6 +21,7 @@ package node
 import (
 	"context"
 	"crypto/tls"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -34,8 +35,6 @@ import (
 	"time"
 
 	. "github.com/onsi/gomega"
-	"helm.sh/helm/v3/pkg/action"
-	"helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/release"
 	appsv1 "k8s.io/api/apps/v1"
 	authenticationv1 "k8s.io/api/authentication/v1"
@@ -46,7 +45,6 @@ import (
 
 	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/internal/test/framework"
-	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 const (
@@ -66,9 +64,9 @@ var (
 	pullToReady time.Duration
 )
 
-// installOperator installs the chart once for the tests that need the operator running: the
-// manager image from the local registry, two replicas, in a namespace that enforces the
-// restricted Pod Security Standard.
+// installOperator installs the chart once for the tests that need the operator running, as
+// users do: helm install from the OCI registry, the manager image from the local registry, two
+// replicas, in a namespace that enforces the restricted Pod Security Standard.
 func installOperator(t *testing.T) string {
 	t.Helper()
 	installOnce.Do(func() {
@@ -78,25 +76,11 @@ func installOperator(t *testing.T) string {
 			return
 		}
 		operatorNamespace = ns.Name
-		chart, err := loader.Load(filepath.Join(testenv.Root(), "charts", "demo-operator"))
-		if err != nil {
-			installErr = err
-			return
-		}
-		cfg, err := framework.HelmConfig(cluster.Kubeconfig(), ns.Name)
-		if err != nil {
-			installErr = err
-			return
-		}
 		repository, tag, _ := strings.Cut(strings.TrimPrefix(managerImage, cluster.RegistryHost()+"/"), ":")
-		install := action.NewInstall(cfg)
-		install.ReleaseName, install.Namespace = releaseName, ns.Name
 		start := time.Now()
-		_, installErr = install.Run(chart, map[string]any{
-			"image": map[string]any{"repository": cluster.RegistryHost() + "/" + repository, "tag": tag},
-			"test":  map[string]any{"image": kubectlImage},
-		})
-		if installErr != nil {
+		if _, installErr = helm("install", releaseName, chartRef, "--version", chartVersion, "--ca-file", registryCA(),
+			"--namespace", ns.Name, "--set", "image.repository="+cluster.RegistryHost()+"/"+repository, "--set", "image.tag="+tag,
+			"--set", "test.image="+kubectlImage); installErr != nil {
 			return
 		}
 		pods := expectManagerPods(t, ns.Name, chartFullname, 2, 3*time.Minute)
@@ -127,12 +111,9 @@ func TestHelmInstall(t *testing.T) {
 		g.Expect(framework.LeaseHolder(g, cs, ns)).To(BeElementOf(pods[0].Name, pods[1].Name))
 	}, time.Minute, 250*time.Millisecond).Should(Succeed())
 
-	cfg, err := framework.HelmConfig(cluster.Kubeconfig(), ns)
-	g.Expect(err).NotTo(HaveOccurred())
-	test := action.NewReleaseTesting(cfg)
-	test.Namespace, test.Timeout = ns, 3*time.Minute
-	rel, err := test.Run(releaseName)
+	_, err := helm("test", releaseName, "--namespace", ns, "--timeout", "3m")
 	g.Expect(err).NotTo(HaveOccurred(), "helm test")
+	rel := releaseStatus(g, ns)
 	var ran int
 	for _, h := range rel.Hooks {
 		if h.Kind == "Pod" {
@@ -141,6 +122,15 @@ func TestHelmInstall(t *testing.T) {
 		}
 	}
 	g.Expect(ran).To(Equal(1), "helm test pods run")
+}
+
+// releaseStatus is the release as helm status prints it.
+func releaseStatus(g Gomega, namespace string) *release.Release {
+	out, err := helm("status", releaseName, "--namespace", namespace, "--output", "json")
+	g.Expect(err).NotTo(HaveOccurred())
+	rel := &release.Release{}
+	g.Expect(json.Unmarshal([]byte(out), rel)).To(Succeed())
+	return rel
 }
 
 // TestFailover: when the leading pod goes, the other takes the Lease and reconciles; when
