@@ -23,9 +23,7 @@ package chart_test
 
 import (
 	"flag"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -45,7 +43,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/cmft/demo-operator/internal/manager"
-	"github.com/cmft/demo-operator/internal/test/sdkbundle"
+	"github.com/cmft/demo-operator/internal/test/helmcli"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
@@ -69,31 +67,11 @@ func loadChart(t *testing.T) *chart.Chart {
 // test with the output when helm fails.
 func helmCLI(t *testing.T, args ...string) string {
 	t.Helper()
-	out, err := runHelm(t, args...)
+	out, err := helmcli.Run(args...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return out
-}
-
-// runHelm runs bin/helm, or $HELM, and returns its standard output, or an error with its output.
-func runHelm(t *testing.T, args ...string) (string, error) {
-	t.Helper()
-	bin, err := sdkbundle.Tool("helm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, args...)
-	// Its cache, configuration and registry logins stay the test's own.
-	home := t.TempDir()
-	cmd.Env = append(os.Environ(), "HELM_CACHE_HOME="+home+"/cache", "HELM_CONFIG_HOME="+home+"/config", "HELM_DATA_HOME="+home+"/data")
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return "", fmt.Errorf("helm %s: %w\n%s%s", strings.Join(args, " "), err, out, stderr.String())
-	}
-	return string(out), nil
 }
 
 // values parses a values file given inline.

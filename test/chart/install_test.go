@@ -52,6 +52,7 @@ import (
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/internal/manager"
 	"github.com/cmft/demo-operator/internal/test/builder"
+	"github.com/cmft/demo-operator/internal/test/helmcli"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
@@ -161,7 +162,7 @@ func (c *cluster) tryInstall(t *testing.T, name, namespace string, vals map[stri
 		}
 		args = append(args, "--values", file)
 	}
-	out, err := runHelm(t, args...)
+	out, err := helmcli.Run(args...)
 	if err != nil {
 		return nil, err
 	}

@@ -44,7 +44,7 @@ import (
 	"github.com/cmft/demo-operator/internal/localcluster"
 	"github.com/cmft/demo-operator/internal/manager"
 	"github.com/cmft/demo-operator/internal/test/framework"
-	"github.com/cmft/demo-operator/internal/test/sdkbundle"
+	"github.com/cmft/demo-operator/internal/test/helmcli"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
@@ -132,27 +132,9 @@ func runMake(ctx context.Context, target string, vars ...string) ([]byte, error)
 	return cmd.CombinedOutput()
 }
 
-// helm runs the helm CLI (bin/helm, or $HELM) against the cluster and returns its standard
-// output, or an error with all it printed. Its cache and configuration are the call's own.
+// helm runs the helm CLI against the cluster.
 func helm(args ...string) (string, error) {
-	bin, err := sdkbundle.Tool("helm")
-	if err != nil {
-		return "", err
-	}
-	home, err := os.MkdirTemp("", "demo-operator-node-helm-")
-	if err != nil {
-		return "", err
-	}
-	defer os.RemoveAll(home)
-	cmd := exec.Command(bin, append(args, "--kubeconfig", cluster.Kubeconfig())...)
-	cmd.Env = append(os.Environ(), "HELM_CACHE_HOME="+home+"/cache", "HELM_CONFIG_HOME="+home+"/config", "HELM_DATA_HOME="+home+"/data")
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return "", fmt.Errorf("helm %s: %w\n%s%s", strings.Join(args, " "), err, out, stderr.String())
-	}
-	return string(out), nil
+	return helmcli.Run(append(args, "--kubeconfig", cluster.Kubeconfig())...)
 }
 
 // buildImages builds the manager's image from the Dockerfile, the application the per-pod
