@@ -294,10 +294,19 @@ helm-push: helm-package ## Push the packaged chart to oci://$(CHART_REGISTRY)/ch
 	$(HELM) push $(CHART_PACKAGES)/$(notdir $(CHART))-$(CHART_VERSION).tgz oci://$(CHART_REGISTRY)/charts \
 	  $(if $(CHART_REGISTRY_CA_FILE),--ca-file $(CHART_REGISTRY_CA_FILE)) $(if $(filter true,$(INSECURE_REGISTRY)),--plain-http)
 
+##@ Release
+
+# cosign and syft, built from the Go module proxy at the versions pinned in hack/tools/cosign and
+# hack/tools/syft, stamped so that `cosign version` and the SBOM's creator name their release.
+COSIGN ?= $(LOCALBIN)/cosign
+COSIGN_MOD = hack/tools/cosign
+SYFT ?= $(LOCALBIN)/syft
+SYFT_MOD = hack/tools/syft
+
 ##@ Tools
 
 .PHONY: tools
-tools: tools-first golangci-lint $(KUBE_SCORE) olm-binaries skipper ## Build every tool the tests and make lint run into bin/ (first time only): tools-first, golangci-lint and kube-score, then OLM and opm, and Skipper. One at a time: on two cores, make -j4 tools took longer.
+tools: tools-first golangci-lint $(KUBE_SCORE) olm-binaries skipper sign-tools ## Build every tool the tests and make lint run into bin/ (first time only): tools-first, golangci-lint and kube-score, then OLM and opm, Skipper, and cosign and syft. One at a time: on two cores, make -j4 tools took longer.
 
 .PHONY: tools-first
 tools-first: controller-gen kustomize codegen-tools promtool helm operator-sdk scorecard-test node-binaries ## Build the tools make test starts with: the generators, promtool, helm, operator-sdk and scorecard-test, the control plane and the real node's binaries.
@@ -336,6 +345,19 @@ $(GOLANGCI_LINT): $(LINT_MOD)/go.mod
 $(KUBE_SCORE): $(KUBE_SCORE_MOD)/go.mod
 	cd $(KUBE_SCORE_MOD) && v=$$(go list -m -f '{{.Version}}' github.com/zegl/kube-score) && \
 	  go build -ldflags "-X main.version=$$v" -o $(KUBE_SCORE) github.com/zegl/kube-score/cmd/kube-score
+
+.PHONY: sign-tools
+sign-tools: $(COSIGN) $(SYFT) ## Build cosign and syft, which make sign runs, at the versions pinned in hack/tools/cosign and hack/tools/syft (first time only).
+
+# A temporary file and mv: CI's image tier and its OLM tier may both build them at once.
+$(COSIGN): $(COSIGN_MOD)/go.mod
+	cd $(COSIGN_MOD) && v=$$(go list -m -f '{{.Version}}' github.com/sigstore/cosign/v3) && tmp=$(COSIGN).$$$$.tmp && \
+	  CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X sigs.k8s.io/release-utils/version.gitVersion=$$v" \
+	  -o $$tmp github.com/sigstore/cosign/v3/cmd/cosign && mv $$tmp $(COSIGN)
+
+$(SYFT): $(SYFT_MOD)/go.mod
+	cd $(SYFT_MOD) && v=$$(go list -m -f '{{.Version}}' github.com/anchore/syft) && tmp=$(SYFT).$$$$.tmp && \
+	  CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=$${v#v}" -o $$tmp github.com/anchore/syft/cmd/syft && mv $$tmp $(SYFT)
 
 .PHONY: promtool
 promtool: $(PROMTOOL) ## Build promtool at the version pinned in hack/tools/prometheus/go.mod, without the service discoveries it does not need to check and test rules.
