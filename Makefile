@@ -521,8 +521,8 @@ test-olm: controller-gen kustomize operator-sdk ## Install the operator through 
 	CLUSTER_ASSETS="$(CLUSTER_ASSETS)" OLM_ASSETS="$(OLM_ASSETS)" go test -tags olm -timeout 30m -count 1 -v ./test/olm/...
 
 .PHONY: test-olm-node
-test-olm-node: controller-gen kustomize operator-sdk ## Install the operator through OLM deployed as pods on the real node (root, Linux, see README): catalog and bundle images from the local registry, unpack Jobs, registry pods, packageserver; then README's walk-through as written (one package at a time: one real node).
-	NODE_ASSETS="$(NODE_ASSETS)" OLM_ASSETS="$(OLM_ASSETS)" go test -tags olmnode -p 1 -timeout 40m -count 1 $(E2E_FLAGS) ./test/olm/node ./test/olm/walkthrough
+test-olm-node: controller-gen kustomize operator-sdk helm sign-tools ## Install the operator through OLM deployed as pods on the real node (root, Linux, see README): catalog and bundle images from the local registry, unpack Jobs, registry pods, packageserver; sign the release and verify it; then README's walk-through as written (one package at a time: one real node).
+	NODE_ASSETS="$(NODE_ASSETS)" OLM_ASSETS="$(OLM_ASSETS)" HELM="$(HELM)" COSIGN="$(COSIGN)" SYFT="$(SYFT)" go test -tags olmnode -p 1 -timeout 40m -count 1 $(E2E_FLAGS) ./test/olm/node ./test/olm/walkthrough
 
 ##@ Benchmarks
 

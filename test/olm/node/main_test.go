@@ -63,6 +63,8 @@ var (
 	// catalogImage serves both releases on the stable and candidate channels.
 	catalogImage string
 	olmImages    localolm.Images
+	// localImages maps each pushed image to its name in the builder's storage.
+	localImages map[string]string
 	// sdkImages are those operator-sdk runs: its index, decompression and scorecard images.
 	sdkImages localolm.SDKImages
 )
@@ -123,6 +125,7 @@ func setUp(ctx context.Context, s *framework.Suite, olmAssets string) error {
 	fmt.Printf("OLM running as pods, packageserver serving, %s after the start\n", time.Since(start).Round(100*time.Millisecond))
 	maps.Copy(local, olmImages.Local)
 	maps.Copy(local, sdkImages.Local)
+	localImages = local
 	for _, ref := range slices.Sorted(maps.Keys(local)) {
 		size, err := b.Size(ctx, local[ref])
 		if err != nil {
