@@ -310,8 +310,8 @@ COSIGN_PUBLIC_KEY ?= cosign.pub
 # alone for them (--registry-cacert), syft besides the machine's CAs. INSECURE_REGISTRY=true
 # speaks plain HTTP to them instead.
 REGISTRY_CA_FILE ?=
-# The chart make helm-push publishes, at the version of its Chart.yaml.
-CHART_REF = $(CHART_REGISTRY)/charts/$(notdir $(CHART)):$$(sed -n 's/^version: //p' $(CHART)/Chart.yaml)
+# The chart make helm-push publishes.
+CHART_REF = $(CHART_REGISTRY)/charts/$(notdir $(CHART)):$(CHART_VERSION)
 # The manager image's SPDX SBOM, which make sign attaches to it as a signed attestation.
 SBOM = $(LOCALBIN)/sbom/$(subst :,-,$(notdir $(IMG))).spdx.json
 COSIGN_REGISTRY_FLAGS = $(if $(REGISTRY_CA_FILE),--registry-cacert $(REGISTRY_CA_FILE)) $(if $(filter true,$(INSECURE_REGISTRY)),--allow-http-registry)
