@@ -435,13 +435,19 @@ OPM ?= $(shell command -v opm 2>/dev/null)
 # adds. containerImage and relatedImages name the manager's image through config/manifests.
 CSV_BASE = config/manifests/bases/$(PACKAGE).clusterserviceversion.yaml
 BUNDLE_CSV = bundle/manifests/$(PACKAGE).clusterserviceversion.yaml
+# USE_IMAGE_DIGESTS=true names the images by digest in the bundle, the CSV's deployment and
+# relatedImages (operator-sdk resolves IMG in its registry), as a disconnected cluster's mirror
+# needs them: the CSV then declares the disconnected feature.
+USE_IMAGE_DIGESTS ?= false
 
 .PHONY: bundle
 bundle: manifests kustomize operator-sdk ## Generate bundle/ and bundle.Dockerfile for VERSION from config/manifests with operator-sdk, and validate them.
 	$(OPERATOR_SDK) generate kustomize manifests -q --interactive=false
 	cd config/manager && $(KUSTOMIZE) edit set image controller=$(IMG)
-	$(KUSTOMIZE) build config/manifests | $(OPERATOR_SDK) generate bundle -q --overwrite --package $(PACKAGE) --version $(VERSION) --channels $(CHANNELS) --default-channel $(DEFAULT_CHANNEL)
+	$(KUSTOMIZE) build config/manifests | $(OPERATOR_SDK) generate bundle -q --overwrite --package $(PACKAGE) --version $(VERSION) --channels $(CHANNELS) --default-channel $(DEFAULT_CHANNEL) \
+	  $(if $(filter true,$(USE_IMAGE_DIGESTS)),--use-image-digests)
 	sed -i "s/^    createdAt: .*/$$(grep -m1 '^    createdAt: ' $(CSV_BASE))/" $(BUNDLE_CSV)
+	$(if $(filter true,$(USE_IMAGE_DIGESTS)),sed -i 's|^\(    features.operators.openshift.io/disconnected:\) "false"|\1 "true"|' $(BUNDLE_CSV))
 	$(KUSTOMIZE) build config/scorecard > bundle/tests/scorecard/config.yaml
 	$(OPERATOR_SDK) bundle validate ./bundle --select-optional suite=operatorframework
 	$(OPERATOR_SDK) bundle validate ./bundle --select-optional name=good-practices

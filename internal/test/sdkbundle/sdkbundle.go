@@ -27,6 +27,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/cmft/demo-operator/internal/test/testenv"
@@ -39,6 +40,8 @@ type Options struct {
 	Package        string
 	Channels       string
 	DefaultChannel string
+	// UseImageDigests names the images by digest (make bundle USE_IMAGE_DIGESTS=true).
+	UseImageDigests bool
 }
 
 // Tool is the path of a tool the Makefile builds into bin/, or the one the environment
@@ -58,7 +61,7 @@ func Tool(name string) (string, error) {
 // make bundle there with the options. The bundle is then dir/bundle, with dir/bundle.Dockerfile.
 func Generate(ctx context.Context, dir string, o Options) error {
 	return Make(ctx, dir, "bundle", map[string]string{"VERSION": o.Version, "IMG": o.Image, "PACKAGE": o.Package,
-		"CHANNELS": o.Channels, "DEFAULT_CHANNEL": o.DefaultChannel})
+		"CHANNELS": o.Channels, "DEFAULT_CHANNEL": o.DefaultChannel, "USE_IMAGE_DIGESTS": strconv.FormatBool(o.UseImageDigests)})
 }
 
 // Make copies the repository's files (those git tracks or would track) into dir and runs make
