@@ -72,12 +72,12 @@ func TestReadmeProductionExample(t *testing.T) {
 	g.Expect(binding.Subjects).To(ConsistOf(rbacv1.Subject{Kind: "ServiceAccount", Name: "demo-operator-metrics-scraper", Namespace: releaseNamespace}))
 }
 
-// TestReadmeGitOpsExamples checks the Flux and Argo CD objects of the repository's README: they
+// TestReadmeGitOpsExamples checks the Flux and Argo CD objects of docs/operate/gitops.md: they
 // name the chart's OCI artifact, the HelmRelease its OCIRepository, and the Application's values
 // render, with its annotation on the CRD.
 func TestReadmeGitOpsExamples(t *testing.T) {
 	g := NewWithT(t)
-	data, err := os.ReadFile(filepath.Join(testenv.Root(), "README.md"))
+	data, err := os.ReadFile(filepath.Join(testenv.Root(), "docs", "operate", "gitops.md"))
 	g.Expect(err).NotTo(HaveOccurred())
 	objs := map[string]*unstructured.Unstructured{}
 	for _, block := range strings.Split(string(data), "```yaml\n")[1:] {

@@ -16,7 +16,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package walkthrough runs README's walk-through of OLM on the real node as written: the
+// Package walkthrough runs the OLM walk-through of docs/install/olm.md on the real node as written: the
 // commands of the fenced block after the marker walkthroughMarker, in order, from the
 // repository, as a user would type them. It asserts what the walk-through promises: the CSV
 // Succeeded after operator-sdk run bundle, every scorecard test passed.
@@ -50,16 +50,16 @@ import (
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
-// walkthroughMarker precedes README's fenced block of the walk-through.
+// walkthroughMarker precedes docs/install/olm.md's fenced block of the walk-through.
 const walkthroughMarker = "<!-- walkthrough: test/olm/walkthrough"
 
 func TestMain(m *testing.M) {
 	nodeAssets := os.Getenv("NODE_ASSETS")
 	if nodeAssets == "" || os.Getenv("OLM_ASSETS") == "" {
-		fmt.Println("NODE_ASSETS or OLM_ASSETS is not set: skipping README's OLM walk-through (run make test-olm-node)")
+		fmt.Println("NODE_ASSETS or OLM_ASSETS is not set: skipping the OLM walk-through of docs/install/olm.md (run make test-olm-node)")
 		os.Exit(0)
 	}
-	testenv.RequireInMain("README's OLM walk-through", localcluster.NodePrerequisites(nodeAssets))
+	testenv.RequireInMain("the OLM walk-through of docs/install/olm.md", localcluster.NodePrerequisites(nodeAssets))
 	ctrllog.SetLogger(logr.Discard())
 	os.Exit(m.Run())
 }
@@ -69,7 +69,7 @@ func TestMain(m *testing.M) {
 func TestREADMEWalkthrough(t *testing.T) {
 	g := NewWithT(t)
 	root := testenv.Root()
-	commands, err := walkthroughCommands(filepath.Join(root, "README.md"))
+	commands, err := walkthroughCommands(filepath.Join(root, "docs", "install", "olm.md"))
 	g.Expect(err).NotTo(HaveOccurred())
 	state := filepath.Join(root, "bin", "cluster")
 	if _, err := os.Stat(state); err == nil {
@@ -110,7 +110,7 @@ func TestREADMEWalkthrough(t *testing.T) {
 		cmd.Dir = root
 		out, err := cmd.CombinedOutput()
 		t.Logf("$ %s\n(%s)\n%s", command, time.Since(began).Round(100*time.Millisecond), imagebuild.Tail(string(out), 15))
-		g.Expect(err).NotTo(HaveOccurred(), "README's walk-through: %s:\n%s", command, out)
+		g.Expect(err).NotTo(HaveOccurred(), "the walk-through of docs/install/olm.md: %s:\n%s", command, out)
 		switch {
 		case strings.HasPrefix(command, "export "):
 			exports = append(exports, command)
@@ -122,7 +122,7 @@ func TestREADMEWalkthrough(t *testing.T) {
 			g.Expect(strings.Count(string(out), "State: pass")).To(Equal(scorecardTests), "every scorecard test passes:\n%s", out)
 		}
 	}
-	t.Logf("README's walk-through: %d commands in %s", len(commands), time.Since(start).Round(time.Second))
+	t.Logf("the walk-through of docs/install/olm.md: %d commands in %s", len(commands), time.Since(start).Round(time.Second))
 }
 
 // walkthroughCommands reads the commands of the fenced block after walkthroughMarker, a command
