@@ -221,7 +221,7 @@ cluster-up: ## Start a local cluster of processes (etcd, kube-apiserver, control
 	go run ./hack/cluster -bin "$(CLUSTER_ASSETS)" up
 
 .PHONY: cluster-up-node
-cluster-up-node: ## The local cluster plus a real node (root, Linux, see README): containerd, kubelet, kube-proxy, a registry at 10.246.0.1:16450.
+cluster-up-node: ## The local cluster plus a real node (root, Linux, see DEVELOPMENT.md): containerd, kubelet, kube-proxy, a registry at 10.246.0.1:16450.
 	go run ./hack/cluster -bin "$(NODE_ASSETS)" -real-node up
 
 .PHONY: cluster-down
@@ -234,11 +234,11 @@ demo: ## Start the local cluster (or use KUBECONFIG's), install the operator, ru
 	go run ./hack/cluster -bin "$$(if [ -z "$$KUBECONFIG" ]; then hack/control-plane.sh --cluster; fi)" demo
 
 .PHONY: test-node
-test-node: skipper helm ## Run the real-node end-to-end tests (root, Linux, see README): the operator from its image by the chart (helm install, test, upgrade and uninstall from the cluster's OCI registry), config/default and dist/install.yaml, per-pod Services through kube-proxy, an app's Ingress through Skipper.
+test-node: skipper helm ## Run the real-node end-to-end tests (root, Linux, see test/e2e/README.md): the operator from its image by the chart (helm install, test, upgrade and uninstall from the cluster's OCI registry), config/default and dist/install.yaml, per-pod Services through kube-proxy, an app's Ingress through Skipper.
 	NODE_ASSETS="$(NODE_ASSETS)" SKIPPER="$(SKIPPER)" HELM="$(HELM)" go test -tags node -timeout 30m -count 1 $(E2E_FLAGS) ./test/e2e/node
 
 .PHONY: test-reliability
-test-reliability: ## Run the reliability tests on the real node (root, Linux, see README): helm upgrade from release N-1 (RELIABILITY_PREVIOUS, a git revision; HEAD by default) rolls out nothing, a partitioned leader never writes, collisions at volume, kube-apiserver and etcd restarts under a burst, a containerd restart.
+test-reliability: ## Run the reliability tests on the real node (root, Linux, see test/reliability/README.md): helm upgrade from release N-1 (RELIABILITY_PREVIOUS, a git revision; HEAD by default) rolls out nothing, a partitioned leader never writes, collisions at volume, kube-apiserver and etcd restarts under a burst, a containerd restart.
 	NODE_ASSETS="$(NODE_ASSETS)" go test -tags reliability -timeout 30m -count 1 $(E2E_FLAGS) ./test/reliability
 
 .PHONY: test-e2e
@@ -527,7 +527,7 @@ test-olm: controller-gen kustomize operator-sdk ## Install the operator through 
 	CLUSTER_ASSETS="$(CLUSTER_ASSETS)" OLM_ASSETS="$(OLM_ASSETS)" go test -tags olm -timeout 30m -count 1 -v ./test/olm/...
 
 .PHONY: test-olm-node
-test-olm-node: controller-gen kustomize operator-sdk helm sign-tools ## Install the operator through OLM deployed as pods on the real node (root, Linux, see README): catalog and bundle images from the local registry, unpack Jobs, registry pods, packageserver; sign the release and verify it; then README's walk-through as written (one package at a time: one real node).
+test-olm-node: controller-gen kustomize operator-sdk helm sign-tools ## Install the operator through OLM deployed as pods on the real node (root, Linux, see test/olm/README.md): catalog and bundle images from the local registry, unpack Jobs, registry pods, packageserver; sign the release and verify it; then the OLM walk-through of docs/install/olm.md as written (one package at a time: one real node).
 	NODE_ASSETS="$(NODE_ASSETS)" OLM_ASSETS="$(OLM_ASSETS)" HELM="$(HELM)" COSIGN="$(COSIGN)" SYFT="$(SYFT)" go test -tags olmnode -p 1 -timeout 40m -count 1 $(E2E_FLAGS) ./test/olm/node ./test/olm/walkthrough
 
 ##@ Benchmarks

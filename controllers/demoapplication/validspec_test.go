@@ -127,7 +127,7 @@ func TestFoundSpecsSettle(t *testing.T) {
 	}
 }
 
-// TestRestrictedSampleMeetsRestrictedPodSecurity checks the sample README gives for namespaces
+// TestRestrictedSampleMeetsRestrictedPodSecurity checks the sample docs/guide/demoapplication.md gives for namespaces
 // that enforce the restricted Pod Security Standard: the API server's PodSecurity admission
 // admits the pods its Deployment would create there, and refuses them without its security
 // contexts.

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package layout checks the repository's import rules (README, "Repository layout"): every
+// Package layout checks the repository's import rules (DEVELOPMENT.md, "Repository layout"): every
 // package is product, tools or harness; the product reaches neither tools nor harness, tools
 // never reach the harness, nothing imports hack/ or a test suite.
 package layout

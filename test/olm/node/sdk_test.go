@@ -105,7 +105,7 @@ func TestOperatorSDKRunBundleRestricted(t *testing.T) {
 		"--decompression-image", cluster.SecureImage(sdkImages.Decompression), "--security-context-config", "restricted",
 		"--install-mode", string(operatorsv1alpha1.InstallModeTypeOwnNamespace), "--namespace", ns, "--timeout", "2m")
 	g.Expect(err).To(HaveOccurred(), "operator-sdk#7039 looks fixed: run bundle installed in a restricted namespace; "+
-		"drop this test and say so where README and make run-bundle send restricted namespaces to internal/olm")
+		"drop this test and say so where docs/install/olm.md and make run-bundle send restricted namespaces to internal/olm")
 	// logrus quotes the message, escaping its quotes.
 	g.Expect(out).To(MatchRegexp(`violates PodSecurity \\?"restricted:latest\\?".*container \\?"registry-grpc-init\\?" must set securityContext`))
 }
