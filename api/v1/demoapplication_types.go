@@ -234,8 +234,9 @@ type DemoApplicationSpec struct {
 
 	// securityContext is the container's: the user and group it runs as, whether it may gain
 	// privileges, its capabilities, its seccomp profile, a read-only root filesystem. Unset,
-	// the pods get none: the sample's nginx runs where no policy applies. The spec in README
-	// runs in a namespace that enforces the restricted Pod Security Standard.
+	// the pods get none: the sample's nginx runs where no policy applies. The restricted sample
+	// (config/samples/paas_v1_demoapplication_restricted.yaml) runs in a namespace that enforces
+	// the restricted Pod Security Standard.
 	// +optional
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Security Context"
 	SecurityContext *SecurityContext `json:"securityContext,omitempty"`

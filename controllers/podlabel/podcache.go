@@ -40,7 +40,7 @@ import (
 // annotations of every pod that opts in, the labels of every pod whose kept labels are the
 // pod-name label naming it and the label of its app, kept as {label: wellknown.OwnName}, and
 // the controller reference of an app's pods: a map or slice of its own would cost a pod more
-// than the rest of its cached metadata (README's Performance). Read the pod-name label of a
+// than the rest of its cached metadata (bench/README.md). Read the pod-name label of a
 // cached pod with wellknown.PodLabel. Sharing is safe because nobody writes to a cached
 // object: the cache hands out copies.
 func PodCacheTransform(keys wellknown.PodLabelKeys) toolscache.TransformFunc {

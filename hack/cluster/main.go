@@ -42,7 +42,7 @@ func main() {
 	// change them, as the OLM tests' cluster does, so that run bundle-upgrade and scorecard
 	// work by hand too once those images are pushed (make olm-up pushes them); and the
 	// operator's release registry (IMAGE_TAG_BASE's), so that the committed bundle installs
-	// with a manager image built here (README's walk-through).
+	// with a manager image built here (docs/install/olm.md's walk-through).
 	cli.Run("cluster", &localcluster.Cluster{Progress: os.Stdout, Mirrors: append(slices.Clone(localolm.Mirrors), releaseRegistry)},
 		cli.Verb{Name: "up", Run: func(ctx context.Context, c *localcluster.Cluster) error { return c.Up(ctx) }},
 		cli.Verb{Name: "down", Run: func(_ context.Context, c *localcluster.Cluster) error { return c.Down() }},

@@ -694,7 +694,7 @@ func (c *Cluster) BindFlags(fs *flag.FlagSet) {
 	// Below Linux's ephemeral range (32768+), where envtest picks its random ports.
 	fs.IntVar(&c.PortBase, "port", 16443, "kube-apiserver's port; the other components use the next thirteen.")
 	fs.IntVar(&c.Nodes, "nodes", 3, "Number of kwok nodes.")
-	fs.BoolVar(&c.RealNode, "real-node", false, "Add a real node: containerd, kubelet, kube-proxy, a local registry (root, Linux, see README).")
+	fs.BoolVar(&c.RealNode, "real-node", false, "Add a real node: containerd, kubelet, kube-proxy, a local registry (root, Linux, see DEVELOPMENT.md).")
 }
 
 // FreePortBase finds fourteen free ports in a row for a cluster of a test run, below the

@@ -338,7 +338,7 @@ func New(cfg *rest.Config, opts Options, customize ...func(*ctrl.Options)) (ctrl
 //
 // controller-runtime's default limiter doubles an object's wait up to 1000s, so an object
 // that failed all through an API server outage next waits about as long again, with no
-// event to bring it forward (TestRecoversAfterAPIServerOutage; README's Reliability).
+// event to bring it forward (TestRecoversAfterAPIServerOutage; test/reliability/README.md).
 // --max-retry-backoff bounds that wait: at its default an object that keeps failing is
 // retried as often as one blocked by a name conflict (--conflict-retry-interval). No overall token bucket
 // (controller-runtime's priority queue has none either): the client's QPS limit and the API

@@ -24,7 +24,7 @@ import (
 
 // executablePages is the part of the container's memory that the Go runtime does not
 // account for: the manager's own code and read-only data, paged in from its file, as much as
-// an idle bin/manager holds, rounded up for what later work pages in (README's Performance).
+// an idle bin/manager holds, rounded up for what later work pages in (bench/README.md).
 const executablePages = 48 << 20
 
 // DefaultMemoryLimit is the memory limit config/, the chart and the bundle give the manager's
@@ -38,7 +38,7 @@ const DefaultMemoryLimit = 256 << 20
 // GOMEMLIMIT is soft, and a relist holds the old cache beside the new list until it replaces
 // it; the container's limit is hard. It keeps 150,000 pods within the memory an install is
 // meant to stay under; a lower one would leave the collector too little room to work in
-// (bench/RESULTS-150k-memory.md, README's Performance).
+// (bench/RESULTS-150k-memory.md).
 const MemoryLimitRatio = 0.55
 
 // GoMemoryLimit is the memory the Go runtime may use, before the ratio, in a container whose
