@@ -149,6 +149,10 @@ func (c *Cluster) PushImage(ctx context.Context, b *imagebuild.Builder, local, r
 // with --cert-dir, Go programs (operator-sdk, opm) with SSL_CERT_DIR=/etc/ssl/certs:<dir>.
 func (c *Cluster) RegistryCertDir() string { return filepath.Join(c.Dir, "registry-ca") }
 
+// RegistryCAFile is the CA certificate of RegistryCertDir, for the tools that take a file
+// (helm's and cosign's flags).
+func (c *Cluster) RegistryCAFile() string { return filepath.Join(c.RegistryCertDir(), "ca.crt") }
+
 func (c *Cluster) nodeDir(parts ...string) string {
 	return filepath.Join(append([]string{c.Dir, "node"}, parts...)...)
 }
@@ -506,7 +510,7 @@ func (c *Cluster) nodeUp(ctx context.Context) error {
 	if err := os.MkdirAll(c.RegistryCertDir(), 0o755); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(c.RegistryCertDir(), "ca.crt"), ca, 0o644); err != nil {
+	if err := os.WriteFile(c.RegistryCAFile(), ca, 0o644); err != nil {
 		return err
 	}
 	for _, name := range NodeComponents {

@@ -23,6 +23,7 @@ import (
 	"bufio"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -77,7 +78,7 @@ func TestLinksResolve(t *testing.T) {
 	g.Expect(pages).To(HaveKey("README.md"))
 
 	var broken []string
-	for _, name := range sortedKeys(pages) {
+	for _, name := range slices.Sorted(maps.Keys(pages)) {
 		for _, l := range pages[name].links {
 			where := fmt.Sprintf("%s:%d: %s", name, l.line, l.text)
 			info, err := os.Stat(filepath.Join(root, filepath.FromSlash(l.target)))
@@ -125,7 +126,7 @@ func TestEveryPageReachable(t *testing.T) {
 		}
 	}
 	var unreachable []string
-	for _, name := range sortedKeys(pages) {
+	for _, name := range slices.Sorted(maps.Keys(pages)) {
 		if !seen[name] {
 			unreachable = append(unreachable, name)
 		}
@@ -239,13 +240,4 @@ func slug(heading string) string {
 		}
 	}
 	return b.String()
-}
-
-func sortedKeys(pages map[string]*page) []string {
-	keys := make([]string, 0, len(pages))
-	for k := range pages {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

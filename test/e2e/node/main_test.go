@@ -112,16 +112,13 @@ func pushCharts(ctx context.Context) error {
 	}
 	defer os.RemoveAll(packages)
 	for _, version := range []string{chartVersion, nextChartVersion} {
-		if out, err := runMake(ctx, "helm-push", "CHART_REGISTRY="+cluster.SecureRegistryHost(), "CHART_REGISTRY_CA_FILE="+registryCA(),
+		if out, err := runMake(ctx, "helm-push", "CHART_REGISTRY="+cluster.SecureRegistryHost(), "CHART_REGISTRY_CA_FILE="+cluster.RegistryCAFile(),
 			"CHART_PACKAGES="+packages, "CHART_VERSION="+version); err != nil {
 			return fmt.Errorf("make helm-push CHART_VERSION=%s: %w\n%s", version, err, out)
 		}
 	}
 	return nil
 }
-
-// registryCA is the CA file the host's tools trust the registry's TLS endpoint with.
-func registryCA() string { return filepath.Join(cluster.RegistryCertDir(), "ca.crt") }
 
 // runMake runs a target of the repository's Makefile against the cluster, as a user would with
 // KUBECONFIG set, and returns its output.

@@ -78,7 +78,7 @@ func installOperator(t *testing.T) string {
 		operatorNamespace = ns.Name
 		repository, tag, _ := strings.Cut(strings.TrimPrefix(managerImage, cluster.RegistryHost()+"/"), ":")
 		start := time.Now()
-		if _, installErr = helm("install", releaseName, chartRef, "--version", chartVersion, "--ca-file", registryCA(),
+		if _, installErr = helm("install", releaseName, chartRef, "--version", chartVersion, "--ca-file", cluster.RegistryCAFile(),
 			"--namespace", ns.Name, "--set", "image.repository="+cluster.RegistryHost()+"/"+repository, "--set", "image.tag="+tag,
 			"--set", "test.image="+kubectlImage); installErr != nil {
 			return

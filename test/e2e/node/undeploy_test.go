@@ -50,7 +50,7 @@ func TestHelmUpgradeAndUninstall(t *testing.T) {
 	g := NewWithT(t)
 	ns := installOperator(t)
 	start := time.Now()
-	_, err := helm("upgrade", releaseName, chartRef, "--version", nextChartVersion, "--ca-file", registryCA(),
+	_, err := helm("upgrade", releaseName, chartRef, "--version", nextChartVersion, "--ca-file", cluster.RegistryCAFile(),
 		"--namespace", ns, "--reuse-values", "--wait", "--timeout", "3m")
 	g.Expect(err).NotTo(HaveOccurred())
 	t.Logf("helm upgrade to %s from the registry, manager rolled out: %s", nextChartVersion, time.Since(start).Round(10*time.Millisecond))

@@ -53,7 +53,7 @@ func TestSignedReleaseVerifies(t *testing.T) {
 	g.Expect(cluster.PushImage(ctx, b, localImages[r.managerImage], manager)).To(Succeed())
 
 	dir := t.TempDir()
-	ca := filepath.Join(cluster.RegistryCertDir(), "ca.crt")
+	ca := cluster.RegistryCAFile()
 	g.Expect(sdkbundle.Make(ctx, dir, "helm-push", map[string]string{"VERSION": r.version,
 		"CHART_REGISTRY": cluster.SecureRegistryHost(), "CHART_REGISTRY_CA_FILE": ca,
 		"CHART_PACKAGES": filepath.Join(dir, "packages")}, "helm")).To(Succeed())
