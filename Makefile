@@ -47,6 +47,7 @@ LOCALBIN ?= $(shell pwd)/bin
 TOOLS_MOD = hack/tools/gen
 CONTROLLER_GEN ?= $(LOCALBIN)/controller-gen
 KUSTOMIZE ?= $(LOCALBIN)/kustomize
+CRD_REF_DOCS ?= $(LOCALBIN)/crd-ref-docs
 # operator-sdk's CLI, built from the Go module proxy by hack/operator-sdk.sh (make operator-sdk).
 OPERATOR_SDK ?= $(LOCALBIN)/operator-sdk
 # The client generators hack/update-codegen.sh runs from bin/.
@@ -61,7 +62,7 @@ SKIPPER ?= $(LOCALBIN)/skipper
 SKIPPER_MOD = hack/tools/skipper
 KUBECTL ?= kubectl
 # The tools' paths, for the tests that run them (internal/test/sdkbundle runs make bundle).
-TOOL_PATHS = CONTROLLER_GEN="$(CONTROLLER_GEN)" KUSTOMIZE="$(KUSTOMIZE)" OPERATOR_SDK="$(OPERATOR_SDK)" PROMTOOL="$(PROMTOOL)" HELM="$(HELM)"
+TOOL_PATHS = CONTROLLER_GEN="$(CONTROLLER_GEN)" KUSTOMIZE="$(KUSTOMIZE)" OPERATOR_SDK="$(OPERATOR_SDK)" PROMTOOL="$(PROMTOOL)" HELM="$(HELM)" CRD_REF_DOCS="$(CRD_REF_DOCS)"
 GO_TEST_FLAGS ?= -timeout 30m
 
 .PHONY: all
@@ -86,6 +87,11 @@ manifests: controller-gen ## Generate the CRD and the controllers' ClusterRole f
 generate: controller-gen codegen-tools ## Generate the DeepCopy methods of the API types and the typed client in pkg/generated.
 	$(CONTROLLER_GEN) object:headerFile="hack/boilerplate.go.txt" paths="./api/..."
 	hack/update-codegen.sh
+
+.PHONY: docs
+docs: crd-ref-docs ## Generate the API reference, docs/reference/api.md, from the Go types of api/v1 (hack/crd-ref-docs holds its configuration and templates).
+	$(CRD_REF_DOCS) --source-path=api/v1 --config=hack/crd-ref-docs/config.yaml --templates-dir=hack/crd-ref-docs/markdown --renderer=markdown --max-depth=20 \
+	  --log-level=WARN --output-path=docs/reference/api.md
 
 .PHONY: fmt
 fmt: ## Run go fmt against code.
@@ -137,7 +143,7 @@ envtest: ## Build kube-apiserver and etcd from the Go module proxy into bin/ (fi
 	@hack/control-plane.sh >/dev/null
 
 .PHONY: test
-test: controller-gen codegen-tools kustomize operator-sdk promtool helm envtest ## Run unit and integration tests (a real kube-apiserver and etcd), the staleness checks (make bundle with operator-sdk included), operator-sdk bundle validate and the end-to-end tests (make test-e2e, make test-node); the image tests are make test-images.
+test: controller-gen codegen-tools crd-ref-docs kustomize operator-sdk promtool helm envtest ## Run unit and integration tests (a real kube-apiserver and etcd), the staleness checks (make bundle with operator-sdk included), operator-sdk bundle validate and the end-to-end tests (make test-e2e, make test-node); the image tests are make test-images.
 	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" $(TOOL_PATHS) go test $(GO_TEST_FLAGS) $$(go list ./... | grep -v /test/images) -coverprofile cover.out
 	$(MAKE) test-e2e E2E_FLAGS=
 	$(MAKE) test-node E2E_FLAGS=
@@ -342,7 +348,7 @@ verify-signatures: $(COSIGN) ## Verify make sign's signatures of IMG, BUNDLE_IMG
 tools: tools-first golangci-lint $(KUBE_SCORE) olm-binaries skipper sign-tools ## Build every tool the tests and make lint run into bin/ (first time only): tools-first, golangci-lint and kube-score, then OLM and opm, Skipper, and cosign and syft. One at a time: on two cores, make -j4 tools took longer.
 
 .PHONY: tools-first
-tools-first: controller-gen kustomize codegen-tools promtool helm operator-sdk scorecard-test node-binaries ## Build the tools make test starts with: the generators, promtool, helm, operator-sdk and scorecard-test, the control plane and the real node's binaries.
+tools-first: controller-gen kustomize codegen-tools crd-ref-docs promtool helm operator-sdk scorecard-test node-binaries ## Build the tools make test starts with: the generators (crd-ref-docs included), promtool, helm, operator-sdk and scorecard-test, the control plane and the real node's binaries.
 
 .PHONY: scorecard-test
 scorecard-test: ## Build scorecard-test at operator-sdk's version, for the scorecard-test image (first time only).
@@ -369,6 +375,11 @@ $(CONTROLLER_GEN): $(TOOLS_MOD)/go.mod
 kustomize: $(KUSTOMIZE) ## Build kustomize at the version pinned in hack/tools/gen/go.mod.
 $(KUSTOMIZE): $(TOOLS_MOD)/go.mod
 	cd $(TOOLS_MOD) && go build -o $(KUSTOMIZE) sigs.k8s.io/kustomize/kustomize/v5
+
+.PHONY: crd-ref-docs
+crd-ref-docs: $(CRD_REF_DOCS) ## Build crd-ref-docs, the API reference's generator, at the version pinned in hack/tools/gen/go.mod.
+$(CRD_REF_DOCS): $(TOOLS_MOD)/go.mod
+	cd $(TOOLS_MOD) && go build -o $(CRD_REF_DOCS) github.com/elastic/crd-ref-docs
 
 .PHONY: golangci-lint
 golangci-lint: $(GOLANGCI_LINT) ## Build golangci-lint at the version pinned in hack/tools/lint/go.mod.
