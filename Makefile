@@ -248,8 +248,8 @@ test-reliability: ## Run the reliability tests on the real node (root, Linux, se
 	NODE_ASSETS="$(NODE_ASSETS)" go test -tags reliability -timeout 30m -count 1 $(E2E_FLAGS) ./test/reliability
 
 .PHONY: test-e2e
-test-e2e: ## Run the end-to-end tests on their own local cluster: real pods, garbage collection, leader election, API server restart.
-	E2E_ASSETS="$(CLUSTER_ASSETS)" go test -tags e2e -timeout 20m -count 1 $(E2E_FLAGS) ./test/e2e
+test-e2e: ## Run the end-to-end tests on their own local cluster (real pods, garbage collection, leader election, API server restart), then docs/quickstart.md as written (make demo).
+	E2E_ASSETS="$(CLUSTER_ASSETS)" go test -tags e2e -p 1 -timeout 20m -count 1 $(E2E_FLAGS) ./test/e2e ./test/e2e/quickstart
 
 ##@ Helm
 

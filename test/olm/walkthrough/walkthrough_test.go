@@ -23,7 +23,6 @@ limitations under the License.
 package walkthrough
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
@@ -47,6 +46,7 @@ import (
 	"github.com/cmft/demo-operator/internal/imagebuild"
 	"github.com/cmft/demo-operator/internal/localcluster"
 	"github.com/cmft/demo-operator/internal/localolm"
+	"github.com/cmft/demo-operator/internal/test/docblock"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
@@ -69,7 +69,7 @@ func TestMain(m *testing.M) {
 func TestREADMEWalkthrough(t *testing.T) {
 	g := NewWithT(t)
 	root := testenv.Root()
-	commands, err := walkthroughCommands(filepath.Join(root, "docs", "install", "olm.md"))
+	commands, err := docblock.Commands(filepath.Join(root, "docs", "install", "olm.md"), walkthroughMarker)
 	g.Expect(err).NotTo(HaveOccurred())
 	state := filepath.Join(root, "bin", "cluster")
 	if _, err := os.Stat(state); err == nil {
@@ -103,17 +103,13 @@ func TestREADMEWalkthrough(t *testing.T) {
 	}
 
 	start := time.Now()
-	var exports []string
+	shell := &docblock.Shell{Dir: root}
 	for _, command := range commands {
 		began := time.Now()
-		cmd := exec.CommandContext(ctx, "bash", "-ec", strings.Join(append(exports, command), "\n"))
-		cmd.Dir = root
-		out, err := cmd.CombinedOutput()
+		out, err := shell.Run(ctx, command)
 		t.Logf("$ %s\n(%s)\n%s", command, time.Since(began).Round(100*time.Millisecond), imagebuild.Tail(string(out), 15))
 		g.Expect(err).NotTo(HaveOccurred(), "the walk-through of docs/install/olm.md: %s:\n%s", command, out)
 		switch {
-		case strings.HasPrefix(command, "export "):
-			exports = append(exports, command)
 		case strings.Contains(command, "operator-sdk run bundle "):
 			expectCSVSucceeded(t, filepath.Join(state, "kubeconfig"))
 		case command == "make olm-down":
@@ -123,41 +119,6 @@ func TestREADMEWalkthrough(t *testing.T) {
 		}
 	}
 	t.Logf("the walk-through of docs/install/olm.md: %d commands in %s", len(commands), time.Since(start).Round(time.Second))
-}
-
-// walkthroughCommands reads the commands of the fenced block after walkthroughMarker, a command
-// continued on the next line by a final backslash being one.
-func walkthroughCommands(readme string) ([]string, error) {
-	f, err := os.Open(readme)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var commands []string
-	var command strings.Builder
-	marked, inBlock := false, false
-	scanner := bufio.NewScanner(f)
-	for scanner.Scan() {
-		line := scanner.Text()
-		switch {
-		case strings.HasPrefix(line, walkthroughMarker):
-			marked = true
-		case marked && !inBlock && strings.HasPrefix(line, "```"):
-			inBlock = true
-		case inBlock && strings.HasPrefix(line, "```"):
-			return commands, nil
-		case inBlock:
-			command.WriteString(line + "\n")
-			if !strings.HasSuffix(line, `\`) {
-				commands = append(commands, strings.TrimSpace(command.String()))
-				command.Reset()
-			}
-		}
-	}
-	if err := scanner.Err(); err != nil {
-		return nil, err
-	}
-	return nil, fmt.Errorf("%s has no fenced block after %q", readme, walkthroughMarker)
 }
 
 // expectCSVSucceeded asserts that operator-sdk run bundle left the operator's CSV Succeeded.
