@@ -14,7 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-
 // Package docblock runs the commands a page of the docs gives a reader: the fenced block after
 // a marker comment, each command in order, in one shell session as the reader would type them.
 package docblock

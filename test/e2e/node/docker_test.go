@@ -25,6 +25,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/cmft/demo-operator/internal/imagebuild"
@@ -34,9 +35,10 @@ import (
 // buildManagerWithDocker builds and pushes the manager's image as a docker user does, with
 // make docker-build docker-push CONTAINER_TOOL=docker, through a Docker daemon of its own (the
 // classic builder of Debian's docker 20.10) that trusts the cluster's plain-HTTP registry, so
-// that the tests install an image docker built. E2E_CONTAINER_TOOL=docker asks for it: the
-// classic builder caches no Go build, which makes it minutes slower than the default.
-func buildManagerWithDocker(ctx context.Context, image string) (err error) {
+// that the tests install an image docker built, as image and under the names of also.
+// E2E_CONTAINER_TOOL=docker asks for it: the classic builder caches no Go build, which makes it
+// minutes slower than the default.
+func buildManagerWithDocker(ctx context.Context, image string, also ...string) (err error) {
 	root := testenv.Root()
 	b := &imagebuild.Builder{}
 	bases, err := imagebuild.BaseImages(filepath.Join(root, "Dockerfile"))
@@ -60,6 +62,15 @@ func buildManagerWithDocker(ctx context.Context, image string) (err error) {
 	cmd.Env = dockerd.Env()
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("make docker-build docker-push CONTAINER_TOOL=docker: %w: %s", err, out)
+	}
+	for _, ref := range also {
+		for _, args := range [][]string{{"tag", image, ref}, {"push", ref}} {
+			cmd := exec.CommandContext(ctx, "docker", args...)
+			cmd.Env = dockerd.Env()
+			if out, err := cmd.CombinedOutput(); err != nil {
+				return fmt.Errorf("docker %s: %w: %s", strings.Join(args, " "), err, out)
+			}
+		}
 	}
 	fmt.Printf("manager image built and pushed with docker in %s\n", time.Since(start).Round(time.Second))
 	return nil

@@ -57,6 +57,10 @@ var (
 	// The chart as users install it: an OCI artifact pushed by make helm-push to the registry's
 	// TLS endpoint, in its version and the next (helm upgrade's).
 	chartRef, chartVersion, nextChartVersion string
+	// The images the chart names by default, the manager's (the release's, appVersion) and
+	// helm test's, which the node pulls from the local registry through its mirrors, so that the
+	// docs' commands run as written.
+	releaseImage, releaseTestImage string
 )
 
 // appLocalImage is podname's image in the builder's storage, which tests push elsewhere too.
@@ -65,8 +69,14 @@ const appLocalImage = "localhost/demo-operator-node/podname:e2e"
 func TestMain(m *testing.M) {
 	assets := framework.Assets("make test-node", "NODE_ASSETS")[0]
 	testenv.RequireInMain("real-node tests", localcluster.NodePrerequisites(assets))
+	var err error
+	if releaseImage, releaseTestImage, err = chartImages(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 	// One kwok node, tainted, for pods that only load the API server.
-	cluster = &localcluster.Cluster{BinDir: assets, Nodes: 1, RealNode: true, Progress: os.Stdout, DieWithParent: true}
+	cluster = &localcluster.Cluster{BinDir: assets, Nodes: 1, RealNode: true, Progress: os.Stdout, DieWithParent: true,
+		Mirrors: []string{registryOf(releaseImage), registryOf(releaseTestImage)}}
 	// The memory test creates thousands of pods.
 	os.Exit(framework.Run(m, cluster, framework.Options{Scheme: manager.Scheme, QPS: 500, Burst: 1000,
 		Timeout: 15 * time.Minute, SetUp: setUp}))
@@ -86,6 +96,42 @@ func setUp(ctx context.Context, s *framework.Suite) error {
 	}
 	fmt.Printf("chart %s %s and %s pushed in %s\n", chartRef, chartVersion, nextChartVersion, time.Since(start).Round(100*time.Millisecond))
 	return nil
+}
+
+// chartImages reads the images the chart names by default: values.yaml's image.repository at
+// Chart.yaml's appVersion, and test.image.
+func chartImages() (managerRef, testRef string, err error) {
+	dir := filepath.Join(testenv.Root(), "charts", "demo-operator")
+	var chart struct {
+		AppVersion string `json:"appVersion"`
+	}
+	var values struct {
+		Image struct{ Repository string }
+		Test  struct{ Image string }
+	}
+	for file, into := range map[string]any{"Chart.yaml": &chart, "values.yaml": &values} {
+		data, err := os.ReadFile(filepath.Join(dir, file))
+		if err != nil {
+			return "", "", err
+		}
+		if err := yaml.Unmarshal(data, into); err != nil {
+			return "", "", fmt.Errorf("%s: %w", file, err)
+		}
+	}
+	return values.Image.Repository + ":" + chart.AppVersion, values.Test.Image, nil
+}
+
+// registryOf is the registry host of an image reference that names one.
+func registryOf(ref string) string {
+	host, _, _ := strings.Cut(ref, "/")
+	return host
+}
+
+// inLocalRegistry is where the node's mirror of ref's registry finds ref: the same path in
+// the local registry.
+func inLocalRegistry(ref string) string {
+	_, path, _ := strings.Cut(ref, "/")
+	return cluster.RegistryHost() + "/" + path
 }
 
 // pushCharts pushes the chart, as Chart.yaml's version and the next patch, with make helm-push.
@@ -140,10 +186,10 @@ func buildImages(ctx context.Context) error {
 	b := &imagebuild.Builder{}
 	root := testenv.Root()
 	registry := cluster.RegistryHost()
-	managerImage, appImage, kubectlImage = registry+"/demo-operator:e2e", registry+"/podname:e2e", registry+"/kubectl:v1.37.1"
+	managerImage, appImage, kubectlImage = registry+"/demo-operator:e2e", registry+"/podname:e2e", inLocalRegistry(releaseTestImage)
 
 	if os.Getenv("E2E_CONTAINER_TOOL") == "docker" {
-		if err := buildManagerWithDocker(ctx, managerImage); err != nil {
+		if err := buildManagerWithDocker(ctx, managerImage, inLocalRegistry(releaseImage)); err != nil {
 			return fmt.Errorf("building the manager image with docker: %w", err)
 		}
 	} else if err := buildManager(ctx, b, root); err != nil {
@@ -185,7 +231,12 @@ func buildManager(ctx context.Context, b *imagebuild.Builder, root string) error
 	if _, err := b.BuildLocally(ctx, root, imagebuild.BuildOptions{ContextDir: root, Tag: local}); err != nil {
 		return fmt.Errorf("building the manager image: %w", err)
 	}
-	return cluster.PushImage(ctx, b, local, managerImage)
+	for _, ref := range []string{managerImage, inLocalRegistry(releaseImage)} {
+		if err := cluster.PushImage(ctx, b, local, ref); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // describePods says, for a failure's message, what each of d's pods shows: phase, conditions
@@ -212,6 +263,12 @@ func describePods(namespace string, d *appsv1.Deployment) string {
 // node from managerImage, Ready by their probes, and returns them.
 func expectManagerPods(t *testing.T, namespace, deployment string, n int, timeout time.Duration) []corev1.Pod {
 	t.Helper()
+	return expectManagerPodsOf(t, namespace, deployment, managerImage, n, timeout)
+}
+
+// expectManagerPodsOf is expectManagerPods for pods that run image.
+func expectManagerPodsOf(t *testing.T, namespace, deployment, image string, n int, timeout time.Duration) []corev1.Pod {
+	t.Helper()
 	var pods []corev1.Pod
 	NewWithT(t).Eventually(func(g Gomega) {
 		d := &appsv1.Deployment{}
@@ -221,7 +278,8 @@ func expectManagerPods(t *testing.T, namespace, deployment string, n int, timeou
 		for _, p := range pods {
 			g.Expect(p.Spec.NodeName).To(Equal(localcluster.NodeName))
 			g.Expect(p.Status.ContainerStatuses).To(HaveLen(1))
-			g.Expect(p.Status.ContainerStatuses[0].Image).To(Equal(managerImage))
+			// The pod's, not the status': the node reports an image by the first name it pulled it as.
+			g.Expect(p.Spec.Containers[0].Image).To(Equal(image))
 			g.Expect(p.Status.ContainerStatuses[0].State.Running).NotTo(BeNil())
 			g.Expect(p.Status.ContainerStatuses[0].Ready).To(BeTrue())
 			g.Expect(p.Spec.Containers[0].ReadinessProbe).NotTo(BeNil())

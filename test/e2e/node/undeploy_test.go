@@ -22,7 +22,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -37,8 +36,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/cmft/demo-operator/internal/imagebuild"
 	"github.com/cmft/demo-operator/internal/test/builder"
+	"github.com/cmft/demo-operator/internal/test/docblock"
 	"github.com/cmft/demo-operator/internal/test/framework"
+	"github.com/cmft/demo-operator/internal/test/sdkbundle"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
@@ -124,35 +126,29 @@ func TestKustomizeDeploy(t *testing.T) {
 	}, 3*time.Minute, time.Second).Should(Succeed())
 }
 
-// TestInstaller: dist/install.yaml, which make build-installer writes, installs the operator
-// with kubectl alone (apply --server-side), the operator serves a DemoApplication, and kubectl
-// delete -f removes everything it installed. It runs last: it deletes the CRD.
+// TestInstaller runs docs/install/kustomize.md's one-file installer block as written: make
+// build-installer with the release's image, kubectl apply --server-side, the manager Available;
+// before the block's kubectl delete, the manager leads and serves a DemoApplication; kubectl
+// delete -f then removes everything it installed, the CRD included. It replaces the Helm
+// release.
 func TestInstaller(t *testing.T) {
 	g := NewWithT(t)
 	uninstallRelease(t, installOperator(t))
-	out, err := runMake(context.Background(), "build-installer", "IMG="+managerImage)
-	g.Expect(err).NotTo(HaveOccurred(), "make build-installer:\n%s", out)
-	installer := filepath.Join(testenv.Root(), "dist", "install.yaml")
-	kubectl := func(args ...string) {
-		cmd := exec.Command(filepath.Join(cluster.BinDir, "kubectl"), append(args, "--kubeconfig", cluster.Kubeconfig())...)
-		out, err := cmd.CombinedOutput()
-		g.Expect(err).NotTo(HaveOccurred(), "kubectl %s:\n%s", strings.Join(args, " "), out)
-	}
-
-	start := time.Now()
-	kubectl("apply", "--server-side", "-f", installer)
 	const deployNS, deployment = "demo-operator-system", "demo-operator-controller-manager"
-	pods := expectManagerPods(t, deployNS, deployment, 1, 3*time.Minute)
-	t.Logf("kubectl apply --server-side -f dist/install.yaml to the manager Ready: %s", time.Since(start).Round(10*time.Millisecond))
-	g.Eventually(func(g Gomega) {
-		g.Expect(framework.LeaseHolder(g, cs, deployNS)).To(Equal(pods[0].Name))
-	}, time.Minute, 250*time.Millisecond).Should(Succeed())
-	ns := framework.NewNamespace(t, k8s, metav1.ObjectMeta{GenerateName: "e2e-installer-"})
-	app := builder.DemoApplication(ns, "installed", builder.Image(appImage), builder.Replicas(1), builder.Ports(builder.Port("http", 80, 8080)))
-	g.Expect(k8s.Create(context.Background(), app)).To(Succeed())
-	expectServing(t, app, 1)
-
-	kubectl("delete", "-f", installer, "--wait", "--timeout", "3m")
+	shell := docShell(t)
+	for _, command := range docCommands(t, "install/kustomize.md") {
+		if strings.HasPrefix(command, "kubectl delete ") {
+			pods := expectManagerPodsOf(t, deployNS, deployment, releaseImage, 1, time.Minute)
+			g.Eventually(func(g Gomega) {
+				g.Expect(framework.LeaseHolder(g, cs, deployNS)).To(Equal(pods[0].Name))
+			}, time.Minute, 250*time.Millisecond).Should(Succeed())
+			ns := framework.NewNamespace(t, k8s, metav1.ObjectMeta{GenerateName: "e2e-installer-"})
+			app := builder.DemoApplication(ns, "installed", builder.Image(appImage), builder.Replicas(1), builder.Ports(builder.Port("http", 80, 8080)))
+			g.Expect(k8s.Create(context.Background(), app)).To(Succeed())
+			expectServing(t, app, 1)
+		}
+		runDocCommand(t, shell, "install/kustomize.md", command)
+	}
 	for _, obj := range []client.Object{
 		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: deployNS}},
 		demoApplicationsCRDMeta(),
@@ -162,4 +158,58 @@ func TestInstaller(t *testing.T) {
 			return apierrors.IsNotFound(k8s.Get(context.Background(), client.ObjectKeyFromObject(obj), obj))
 		}, 3*time.Minute, time.Second).Should(BeTrue(), "%T %s after kubectl delete -f", obj, obj.GetName())
 	}
+}
+
+// TestHelmFromCheckout runs docs/install/helm.md's block as written: the chart from the
+// checkout with its default values (the release's image), its two manager pods Ready, helm
+// test, and helm uninstall, which keeps the CRD. It runs after TestInstaller deleted the CRD
+// the other installs shared, so that the release installs it anew.
+func TestHelmFromCheckout(t *testing.T) {
+	g := NewWithT(t)
+	const ns, deployment = "demo-operator-system", "demo-operator"
+	shell := docShell(t)
+	for _, command := range docCommands(t, "install/helm.md") {
+		runDocCommand(t, shell, "install/helm.md", command)
+		switch {
+		case strings.HasPrefix(command, "helm install "):
+			expectManagerPodsOf(t, ns, deployment, releaseImage, 2, time.Minute)
+		case strings.HasPrefix(command, "helm uninstall "):
+			g.Expect(apierrors.IsNotFound(k8s.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: deployment}, &appsv1.Deployment{}))).
+				To(BeTrue(), "the manager's Deployment after helm uninstall")
+			g.Expect(k8s.Get(context.Background(), client.ObjectKey{Name: demoApplicationsCRD}, demoApplicationsCRDMeta())).
+				To(Succeed(), "the CRD after helm uninstall")
+		}
+	}
+}
+
+// docMarker precedes the blocks of docs/ that this package runs.
+const docMarker = "<!-- commands: test/e2e/node"
+
+// docCommands reads the commands of the block of docs/page that this package runs.
+func docCommands(t *testing.T, page string) []string {
+	t.Helper()
+	commands, err := docblock.Commands(filepath.Join(testenv.Root(), "docs", page), docMarker)
+	NewWithT(t).Expect(err).NotTo(HaveOccurred())
+	return commands
+}
+
+// docShell is a reader's shell on the cluster: KUBECONFIG set, kubectl and helm on the PATH,
+// and a helm configuration of the test's own.
+func docShell(t *testing.T) *docblock.Shell {
+	t.Helper()
+	helmBin, err := sdkbundle.Tool("helm")
+	NewWithT(t).Expect(err).NotTo(HaveOccurred())
+	home := t.TempDir()
+	path := strings.Join([]string{cluster.BinDir, filepath.Dir(helmBin), os.Getenv("PATH")}, string(os.PathListSeparator))
+	return &docblock.Shell{Dir: testenv.Root(), Env: []string{"KUBECONFIG=" + cluster.Kubeconfig(), "PATH=" + path,
+		"HELM_CACHE_HOME=" + home + "/cache", "HELM_CONFIG_HOME=" + home + "/config", "HELM_DATA_HOME=" + home + "/data"}}
+}
+
+// runDocCommand runs one command of docs/page in shell and fails the test when it fails.
+func runDocCommand(t *testing.T, shell *docblock.Shell, page, command string) {
+	t.Helper()
+	start := time.Now()
+	out, err := shell.Run(context.Background(), command)
+	t.Logf("$ %s\n(%s)\n%s", command, time.Since(start).Round(100*time.Millisecond), imagebuild.Tail(string(out), 8))
+	NewWithT(t).Expect(err).NotTo(HaveOccurred(), "docs/%s: %s:\n%s", page, command, out)
 }

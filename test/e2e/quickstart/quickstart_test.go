@@ -16,7 +16,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-
 // Package quickstart runs docs/quickstart.md's tour as written, from the repository, as a
 // newcomer would: make demo on the local cluster it starts, kubectl against it, make
 // cluster-down. It asserts what the page promises: the samples converge, a scaled
