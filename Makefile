@@ -345,10 +345,10 @@ verify-signatures: $(COSIGN) ## Verify make sign's signatures of IMG, BUNDLE_IMG
 ##@ Tools
 
 .PHONY: tools
-tools: tools-first golangci-lint $(KUBE_SCORE) olm-binaries scorecard-test skipper sign-tools ## Build every tool the tests and make lint run into bin/ (first time only): tools-first, golangci-lint and kube-score, then OLM and opm, scorecard-test, Skipper, and cosign and syft. One at a time: on two cores, make -j4 tools took longer.
+tools: tools-first golangci-lint $(KUBE_SCORE) olm-binaries skipper sign-tools ## Build every tool the tests and make lint run into bin/ (first time only): tools-first, golangci-lint and kube-score, then OLM and opm, Skipper, and cosign and syft. One at a time: on two cores, make -j4 tools took longer.
 
 .PHONY: tools-first
-tools-first: controller-gen kustomize codegen-tools crd-ref-docs promtool helm operator-sdk node-binaries ## Build the tools make test starts with: the generators (crd-ref-docs included), promtool, helm, operator-sdk, the control plane and the real node's binaries.
+tools-first: controller-gen kustomize codegen-tools crd-ref-docs promtool helm operator-sdk scorecard-test node-binaries ## Build the tools make test starts with: the generators (crd-ref-docs included), promtool, helm, operator-sdk and scorecard-test, the control plane and the real node's binaries.
 
 .PHONY: scorecard-test
 scorecard-test: ## Build scorecard-test at operator-sdk's version, for the scorecard-test image (first time only).
@@ -538,7 +538,7 @@ test-olm: controller-gen kustomize operator-sdk ## Install the operator through 
 	CLUSTER_ASSETS="$(CLUSTER_ASSETS)" OLM_ASSETS="$(OLM_ASSETS)" go test -tags olm -timeout 30m -count 1 -v ./test/olm/...
 
 .PHONY: test-olm-node
-test-olm-node: controller-gen kustomize operator-sdk helm ## Install the operator through OLM deployed as pods on the real node (root, Linux, see test/olm/README.md): catalog and bundle images from the local registry, unpack Jobs, registry pods, packageserver; sign the release and verify it (cosign and syft built then if missing); then the OLM walk-through of docs/install/olm.md as written (one package at a time: one real node).
+test-olm-node: controller-gen kustomize operator-sdk helm sign-tools ## Install the operator through OLM deployed as pods on the real node (root, Linux, see test/olm/README.md): catalog and bundle images from the local registry, unpack Jobs, registry pods, packageserver; sign the release and verify it; then the OLM walk-through of docs/install/olm.md as written (one package at a time: one real node).
 	NODE_ASSETS="$(NODE_ASSETS)" OLM_ASSETS="$(OLM_ASSETS)" HELM="$(HELM)" COSIGN="$(COSIGN)" SYFT="$(SYFT)" go test -tags olmnode -p 1 -timeout 40m -count 1 $(E2E_FLAGS) ./test/olm/node ./test/olm/walkthrough
 
 ##@ Benchmarks

@@ -28,7 +28,6 @@ import (
 
 	"github.com/cmft/demo-operator/internal/imagebuild"
 	"github.com/cmft/demo-operator/internal/test/sdkbundle"
-	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // TestSignedReleaseVerifies signs a release as make sign does, against the cluster's TLS
@@ -41,15 +40,6 @@ func TestSignedReleaseVerifies(t *testing.T) {
 	ctx := context.Background()
 	keys := t.TempDir()
 	t.Setenv("COSIGN_PASSWORD", "demo-operator-test")
-	// make test-olm-node starts without make sign's tools, which only this test needs: CI
-	// builds them beside the tier's first tests, a run without them here.
-	for _, tool := range []string{"cosign", "syft"} {
-		if _, err := sdkbundle.Tool(tool); err != nil {
-			out, err := exec.CommandContext(ctx, "make", "-C", testenv.Root(), "sign-tools").CombinedOutput()
-			g.Expect(err).NotTo(HaveOccurred(), "make sign-tools:\n%s", out)
-			break
-		}
-	}
 	cosign, err := sdkbundle.Tool("cosign")
 	g.Expect(err).NotTo(HaveOccurred())
 	generate := exec.CommandContext(ctx, cosign, "generate-key-pair")
