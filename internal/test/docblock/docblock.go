@@ -25,6 +25,10 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"testing"
+	"time"
+
+	"github.com/cmft/demo-operator/internal/imagebuild"
 )
 
 // Commands reads the commands of the fenced block after the first line of the Markdown file
@@ -84,4 +88,17 @@ func (s *Shell) Run(ctx context.Context, command string) ([]byte, error) {
 		s.exports = append(s.exports, command)
 	}
 	return out, err
+}
+
+// Step runs command as Run does, logs it with its time and the last lines of its output, and
+// fails t, naming page, when it fails. It returns the output.
+func (s *Shell) Step(ctx context.Context, t testing.TB, page, command string) []byte {
+	t.Helper()
+	start := time.Now()
+	out, err := s.Run(ctx, command)
+	t.Logf("$ %s\n(%s)\n%s", command, time.Since(start).Round(100*time.Millisecond), imagebuild.Tail(string(out), 12))
+	if err != nil {
+		t.Fatalf("%s: %s: %v\n%s", page, command, err, out)
+	}
+	return out
 }

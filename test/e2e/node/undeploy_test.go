@@ -36,7 +36,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/cmft/demo-operator/internal/imagebuild"
 	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/internal/test/docblock"
 	"github.com/cmft/demo-operator/internal/test/framework"
@@ -147,7 +146,7 @@ func TestInstaller(t *testing.T) {
 			g.Expect(k8s.Create(context.Background(), app)).To(Succeed())
 			expectServing(t, app, 1)
 		}
-		runDocCommand(t, shell, "install/kustomize.md", command)
+		shell.Step(context.Background(), t, "docs/install/kustomize.md", command)
 	}
 	for _, obj := range []client.Object{
 		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: deployNS}},
@@ -169,7 +168,7 @@ func TestHelmFromCheckout(t *testing.T) {
 	const ns, deployment = "demo-operator-system", "demo-operator"
 	shell := docShell(t)
 	for _, command := range docCommands(t, "install/helm.md") {
-		runDocCommand(t, shell, "install/helm.md", command)
+		shell.Step(context.Background(), t, "docs/install/helm.md", command)
 		switch {
 		case strings.HasPrefix(command, "helm install "):
 			expectManagerPodsOf(t, ns, deployment, releaseImage, 2, time.Minute)
@@ -203,13 +202,4 @@ func docShell(t *testing.T) *docblock.Shell {
 	path := strings.Join([]string{cluster.BinDir, filepath.Dir(helmBin), os.Getenv("PATH")}, string(os.PathListSeparator))
 	return &docblock.Shell{Dir: testenv.Root(), Env: []string{"KUBECONFIG=" + cluster.Kubeconfig(), "PATH=" + path,
 		"HELM_CACHE_HOME=" + home + "/cache", "HELM_CONFIG_HOME=" + home + "/config", "HELM_DATA_HOME=" + home + "/data"}}
-}
-
-// runDocCommand runs one command of docs/page in shell and fails the test when it fails.
-func runDocCommand(t *testing.T, shell *docblock.Shell, page, command string) {
-	t.Helper()
-	start := time.Now()
-	out, err := shell.Run(context.Background(), command)
-	t.Logf("$ %s\n(%s)\n%s", command, time.Since(start).Round(100*time.Millisecond), imagebuild.Tail(string(out), 8))
-	NewWithT(t).Expect(err).NotTo(HaveOccurred(), "docs/%s: %s:\n%s", page, command, out)
 }

@@ -32,7 +32,6 @@ import (
 
 	. "github.com/onsi/gomega"
 
-	"github.com/cmft/demo-operator/internal/imagebuild"
 	"github.com/cmft/demo-operator/internal/test/docblock"
 	"github.com/cmft/demo-operator/internal/test/framework"
 	"github.com/cmft/demo-operator/internal/test/testenv"
@@ -73,10 +72,7 @@ func TestQuickstart(t *testing.T) {
 	shell := &docblock.Shell{Dir: root, Env: []string{"KUBECONFIG=", "PATH=" + assets + string(os.PathListSeparator) + os.Getenv("PATH")}}
 	start := time.Now()
 	for _, command := range commands {
-		began := time.Now()
-		out, err := shell.Run(ctx, command)
-		t.Logf("$ %s\n(%s)\n%s", command, time.Since(began).Round(100*time.Millisecond), imagebuild.Tail(string(out), 12))
-		g.Expect(err).NotTo(HaveOccurred(), "docs/quickstart.md: %s:\n%s", command, out)
+		out := shell.Step(ctx, t, "docs/quickstart.md", command)
 		switch {
 		case command == "make demo":
 			g.Expect(string(out)).To(ContainSubstring("nginx-demo: 2/2 replicas ready, Available=true"))

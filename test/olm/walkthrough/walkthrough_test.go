@@ -105,10 +105,7 @@ func TestREADMEWalkthrough(t *testing.T) {
 	start := time.Now()
 	shell := &docblock.Shell{Dir: root}
 	for _, command := range commands {
-		began := time.Now()
-		out, err := shell.Run(ctx, command)
-		t.Logf("$ %s\n(%s)\n%s", command, time.Since(began).Round(100*time.Millisecond), imagebuild.Tail(string(out), 15))
-		g.Expect(err).NotTo(HaveOccurred(), "the walk-through of docs/install/olm.md: %s:\n%s", command, out)
+		out := shell.Step(ctx, t, "the walk-through of docs/install/olm.md", command)
 		switch {
 		case strings.Contains(command, "operator-sdk run bundle "):
 			expectCSVSucceeded(t, filepath.Join(state, "kubeconfig"))
