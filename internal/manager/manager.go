@@ -317,6 +317,20 @@ func New(cfg *rest.Config, opts Options, customize ...func(*ctrl.Options)) (ctrl
 		}
 	}
 
+	check := &restraintCheck{
+		client:   mgr.GetClient(),
+		recorder: mgr.GetEventRecorder("demo-operator"),
+		log:      mgr.GetLogger().WithName("restraint"),
+		objects:  opts.EnableDemoApp,
+		pods:     opts.EnablePodLabeler,
+	}
+	if namespaces := opts.namespaces(); len(namespaces) > 0 {
+		check.namespace = namespaces[0]
+	}
+	if err := mgr.Add(check); err != nil {
+		return nil, err
+	}
+
 	if err := mgr.AddHealthzCheck("healthz", healthz.Ping); err != nil {
 		return nil, err
 	}

@@ -319,3 +319,19 @@ func hookManifest(hooks []*release.Hook) string {
 	}
 	return out
 }
+
+// TestRenderWithoutRestraint checks that turning the restraint off is a visible choice: no
+// policy is rendered, and the notes say what the manager's token may then do.
+func TestRenderWithoutRestraint(t *testing.T) {
+	g := NewWithT(t)
+	rel, err := renderRelease(t, loadChart(t), releaseName, values(t, "{restraint: {enabled: false}}"))
+	g.Expect(err).NotTo(HaveOccurred())
+	for key := range parseManifest(t, rel.Manifest) {
+		g.Expect(key).NotTo(HavePrefix("ValidatingAdmissionPolicy"))
+	}
+	g.Expect(rel.Info.Notes).To(And(ContainSubstring("WARNING: restraint.enabled is false"), ContainSubstring("demo_operator_restraint_enforced")))
+
+	rel, err = renderRelease(t, loadChart(t), releaseName, nil)
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(rel.Info.Notes).NotTo(ContainSubstring("restraint.enabled is false"))
+}

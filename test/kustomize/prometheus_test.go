@@ -143,6 +143,13 @@ func TestDashboardForGrafanaSidecar(t *testing.T) {
 // after the comment naming marker uncommented, and returns the objects.
 func build(t *testing.T, marker string) []*unstructured.Unstructured {
 	t.Helper()
+	return buildEdited(t, func(kustomization string) string { return uncomment(t, kustomization, marker) })
+}
+
+// buildEdited runs kustomize on a copy of config/ whose config/default/kustomization.yaml
+// edit rewrote, and returns the objects.
+func buildEdited(t *testing.T, edit func(kustomization string) string) []*unstructured.Unstructured {
+	t.Helper()
 	g := NewWithT(t)
 	root := filepath.Join(testenv.Root(), "config")
 	mem := filesys.MakeFsInMemory()
@@ -156,7 +163,7 @@ func build(t *testing.T, marker string) []*unstructured.Unstructured {
 		}
 		rel, _ := filepath.Rel(root, path)
 		if rel == filepath.Join("default", "kustomization.yaml") {
-			data = []byte(uncomment(t, string(data), marker))
+			data = []byte(edit(string(data)))
 		}
 		return mem.WriteFile(filepath.Join("/config", rel), data)
 	})
