@@ -474,19 +474,61 @@ func TestAttacks(t *testing.T) {
 			"may not write the scale of deployments")
 	})
 
-	// The issue's: a privileged Deployment in kube-system, sharing the node's network and root
-	// filesystem, with SYS_ADMIN, running as one of kube-system's ServiceAccounts, controlled by a
-	// DemoApplication that does not exist.
-	t.Run("a privileged hostPath:/ Deployment in kube-system", func(t *testing.T) {
-		d := renamed(w.deployment, metav1.NamespaceSystem, "ghost")
-		d.Spec.Template.Spec.HostNetwork = true
-		d.Spec.Template.Spec.Volumes = append(d.Spec.Template.Spec.Volumes, *root)
+	// The issue's: a Deployment in kube-system running as one of its ServiceAccounts, controlled
+	// by a DemoApplication that does not exist; and the same, privileged, sharing the node's
+	// network and root filesystem, with SYS_ADMIN, in kube-system and in the app's namespace.
+	ghost := func(ns string, privileged bool) *appsv1.Deployment {
+		d := renamed(w.deployment, ns, "ghost")
 		d.Spec.Template.Spec.ServiceAccountName, d.Spec.Template.Spec.DeprecatedServiceAccount = "clusterrole-aggregation-controller", ""
-		c := &d.Spec.Template.Spec.Containers[0]
-		c.SecurityContext = &corev1.SecurityContext{Privileged: ptr.To(true), Capabilities: &corev1.Capabilities{Add: []corev1.Capability{"SYS_ADMIN"}}}
-		c.VolumeMounts = append(c.VolumeMounts, corev1.VolumeMount{Name: root.Name, MountPath: "/host"})
-		refused(NewWithT(t), operator.Create(ctx, d, asOperator), "hostNetwork, hostPID, hostIPC or hostUsers")
+		if privileged {
+			d.Spec.Template.Spec.HostNetwork = true
+			d.Spec.Template.Spec.Volumes = append(d.Spec.Template.Spec.Volumes, *root)
+			c := &d.Spec.Template.Spec.Containers[0]
+			c.SecurityContext = &corev1.SecurityContext{Privileged: ptr.To(true), Capabilities: &corev1.Capabilities{Add: []corev1.Capability{"SYS_ADMIN"}}}
+			c.VolumeMounts = append(c.VolumeMounts, corev1.VolumeMount{Name: root.Name, MountPath: "/host"})
+		}
+		return d
+	}
+	t.Run("a Deployment in kube-system", func(t *testing.T) {
+		g := NewWithT(t)
+		refused(g, operator.Create(ctx, ghost(metav1.NamespaceSystem, false), asOperator), "may not write deployments in the cluster's own namespace kube-system")
+		refused(g, operator.Create(ctx, ghost(metav1.NamespaceSystem, true), asOperator), "may not write deployments in the cluster's own namespace kube-system")
 	})
+	t.Run("a privileged hostPath:/ Deployment", func(t *testing.T) {
+		refused(NewWithT(t), operator.Create(ctx, ghost(ns, true), asOperator), "hostNetwork, hostPID, hostIPC or hostUsers")
+	})
+
+	t.Run("another's Deployment taken over, or deleted", func(t *testing.T) {
+		g := NewWithT(t)
+		// Past OwnerReferencesPermissionEnforcement, which refuses an owner set on what the
+		// operator may not delete, where it runs.
+		grant(t, rbacv1.PolicyRule{APIGroups: []string{"apps"}, Resources: []string{"deployments"}, Verbs: []string{"delete"}})
+		taken := renamed(w.deployment, "", theirs.Name)
+		taken.Spec = theirs.Spec
+		refused(g, write(taken, asOperator), "may change or delete only the deployments controlled by DemoApplication (paas.cmft.com/v1) of their own name")
+		refused(g, operator.Delete(ctx, theirs, client.DryRunAll), "may change or delete only the deployments controlled by DemoApplication (paas.cmft.com/v1) of their own name")
+	})
+
+	// The issue's: a LoadBalancer or externalIPs Service "controlled" by any pod, here another
+	// team's in the app's namespace.
+	victim := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "db-0", Labels: map[string]string{"app": "db"}},
+		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "db", Image: "registry.example/db:1"}}}}
+	g.Expect(admin.Create(ctx, victim)).To(Succeed())
+	exposed := func(change func(*corev1.Service)) func() client.Object {
+		return func() client.Object {
+			s := forCreate(w.podService, "", victim.Name)
+			s.OwnerReferences[0].UID = victim.UID
+			s.Labels[wellknown.LabelName], s.Labels[wellknown.LabelApplication] = w.app.Name, w.app.Name
+			s.Labels[wellknown.LabelPodService] = victim.Name
+			s.Spec.Selector[wellknown.DefaultPodNameLabel] = victim.Name
+			s.Spec.ClusterIP, s.Spec.ClusterIPs = "", nil
+			for i := range s.Spec.Ports {
+				s.Spec.Ports[i].NodePort = 0
+			}
+			change(s)
+			return s
+		}
+	}
 
 	// Objects the operator never creates, each like one of its own but for one thing.
 	for name, attack := range map[string]struct {
@@ -528,6 +570,12 @@ func TestAttacks(t *testing.T) {
 				Selector: map[string]string{wellknown.LabelName: "api", wellknown.LabelApplication: "api"}}
 			return s
 		}, "Service of type ExternalName"},
+		"a LoadBalancer Service for another's pod, by its labels": {exposed(func(s *corev1.Service) {
+			s.Spec.Selector = victim.Labels
+		}), "a per-pod Service that selects its pod alone, by the app's labels and padok.fr/pod-name"},
+		"an externalIPs Service for another's pod": {exposed(func(s *corev1.Service) {
+			s.Spec.ExternalIPs = []string{"203.0.113.1"}
+		}), "may not write a Service that sets externalIPs"},
 		"an HPA scaling a Deployment of another name": {func() client.Object {
 			a := forCreate(w.autoscaler, "", theirs.Name)
 			a.Spec.ScaleTargetRef.Name = "web"
