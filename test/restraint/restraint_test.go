@@ -437,6 +437,12 @@ func TestAttacks(t *testing.T) {
 				Port: networkingv1.ServiceBackendPort{Number: 80}}}
 			return i
 		}, "an Ingress whose every backend is the Service of its own name"},
+		"an Ingress routing to a resource backend": {func() client.Object {
+			i := w.ingress.DeepCopy()
+			i.Spec.Rules[0].HTTP.Paths[0].Backend = networkingv1.IngressBackend{Resource: &corev1.TypedLocalObjectReference{
+				APIGroup: ptr.To("example.com"), Kind: "Bucket", Name: "theirs"}}
+			return i
+		}, "an Ingress whose every backend is the Service of its own name"},
 		"the app's label naming another app": {func() client.Object {
 			d := w.deployment.DeepCopy()
 			d.Labels[wellknown.LabelApplication] = "theirs"
@@ -576,6 +582,9 @@ func TestAttacks(t *testing.T) {
 		"an externalIPs Service for another's pod": {exposed(func(s *corev1.Service) {
 			s.Spec.ExternalIPs = []string{"203.0.113.1"}
 		}), "may not write a Service that sets externalIPs"},
+		"a per-pod Service of another load-balancer class": {exposed(func(s *corev1.Service) {
+			s.Spec.LoadBalancerClass = ptr.To("example.com/internet-facing")
+		}), "may not write a Service that sets loadBalancerClass"},
 		"an HPA scaling a Deployment of another name": {func() client.Object {
 			a := forCreate(w.autoscaler, "", theirs.Name)
 			a.Spec.ScaleTargetRef.Name = "web"
