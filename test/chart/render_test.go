@@ -248,13 +248,12 @@ serviceAccount: {name: operator, annotations: {example.com/role: demo}}
 			m.into(t, "ValidatingAdmissionPolicy /"+name, policy)
 			g.Expect(policy.Spec.MatchConditions).To(ConsistOf(admissionregistrationv1.MatchCondition{
 				Name: "operator", Expression: "request.userInfo.username == 'system:serviceaccount:demo-operator-system:operator'"}))
+			// restraint-objects selects a per-pod Service's pod by it.
+			g.Expect(policy.Spec.Variables).To(ContainElement(admissionregistrationv1.Variable{Name: "podNameLabel", Expression: "'example.com/name'"}))
 			binding := &admissionregistrationv1.ValidatingAdmissionPolicyBinding{}
 			m.into(t, "ValidatingAdmissionPolicyBinding /"+name, binding)
 			g.Expect(binding.Spec.PolicyName).To(Equal(name))
 		}
-		pods := &admissionregistrationv1.ValidatingAdmissionPolicy{}
-		m.into(t, "ValidatingAdmissionPolicy /demo-operator-restraint-pods", pods)
-		g.Expect(pods.Spec.Variables).To(ContainElement(admissionregistrationv1.Variable{Name: "podNameLabel", Expression: "'example.com/name'"}))
 
 		m = mustRender(t, values(t, "{restraint: {enabled: false}}"))
 		g.Expect(m.keys()).NotTo(ContainElement(HavePrefix("ValidatingAdmissionPolicy")))

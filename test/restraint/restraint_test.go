@@ -16,63 +16,55 @@ limitations under the License.
 
 // Package restraint proves the operator's self-restraint (config/restraint, the chart's
 // restraint.enabled): on a real kube-apiserver, the operator's own identity, which its RBAC
-// lets patch any pod and write any Deployment or Service, is refused every write but the ones
-// the operator makes. The controllers' suites run their managers under the same policies
+// lets patch any pod and write any Deployment, Service, Ingress or HorizontalPodAutoscaler, is
+// refused every write but the ones the operator makes. The operator runs here, restrained, and
+// builds a DemoApplication's objects with its real builders: each attack is one of them, or
+// one written as the operator would write it, changed in one way, and written with the
+// operator's token. The controllers' suites run their managers under the same policies
 // (testenv.AsOperator), so the operator's whole behaviour passes with them on.
 package restraint
 
 import (
 	"context"
-	"fmt"
+	"maps"
 	"os"
+	"strings"
 	"testing"
 
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
 	authorizationv1 "k8s.io/api/authorization/v1"
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	"sigs.k8s.io/yaml"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/controllers/wellknown"
-	"github.com/cmft/demo-operator/internal/test/builder"
+	"github.com/cmft/demo-operator/internal/manager"
+	"github.com/cmft/demo-operator/internal/test/controllersuite"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
-// admin and operator are clients of the cluster's admin and of the operator's ServiceAccount.
+// admin and operator are clients of the cluster's admin and of the operator's ServiceAccount:
+// the token an attacker would hold.
 var admin, operator client.Client
 
 func TestMain(m *testing.M) {
-	os.Exit(run(m))
-}
-
-func run(m *testing.M) int {
-	env, cfg, err := testenv.Start()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer func() { _ = env.Stop() }()
-	asOperator, err := testenv.AsOperator(context.Background(), cfg)
-	if err == nil {
-		err = paasv1.AddToScheme(scheme.Scheme)
-	}
-	if err == nil {
-		admin, err = client.New(cfg, client.Options{Scheme: scheme.Scheme})
-	}
-	if err == nil {
-		operator, err = client.New(asOperator, client.Options{Scheme: scheme.Scheme})
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	return m.Run()
+	os.Exit(controllersuite.Run(m, func(s *controllersuite.Suite) {
+		admin = s.Client
+		var err error
+		if operator, err = client.New(testenv.OperatorConfig(s.Config), client.Options{Scheme: manager.Scheme}); err != nil {
+			panic(err)
+		}
+	}))
 }
 
 // refused asserts that err is the API server's refusal by a restraint policy, saying msg.
@@ -81,13 +73,17 @@ func refused(g Gomega, err error, msg string) {
 	g.ExpectWithOffset(1, err).To(MatchError(And(ContainSubstring("ValidatingAdmissionPolicy"), ContainSubstring(msg))))
 }
 
+// asOperator is the operator's field manager: writes under another are refused on their own.
+var asOperator = client.FieldOwner(wellknown.FieldManager)
+
 func TestPods(t *testing.T) {
 	ctx := context.Background()
 	ns := testenv.NewNamespace(t, admin, "pods-")
 	g := NewWithT(t)
+	// No opt-in annotation: the pod labeler running here leaves it to the test.
 	pod := &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "web-1", Labels: map[string]string{"team": "a"},
-			Annotations: map[string]string{wellknown.DefaultPodLabelAnnotation: wellknown.OptIn}},
+			Annotations: map[string]string{"example.com/owner": "team-a"}},
 		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: "registry.example/web:1"}}},
 	}
 	g.Expect(admin.Create(ctx, pod)).To(Succeed())
@@ -104,6 +100,15 @@ func TestPods(t *testing.T) {
 		g.Expect(patch(func(p *corev1.Pod) { p.Labels[wellknown.DefaultPodNameLabel] = p.Name })).To(Succeed())
 		g.Expect(patch(func(p *corev1.Pod) { delete(p.Labels, wellknown.DefaultPodNameLabel) })).To(Succeed())
 	})
+	t.Run("the pod-name label another writer set is the operator's to take over", func(t *testing.T) {
+		g := NewWithT(t)
+		own := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "web-2",
+			Labels: map[string]string{"team": "a", wellknown.DefaultPodNameLabel: "web-0"}}, Spec: pod.Spec}
+		g.Expect(admin.Create(ctx, own)).To(Succeed())
+		named := own.DeepCopy()
+		named.Labels[wellknown.DefaultPodNameLabel] = own.Name
+		g.Expect(operator.Patch(ctx, named, client.MergeFrom(own))).To(Succeed())
+	})
 	t.Run("changing a pod's image is refused", func(t *testing.T) {
 		refused(NewWithT(t), patch(func(p *corev1.Pod) { p.Spec.Containers[0].Image = "attacker.example/miner:1" }),
 			"may change nothing of a pod but its pod-name label")
@@ -118,6 +123,16 @@ func TestPods(t *testing.T) {
 	})
 	t.Run("an annotation is refused", func(t *testing.T) {
 		refused(NewWithT(t), patch(func(p *corev1.Pod) { p.Annotations["example.com/x"] = "y" }), "may change nothing of a pod but its pod-name label")
+	})
+	t.Run("rewriting another writer's managedFields is refused", func(t *testing.T) {
+		g := NewWithT(t)
+		const msg = "may not rewrite the managedFields of a pod's other writers"
+		// Forged under another writer's name: a later apply of theirs would drop what they own.
+		refused(g, patch(func(p *corev1.Pod) { p.ManagedFields[0].Manager = "kubectl-client-side-apply" }), msg)
+		// Their ownership of the pod's labels, taken away.
+		refused(g, patch(func(p *corev1.Pod) {
+			p.ManagedFields[0].FieldsV1 = &metav1.FieldsV1{Raw: []byte(`{"f:spec":{}}`)}
+		}), msg)
 	})
 	t.Run("deleting a pod is refused, whatever RBAC grants", func(t *testing.T) {
 		g := NewWithT(t)
@@ -145,10 +160,11 @@ func grant(t *testing.T, rule rbacv1.PolicyRule) {
 	})
 	// The authorizer's cache sees the binding a moment later.
 	g.Eventually(func(g Gomega) {
+		resource, subresource, _ := strings.Cut(rule.Resources[0], "/")
 		review := &authorizationv1.SubjectAccessReview{Spec: authorizationv1.SubjectAccessReviewSpec{
 			User: "system:serviceaccount:" + testenv.OperatorNamespace + ":" + testenv.OperatorServiceAccount,
 			ResourceAttributes: &authorizationv1.ResourceAttributes{
-				Group: rule.APIGroups[0], Resource: rule.Resources[0], Verb: rule.Verbs[0], Namespace: "any",
+				Group: rule.APIGroups[0], Resource: resource, Subresource: subresource, Verb: rule.Verbs[0], Namespace: "any",
 			},
 		}}
 		g.Expect(admin.Create(ctx, review)).To(Succeed())
@@ -156,87 +172,427 @@ func grant(t *testing.T, rule rbacv1.PolicyRule) {
 	}).Should(Succeed())
 }
 
-func TestObjects(t *testing.T) {
-	ctx := context.Background()
-	ns := testenv.NewNamespace(t, admin, "objects-")
-	g := NewWithT(t)
-	app := builder.DemoApplication(ns, "web")
-	g.Expect(admin.Create(ctx, app)).To(Succeed())
-	owned := metav1.OwnerReference{APIVersion: paasv1.GroupVersion.String(), Kind: "DemoApplication", Name: app.Name, UID: app.UID, Controller: ptr.To(true)}
-	managed := map[string]string{wellknown.LabelManagedBy: wellknown.ManagedByValue}
+// webSpec asks for everything a DemoApplication can ask for that shapes its objects: every
+// kind of volume, the one capability, an Ingress with TLS, an autoscaler and LoadBalancer
+// per-pod Services.
+const webSpec = `
+image: registry.example/web:1
+ports:
+- {name: http, port: 80, targetPort: 8080}
+- {name: metrics, port: 9090}
+serviceAccountName: web
+nodeSelector: {kubernetes.io/os: linux}
+tolerations: [{key: dedicated, operator: Equal, value: web, effect: NoSchedule}]
+podLabels: {team: web}
+podAnnotations: {example.com/owner: team-web}
+volumes:
+- {name: config, configMap: {name: web}}
+- {name: creds, secret: {secretName: web}}
+- {name: scratch, emptyDir: {medium: Memory}}
+- {name: data, persistentVolumeClaim: {claimName: web}}
+volumeMounts:
+- {name: config, mountPath: /etc/web}
+- {name: creds, mountPath: /etc/creds, readOnly: true}
+- {name: scratch, mountPath: /tmp}
+- {name: data, mountPath: /data}
+resources: {requests: {cpu: 100m}}
+readinessProbe: {httpGet: {path: /ready, port: 8080}}
+securityContext:
+  allowPrivilegeEscalation: false
+  capabilities: {add: [NET_BIND_SERVICE], drop: [ALL]}
+  seccompProfile: {type: RuntimeDefault}
+podSecurityContext: {runAsNonRoot: true, runAsUser: 1000, fsGroup: 1000}
+ingress:
+  className: nginx
+  hosts: [web.example.com]
+  paths: [{path: /}, {path: /metrics, port: metrics}]
+  tlsSecretName: web-tls
+autoscaling: {minReplicas: 2, maxReplicas: 4, targetCPUUtilizationPercentage: 80}
+podServices: {enabled: true, type: LoadBalancer}
+`
 
-	t.Run("a Deployment it labels and its app controls is the operator's to create and change", func(t *testing.T) {
-		g := NewWithT(t)
-		d := deployment(ns, "web", managed, owned)
-		g.Expect(operator.Create(ctx, d)).To(Succeed())
-		patched := d.DeepCopy()
-		patched.Spec.Replicas = ptr.To[int32](3)
-		g.Expect(operator.Patch(ctx, patched, client.MergeFrom(d))).To(Succeed())
-	})
-	t.Run("creating one it would not manage is refused", func(t *testing.T) {
-		g := NewWithT(t)
-		refused(g, operator.Create(ctx, deployment(ns, "unlabelled", nil, owned)), "labelled app.kubernetes.io/managed-by=demo-operator")
-		refused(g, operator.Create(ctx, deployment(ns, "orphan", managed)), "controlled by DemoApplication")
-	})
-	t.Run("a Deployment it does not own is not its to change or delete", func(t *testing.T) {
-		g := NewWithT(t)
-		theirs := deployment(ns, "theirs", nil)
-		g.Expect(admin.Create(ctx, theirs)).To(Succeed())
-		patched := theirs.DeepCopy()
-		patched.Spec.Template.Spec.Containers[0].Image = "attacker.example/miner:1"
-		refused(g, operator.Patch(ctx, patched, client.MergeFrom(theirs)), "labelled app.kubernetes.io/managed-by=demo-operator")
-		grant(t, rbacv1.PolicyRule{APIGroups: []string{"apps"}, Resources: []string{"deployments"}, Verbs: []string{"delete"}})
-		refused(g, operator.Delete(ctx, theirs), "may change or delete only the deployments controlled by DemoApplication")
-	})
-	t.Run("a per-pod Service is controlled by its Pod", func(t *testing.T) {
-		g := NewWithT(t)
-		pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "web-1"},
-			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: "registry.example/web:1"}}}}
-		g.Expect(admin.Create(ctx, pod)).To(Succeed())
-		svc := &corev1.Service{
-			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: pod.Name, Labels: managed,
-				OwnerReferences: []metav1.OwnerReference{{APIVersion: "v1", Kind: "Pod", Name: pod.Name, UID: pod.UID, Controller: ptr.To(true)}}},
-			Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Port: 80}}},
+// web is the operator's work for one DemoApplication: the objects it built and applied.
+type web struct {
+	app        *paasv1.DemoApplication
+	deployment *appsv1.Deployment
+	service    *corev1.Service
+	podService *corev1.Service
+	ingress    *networkingv1.Ingress
+	autoscaler *autoscalingv2.HorizontalPodAutoscaler
+}
+
+// newWeb creates a DemoApplication of webSpec in namespace ns and a pod of its Deployment, and
+// waits for the operator to build its objects.
+func newWeb(t *testing.T, ns string) *web {
+	g := NewWithT(t)
+	ctx := context.Background()
+	w := &web{app: &paasv1.DemoApplication{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "web"}},
+		deployment: &appsv1.Deployment{}, service: &corev1.Service{}, podService: &corev1.Service{},
+		ingress: &networkingv1.Ingress{}, autoscaler: &autoscalingv2.HorizontalPodAutoscaler{}}
+	g.Expect(yaml.UnmarshalStrict([]byte(webSpec), &w.app.Spec)).To(Succeed())
+	g.Expect(admin.Create(ctx, w.app)).To(Succeed())
+	key := client.ObjectKeyFromObject(w.app)
+	g.Eventually(func(g Gomega) {
+		g.Expect(admin.Get(ctx, key, w.deployment)).To(Succeed())
+		g.Expect(admin.Get(ctx, key, w.service)).To(Succeed())
+		g.Expect(admin.Get(ctx, key, w.ingress)).To(Succeed())
+		g.Expect(admin.Get(ctx, key, w.autoscaler)).To(Succeed())
+	}).Should(Succeed())
+
+	// The Deployment and ReplicaSet controllers, which envtest does not run, make a pod; the
+	// pod labeler names it, and the operator gives it its Service.
+	d := w.deployment
+	rs := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: d.Name + "-5d4f8c7b9f", Labels: d.Spec.Template.Labels},
+		Spec: appsv1.ReplicaSetSpec{Selector: d.Spec.Selector, Template: d.Spec.Template}}
+	g.Expect(controllerutil.SetControllerReference(d, rs, admin.Scheme())).To(Succeed())
+	g.Expect(admin.Create(ctx, rs)).To(Succeed())
+	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: rs.Name + "-x7k2q",
+		Labels: d.Spec.Template.Labels, Annotations: d.Spec.Template.Annotations}, Spec: d.Spec.Template.Spec}
+	g.Expect(controllerutil.SetControllerReference(rs, pod, admin.Scheme())).To(Succeed())
+	g.Expect(admin.Create(ctx, pod)).To(Succeed())
+	g.Eventually(func(g Gomega) {
+		g.Expect(admin.Get(ctx, client.ObjectKeyFromObject(pod), w.podService)).To(Succeed())
+		g.Expect(admin.Get(ctx, key, w.app)).To(Succeed())
+		// Nothing the operator wrote was refused.
+		for _, c := range w.app.Status.Conditions {
+			g.Expect(c.Reason).NotTo(HaveSuffix("Failed"), "%s: %s", c.Type, c.Message)
 		}
-		g.Expect(operator.Create(ctx, svc)).To(Succeed())
-		g.Expect(operator.Delete(ctx, svc)).To(Succeed())
-		d := deployment(ns, "pod-owned", managed, svc.OwnerReferences...)
-		refused(g, operator.Create(ctx, d), "controlled by DemoApplication")
-	})
-	t.Run("a Service it does not manage is not its to take over or delete", func(t *testing.T) {
-		g := NewWithT(t)
-		theirs := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "theirs"},
-			Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Port: 80}}}}
-		g.Expect(admin.Create(ctx, theirs)).To(Succeed())
-		taken := theirs.DeepCopy()
-		taken.Labels, taken.OwnerReferences = managed, []metav1.OwnerReference{owned}
-		refused(g, operator.Patch(ctx, taken, client.MergeFrom(theirs)), "may change or delete only the services controlled by DemoApplication or Pod")
-		refused(g, operator.Delete(ctx, theirs), "may change or delete only the services controlled by DemoApplication or Pod")
-	})
+	}).Should(Succeed())
+	return w
 }
 
-// TestAdminUnrestrained shows the policies bind the operator alone: the same writes by
-// another identity are RBAC's to decide.
-func TestAdminUnrestrained(t *testing.T) {
+// forCreate returns a copy of obj to create anew as name, in namespace ns when not empty, with
+// its labels and controller reference renamed alike.
+func forCreate[T client.Object](obj T, ns, name string) T {
+	c := obj.DeepCopyObject().(T)
+	c.SetResourceVersion("")
+	c.SetUID("")
+	c.SetManagedFields(nil)
+	c.SetName(name)
+	if ns != "" {
+		c.SetNamespace(ns)
+	}
+	labels := c.GetLabels()
+	labels[wellknown.LabelName], labels[wellknown.LabelApplication] = name, name
+	refs := c.GetOwnerReferences()
+	refs[0].Name = name
+	return c
+}
+
+// renamed returns a copy of the app's Deployment to create anew as the Deployment of app name,
+// in namespace ns when not empty: what the operator would build for an app of that name.
+func renamed(d *appsv1.Deployment, ns, name string) *appsv1.Deployment {
+	c := forCreate(d, ns, name)
+	selector := map[string]string{wellknown.LabelName: name, wellknown.LabelApplication: name}
+	c.Spec.Selector.MatchLabels = selector
+	maps.Copy(c.Spec.Template.Labels, selector)
+	return c
+}
+
+// write patches obj, dry run (admission is the same), from the object the API server holds,
+// which the running operator may have written since obj was read.
+func write(obj client.Object, opts ...client.PatchOption) error {
 	ctx := context.Background()
-	ns := testenv.NewNamespace(t, admin, "admin-")
-	g := NewWithT(t)
-	d := deployment(ns, "plain", nil)
-	g.Expect(admin.Create(ctx, d)).To(Succeed())
-	g.Expect(admin.Delete(ctx, d)).To(Succeed())
+	current := obj.DeepCopyObject().(client.Object)
+	if err := admin.Get(ctx, client.ObjectKeyFromObject(obj), current); err != nil {
+		return err
+	}
+	obj.SetResourceVersion(current.GetResourceVersion())
+	obj.SetManagedFields(current.GetManagedFields())
+	return operator.Patch(ctx, obj, client.MergeFrom(current), append([]client.PatchOption{client.DryRunAll}, opts...)...)
 }
 
-// deployment returns a Deployment of one container, with labels and owners.
-func deployment(namespace, name string, labels map[string]string, owners ...metav1.OwnerReference) *appsv1.Deployment {
-	selector := map[string]string{"app": name}
-	return &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, Labels: labels, OwnerReferences: owners},
-		Spec: appsv1.DeploymentSpec{
-			Selector: &metav1.LabelSelector{MatchLabels: selector},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: selector},
-				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: "registry.example/web:1"}}},
-			},
-		},
+// TestOperatorsOwnWrites shows that the objects the operator builds, written again as it
+// writes them, are admitted: the attacks below change them in one way each.
+func TestOperatorsOwnWrites(t *testing.T) {
+	g := NewWithT(t)
+	ctx := context.Background()
+	w := newWeb(t, testenv.NewNamespace(t, admin, "own-"))
+	for _, obj := range []client.Object{w.deployment, w.service, w.podService, w.ingress, w.autoscaler} {
+		g.Expect(write(obj.DeepCopyObject().(client.Object), asOperator)).To(Succeed(), "%T", obj)
+	}
+	// The replicas handover.
+	g.Expect(write(w.deployment.DeepCopy(), client.FieldOwner(wellknown.FieldManager+"-replicas-handover"))).To(Succeed())
+	// Created, as for another app.
+	other := testenv.NewNamespace(t, admin, "own-")
+	g.Expect(operator.Create(ctx, renamed(w.deployment, other, "api"), client.DryRunAll, asOperator)).To(Succeed())
+}
+
+// TestAttacks writes with the operator's token what the operator never builds: each is
+// refused, naming its rule. Each changes one of the operator's own objects in one way.
+func TestAttacks(t *testing.T) {
+	ctx := context.Background()
+	ns := testenv.NewNamespace(t, admin, "attacks-")
+	w := newWeb(t, ns)
+	// Another party's objects, which the operator does not own.
+	theirs := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "theirs"},
+		Spec: appsv1.DeploymentSpec{Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "theirs"}},
+			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "theirs"}},
+				Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: "registry.example/theirs:1"}}}}}}
+	g := NewWithT(t)
+	g.Expect(admin.Create(ctx, theirs)).To(Succeed())
+
+	pod := func(change func(*corev1.PodTemplateSpec)) func() client.Object {
+		return func() client.Object {
+			d := w.deployment.DeepCopy()
+			change(&d.Spec.Template)
+			return d
+		}
+	}
+	container := func(change func(*corev1.Container)) func() client.Object {
+		return pod(func(p *corev1.PodTemplateSpec) { change(&p.Spec.Containers[0]) })
+	}
+	securityContext := func(change func(*corev1.SecurityContext)) func() client.Object {
+		return container(func(c *corev1.Container) { change(c.SecurityContext) })
+	}
+	service := func(of *corev1.Service, change func(*corev1.Service)) func() client.Object {
+		return func() client.Object {
+			s := of.DeepCopy()
+			change(s)
+			return s
+		}
+	}
+	root := &corev1.Volume{Name: "root", VolumeSource: corev1.VolumeSource{HostPath: &corev1.HostPathVolumeSource{Path: "/"}}}
+
+	// Each changes one of the app's objects, written back (dry run: admission is the same)
+	// under the operator's field manager.
+	for name, attack := range map[string]struct {
+		object func() client.Object
+		msg    string
+	}{
+		"a hostPath volume of the node's root": {pod(func(p *corev1.PodTemplateSpec) {
+			p.Spec.Volumes = append(p.Spec.Volumes, *root)
+		}), "pods use hostPath volumes"},
+		"the node's network":   {pod(func(p *corev1.PodTemplateSpec) { p.Spec.HostNetwork = true }), "hostNetwork, hostPID, hostIPC or hostUsers"},
+		"the node's processes": {pod(func(p *corev1.PodTemplateSpec) { p.Spec.HostPID = true }), "hostNetwork, hostPID, hostIPC or hostUsers"},
+		"the node's IPC":       {pod(func(p *corev1.PodTemplateSpec) { p.Spec.HostIPC = true }), "hostNetwork, hostPID, hostIPC or hostUsers"},
+		"a node named":         {pod(func(p *corev1.PodTemplateSpec) { p.Spec.NodeName = "control-plane" }), "name their node (nodeName)"},
+		"a privileged container": {securityContext(func(s *corev1.SecurityContext) {
+			s.Privileged, s.AllowPrivilegeEscalation = ptr.To(true), nil
+		}), "privileged containers"},
+		"SYS_ADMIN": {securityContext(func(s *corev1.SecurityContext) {
+			s.Capabilities.Add, s.AllowPrivilegeEscalation = []corev1.Capability{"SYS_ADMIN"}, nil
+		}), "add capabilities other than NET_BIND_SERVICE"},
+		"ALL capabilities": {securityContext(func(s *corev1.SecurityContext) { s.Capabilities.Add = []corev1.Capability{"ALL"} }),
+			"add capabilities other than NET_BIND_SERVICE"},
+		"a hostPort": {container(func(c *corev1.Container) { c.Ports[0].HostPort = 80 }), "bind a hostPort"},
+		"seccomp Unconfined for the container": {securityContext(func(s *corev1.SecurityContext) {
+			s.SeccompProfile.Type = corev1.SeccompProfileTypeUnconfined
+		}), "run seccomp Unconfined"},
+		"seccomp Unconfined for the pod": {pod(func(p *corev1.PodTemplateSpec) {
+			p.Spec.SecurityContext.SeccompProfile = &corev1.SeccompProfile{Type: corev1.SeccompProfileTypeUnconfined}
+		}), "run seccomp Unconfined"},
+		"AppArmor unconfined": {securityContext(func(s *corev1.SecurityContext) {
+			s.AppArmorProfile = &corev1.AppArmorProfile{Type: corev1.AppArmorProfileTypeUnconfined}
+		}), "set AppArmor or seccomp by appArmorProfile or by annotation"},
+		"AppArmor unconfined by annotation": {pod(func(p *corev1.PodTemplateSpec) {
+			p.Annotations["container.apparmor.security.beta.kubernetes.io/app"] = "unconfined"
+		}), "set AppArmor or seccomp by appArmorProfile or by annotation"},
+		"seccomp by annotation": {pod(func(p *corev1.PodTemplateSpec) {
+			p.Annotations["seccomp.security.alpha.kubernetes.io/pod"] = "unconfined"
+		}), "set AppArmor or seccomp by appArmorProfile or by annotation"},
+		"SELinux options": {securityContext(func(s *corev1.SecurityContext) {
+			s.SELinuxOptions = &corev1.SELinuxOptions{Type: "spc_t"}
+		}), "set procMount, sysctls, seLinuxOptions or windowsOptions"},
+		"sysctls": {pod(func(p *corev1.PodTemplateSpec) {
+			p.Spec.SecurityContext.Sysctls = []corev1.Sysctl{{Name: "net.ipv4.ip_local_port_range", Value: "1024 65535"}}
+		}), "set procMount, sysctls, seLinuxOptions or windowsOptions"},
+		"a sidecar": {pod(func(p *corev1.PodTemplateSpec) {
+			p.Spec.Containers = append(p.Spec.Containers, corev1.Container{Name: "miner", Image: "attacker.example/miner:1"})
+		}), "run any container but their one container app (no sidecar)"},
+		"an init container": {pod(func(p *corev1.PodTemplateSpec) {
+			p.Spec.InitContainers = []corev1.Container{{Name: "miner", Image: "attacker.example/miner:1"}}
+		}), "set initContainers: no DemoApplication asks for it"},
+		"a runtime class": {pod(func(p *corev1.PodTemplateSpec) { p.Spec.RuntimeClassName = ptr.To("unsandboxed") }),
+			"set runtimeClassName: no DemoApplication asks for it"},
+		"a priority class": {pod(func(p *corev1.PodTemplateSpec) { p.Spec.PriorityClassName = "system-node-critical" }),
+			"set priorityClassName: no DemoApplication asks for it"},
+		"the app's Service made a LoadBalancer": {service(w.service, func(s *corev1.Service) { s.Spec.Type = corev1.ServiceTypeLoadBalancer }),
+			"Service of type LoadBalancer: LoadBalancer is for per-pod Services only"},
+		"the app's Service with externalIPs": {service(w.service, func(s *corev1.Service) { s.Spec.ExternalIPs = []string{"203.0.113.1"} }),
+			"may not write a Service that sets externalIPs"},
+		"the app's Service selecting another's pods": {service(w.service, func(s *corev1.Service) { s.Spec.Selector = map[string]string{"app": "theirs"} }),
+			"a Service that selects its app's pods, by the app's labels alone"},
+		"a per-pod Service with externalIPs": {service(w.podService, func(s *corev1.Service) { s.Spec.ExternalIPs = []string{"203.0.113.1"} }),
+			"may not write a Service that sets externalIPs"},
+		"a per-pod Service open to the world's ranges": {service(w.podService, func(s *corev1.Service) {
+			s.Spec.LoadBalancerSourceRanges = []string{"0.0.0.0/0"}
+		}), "may not write a Service that sets loadBalancerSourceRanges"},
+		"a per-pod Service selecting every pod of the app": {service(w.podService, func(s *corev1.Service) {
+			delete(s.Spec.Selector, wellknown.DefaultPodNameLabel)
+		}), "a per-pod Service that selects its pod alone"},
+		"an HPA targeting another Deployment": {func() client.Object {
+			a := w.autoscaler.DeepCopy()
+			a.Spec.ScaleTargetRef.Name = theirs.Name
+			return a
+		}, "a HorizontalPodAutoscaler that scales the Deployment of its own name"},
+		"an Ingress routing to another Service": {func() client.Object {
+			i := w.ingress.DeepCopy()
+			i.Spec.Rules[0].HTTP.Paths[0].Backend.Service.Name = "theirs"
+			return i
+		}, "an Ingress whose every backend is the Service of its own name"},
+		"an Ingress with a default backend": {func() client.Object {
+			i := w.ingress.DeepCopy()
+			i.Spec.DefaultBackend = &networkingv1.IngressBackend{Service: &networkingv1.IngressServiceBackend{Name: "theirs",
+				Port: networkingv1.ServiceBackendPort{Number: 80}}}
+			return i
+		}, "an Ingress whose every backend is the Service of its own name"},
+		"an Ingress routing to a resource backend": {func() client.Object {
+			i := w.ingress.DeepCopy()
+			i.Spec.Rules[0].HTTP.Paths[0].Backend = networkingv1.IngressBackend{Resource: &corev1.TypedLocalObjectReference{
+				APIGroup: ptr.To("example.com"), Kind: "Bucket", Name: "theirs"}}
+			return i
+		}, "an Ingress whose every backend is the Service of its own name"},
+		"the app's label naming another app": {func() client.Object {
+			d := w.deployment.DeepCopy()
+			d.Labels[wellknown.LabelApplication] = "theirs"
+			return d
+		}, "whose labels paas.cmft.com/demoapplication and app.kubernetes.io/name name their app, their own name"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			refused(NewWithT(t), write(attack.object(), asOperator), attack.msg)
+		})
+	}
+
+	t.Run("a sidecar added under another field manager", func(t *testing.T) {
+		g := NewWithT(t)
+		d := w.deployment.DeepCopy()
+		d.Spec.Template.Spec.Containers = append(d.Spec.Template.Spec.Containers, corev1.Container{Name: "miner", Image: "attacker.example/miner:1"})
+		refused(g, write(d, client.FieldOwner("kubectl-edit")),
+			"may write deployments only as field manager demo-operator or demo-operator-replicas-handover, not 'kubectl-edit'")
+		// Any field, even one an app could ask for: the operator's next apply would not see it.
+		d = w.deployment.DeepCopy()
+		d.Spec.Template.Spec.Containers[0].Env = append(d.Spec.Template.Spec.Containers[0].Env, corev1.EnvVar{Name: "X", Value: "y"})
+		refused(g, write(d), "only as field manager demo-operator")
+	})
+	t.Run("the controller's uid swapped", func(t *testing.T) {
+		// Where OwnerReferencesPermissionEnforcement runs, the operator, which may not delete
+		// Deployments, may not change their owners either; where it does not, the policy stops it.
+		grant(t, rbacv1.PolicyRule{APIGroups: []string{"apps"}, Resources: []string{"deployments"}, Verbs: []string{"delete"}})
+		d := w.deployment.DeepCopy()
+		d.OwnerReferences[0].UID = "00000000-0000-0000-0000-000000000001"
+		refused(NewWithT(t), write(d, asOperator), "may not change the uid of the controller reference")
+	})
+	t.Run("the scale subresource", func(t *testing.T) {
+		grant(t, rbacv1.PolicyRule{APIGroups: []string{"apps"}, Resources: []string{"deployments/scale"}, Verbs: []string{"update"}})
+		scale := &autoscalingv1.Scale{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: w.deployment.Name}, Spec: autoscalingv1.ScaleSpec{Replicas: 100}}
+		refused(NewWithT(t), operator.SubResource("scale").Update(ctx, w.deployment.DeepCopy(), client.WithSubResourceBody(scale), client.DryRunAll, asOperator),
+			"may not write the scale of deployments")
+	})
+
+	// The issue's: a Deployment in kube-system running as one of its ServiceAccounts, controlled
+	// by a DemoApplication that does not exist; and the same, privileged, sharing the node's
+	// network and root filesystem, with SYS_ADMIN, in kube-system and in the app's namespace.
+	ghost := func(ns string, privileged bool) *appsv1.Deployment {
+		d := renamed(w.deployment, ns, "ghost")
+		d.Spec.Template.Spec.ServiceAccountName, d.Spec.Template.Spec.DeprecatedServiceAccount = "clusterrole-aggregation-controller", ""
+		if privileged {
+			d.Spec.Template.Spec.HostNetwork = true
+			d.Spec.Template.Spec.Volumes = append(d.Spec.Template.Spec.Volumes, *root)
+			c := &d.Spec.Template.Spec.Containers[0]
+			c.SecurityContext = &corev1.SecurityContext{Privileged: ptr.To(true), Capabilities: &corev1.Capabilities{Add: []corev1.Capability{"SYS_ADMIN"}}}
+			c.VolumeMounts = append(c.VolumeMounts, corev1.VolumeMount{Name: root.Name, MountPath: "/host"})
+		}
+		return d
+	}
+	t.Run("a Deployment in kube-system", func(t *testing.T) {
+		g := NewWithT(t)
+		refused(g, operator.Create(ctx, ghost(metav1.NamespaceSystem, false), asOperator), "may not write deployments in the cluster's own namespace kube-system")
+		refused(g, operator.Create(ctx, ghost(metav1.NamespaceSystem, true), asOperator), "may not write deployments in the cluster's own namespace kube-system")
+	})
+	t.Run("a privileged hostPath:/ Deployment", func(t *testing.T) {
+		refused(NewWithT(t), operator.Create(ctx, ghost(ns, true), asOperator), "hostNetwork, hostPID, hostIPC or hostUsers")
+	})
+
+	t.Run("another's Deployment taken over, or deleted", func(t *testing.T) {
+		g := NewWithT(t)
+		// Past OwnerReferencesPermissionEnforcement, which refuses an owner set on what the
+		// operator may not delete, where it runs.
+		grant(t, rbacv1.PolicyRule{APIGroups: []string{"apps"}, Resources: []string{"deployments"}, Verbs: []string{"delete"}})
+		taken := renamed(w.deployment, "", theirs.Name)
+		taken.Spec = theirs.Spec
+		refused(g, write(taken, asOperator), "may change or delete only the deployments controlled by DemoApplication (paas.cmft.com/v1) of their own name")
+		refused(g, operator.Delete(ctx, theirs, client.DryRunAll), "may change or delete only the deployments controlled by DemoApplication (paas.cmft.com/v1) of their own name")
+	})
+
+	// The issue's: a LoadBalancer or externalIPs Service "controlled" by any pod, here another
+	// team's in the app's namespace.
+	victim := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "db-0", Labels: map[string]string{"app": "db"}},
+		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "db", Image: "registry.example/db:1"}}}}
+	g.Expect(admin.Create(ctx, victim)).To(Succeed())
+	exposed := func(change func(*corev1.Service)) func() client.Object {
+		return func() client.Object {
+			s := forCreate(w.podService, "", victim.Name)
+			s.OwnerReferences[0].UID = victim.UID
+			s.Labels[wellknown.LabelName], s.Labels[wellknown.LabelApplication] = w.app.Name, w.app.Name
+			s.Labels[wellknown.LabelPodService] = victim.Name
+			s.Spec.Selector[wellknown.DefaultPodNameLabel] = victim.Name
+			s.Spec.ClusterIP, s.Spec.ClusterIPs = "", nil
+			for i := range s.Spec.Ports {
+				s.Spec.Ports[i].NodePort = 0
+			}
+			change(s)
+			return s
+		}
+	}
+
+	// Objects the operator never creates, each like one of its own but for one thing.
+	for name, attack := range map[string]struct {
+		object func() client.Object
+		msg    string
+	}{
+		"a Deployment named otherwise than its controller": {func() client.Object {
+			d := renamed(w.deployment, "", "api")
+			d.OwnerReferences[0].Name = w.app.Name
+			return d
+		}, "that one controller reference ties to the DemoApplication (paas.cmft.com/v1) of their own name"},
+		"a Deployment controlled by another version of DemoApplication": {func() client.Object {
+			d := renamed(w.deployment, "", "api")
+			d.OwnerReferences[0].APIVersion, d.OwnerReferences[0].BlockOwnerDeletion = "paas.cmft.com/v2", nil
+			return d
+		}, "that one controller reference ties to the DemoApplication (paas.cmft.com/v1) of their own name"},
+		"a Deployment controlled by no one": {func() client.Object {
+			d := renamed(w.deployment, "", "api")
+			d.OwnerReferences = nil
+			return d
+		}, "controlled by DemoApplication (paas.cmft.com/v1)"},
+		"a Deployment the operator would not label": {func() client.Object {
+			d := renamed(w.deployment, "", "api")
+			delete(d.Labels, wellknown.LabelManagedBy)
+			return d
+		}, "labelled app.kubernetes.io/managed-by=demo-operator"},
+		"a Deployment selecting another app's pods": {func() client.Object {
+			// The app web's selector, on the Deployment of app api.
+			return forCreate(w.deployment, "", "api")
+		}, "a Deployment that selects its app's pods, by the app's labels alone"},
+		"a Deployment in the operator's namespace running as the operator": {func() client.Object {
+			d := renamed(w.deployment, testenv.OperatorNamespace, "web")
+			d.Spec.Template.Spec.ServiceAccountName, d.Spec.Template.Spec.DeprecatedServiceAccount = testenv.OperatorServiceAccount, ""
+			return d
+		}, "run as its own ServiceAccount"},
+		"an ExternalName Service": {func() client.Object {
+			s := forCreate(w.service, "", "api")
+			s.Spec = corev1.ServiceSpec{Type: corev1.ServiceTypeExternalName, ExternalName: "kubernetes.default.svc.cluster.local",
+				Selector: map[string]string{wellknown.LabelName: "api", wellknown.LabelApplication: "api"}}
+			return s
+		}, "Service of type ExternalName"},
+		"a LoadBalancer Service for another's pod, by its labels": {exposed(func(s *corev1.Service) {
+			s.Spec.Selector = victim.Labels
+		}), "a per-pod Service that selects its pod alone, by the app's labels and padok.fr/pod-name"},
+		"an externalIPs Service for another's pod": {exposed(func(s *corev1.Service) {
+			s.Spec.ExternalIPs = []string{"203.0.113.1"}
+		}), "may not write a Service that sets externalIPs"},
+		"a per-pod Service of another load-balancer class": {exposed(func(s *corev1.Service) {
+			s.Spec.LoadBalancerClass = ptr.To("example.com/internet-facing")
+		}), "may not write a Service that sets loadBalancerClass"},
+		"an HPA scaling a Deployment of another name": {func() client.Object {
+			a := forCreate(w.autoscaler, "", theirs.Name)
+			a.Spec.ScaleTargetRef.Name = "web"
+			return a
+		}, "a HorizontalPodAutoscaler that scales the Deployment of its own name"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			refused(NewWithT(t), operator.Create(ctx, attack.object(), asOperator), attack.msg)
+		})
 	}
 }

@@ -136,17 +136,24 @@ func AsOperator(ctx context.Context, cfg *rest.Config) (*rest.Config, error) {
 			return nil, fmt.Errorf("creating the operator's %T %s: %w", obj, obj.GetName(), err)
 		}
 	}
+	operator := OperatorConfig(cfg)
+	return operator, waitRestrained(ctx, c, operator)
+}
+
+// OperatorConfig returns a copy of the admin config cfg that impersonates the operator's
+// ServiceAccount, for tests that act with the operator's token once AsOperator has set it up.
+func OperatorConfig(cfg *rest.Config) *rest.Config {
 	operator := rest.CopyConfig(cfg)
 	operator.Impersonate = rest.ImpersonationConfig{
 		UserName: "system:serviceaccount:" + OperatorNamespace + ":" + OperatorServiceAccount,
 		Groups:   []string{"system:serviceaccounts", "system:serviceaccounts:" + OperatorNamespace, "system:authenticated"},
 	}
-	return operator, waitRestrained(ctx, c, operator)
+	return operator
 }
 
-// waitRestrained waits until the API server enforces config/restraint's policies, which it
-// loads a moment after they are created: until then the operator would be unrestrained. It
-// probes each policy with a write it refuses, dry run.
+// waitRestrained waits until the API server enforces each of config/restraint's policies,
+// which it loads a moment after they are created: until then the operator would be
+// unrestrained. It probes each with a write that it refuses, dry run.
 func waitRestrained(ctx context.Context, admin client.Client, cfg *rest.Config) error {
 	operator, err := client.New(cfg, client.Options{Scheme: scheme.Scheme})
 	if err != nil {
@@ -169,17 +176,18 @@ func waitRestrained(ctx context.Context, admin client.Client, cfg *rest.Config) 
 			return operator.Patch(ctx, labelled, client.MergeFrom(pod), client.DryRunAll)
 		},
 		"restraint-objects": func() error {
+			// Under the operator's field manager, unlabelled and controlled by no one.
 			return operator.Create(ctx, &corev1.Service{
 				ObjectMeta: metav1.ObjectMeta{Namespace: OperatorNamespace, Name: probe},
 				Spec:       corev1.ServiceSpec{Ports: []corev1.ServicePort{{Port: 80}}},
-			}, client.DryRunAll)
+			}, client.DryRunAll, client.FieldOwner("demo-operator"))
 		},
 	}
 	for policy, write := range probes {
 		err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 30*time.Second, true, func(context.Context) (bool, error) {
 			err := write()
 			// Refused by one of its validations, not by an expression that fails.
-			return apierrors.IsForbidden(err) && strings.Contains(err.Error(), "ValidatingAdmissionPolicy") &&
+			return apierrors.IsForbidden(err) && strings.Contains(err.Error(), "ValidatingAdmissionPolicy '"+policy+"'") &&
 				!strings.Contains(err.Error(), "resulted in error"), nil
 		})
 		if err != nil {
