@@ -39,6 +39,16 @@ import (
 // while that name is someone else's, they would scale that Deployment or route to that
 // Service. They exist only while the app controls what they point at.
 
+// deleteAtEnd deletes app when the test ends: an app in conflict tries its name again at
+// intervals, with a write the API server refuses, which later tests' counts would see.
+func deleteAtEnd(t *testing.T, app *paasv1.DemoApplication) {
+	t.Cleanup(func() {
+		if err := k8sClient.Delete(context.Background(), app); client.IgnoreNotFound(err) != nil {
+			t.Errorf("deleting %s: %v", app.Name, err)
+		}
+	})
+}
+
 func TestAutoscalerOfAHeldDeployment(t *testing.T) {
 	ctx := context.Background()
 	ns := suite.NewNamespace(t)
@@ -52,6 +62,7 @@ func TestAutoscalerOfAHeldDeployment(t *testing.T) {
 	app.Spec.Resources = &paasv1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m")}}
 	app.Spec.Autoscaling = &paasv1.Autoscaling{MaxReplicas: 1, TargetCPUUtilizationPercentage: ptr.To[int32](50)}
 	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
+	deleteAtEnd(t, app)
 
 	g.Eventually(func(g Gomega) {
 		got := get(g, ns, "web", &paasv1.DemoApplication{})
@@ -91,6 +102,7 @@ func TestAutoscalerRemovedWhenTheDeploymentIsTaken(t *testing.T) {
 	app.Spec.Resources = &paasv1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m")}}
 	app.Spec.Autoscaling = &paasv1.Autoscaling{MaxReplicas: 3, TargetCPUUtilizationPercentage: ptr.To[int32](50)}
 	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
+	deleteAtEnd(t, app)
 	g.Eventually(func(g Gomega) {
 		get(g, ns, "api", &autoscalingv2.HorizontalPodAutoscaler{})
 	}).Should(Succeed())
@@ -123,6 +135,7 @@ func TestIngressOfAHeldService(t *testing.T) {
 	app := builder.DemoApplication(ns, "shop")
 	app.Spec.Ingress = &paasv1.Ingress{Hosts: []string{"shop.example.com"}}
 	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
+	deleteAtEnd(t, app)
 
 	g.Eventually(func(g Gomega) {
 		got := get(g, ns, "shop", &paasv1.DemoApplication{})
