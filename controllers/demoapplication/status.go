@@ -91,9 +91,10 @@ func setProgressingCondition(s *scope) {
 }
 
 // setDegradedCondition is True when a step failed persistently, naming the first such
-// step and what waits for its object; when the ReplicaSet cannot create pods, or the pods cannot run, in the cluster's
-// words; or when the rollout stalled. A transient failure leaves it as it was: one timeout
-// does not make an application degraded, nor does it show the spec in place.
+// step and what waits for its object; when the ReplicaSet cannot create pods, or the pods
+// cannot run, in the cluster's words; or when the rollout stalled. A transient failure
+// leaves it as it was: one timeout does not make an application degraded, nor does it
+// show the spec in place.
 func setDegradedCondition(s *scope) {
 	c := metav1.Condition{Type: paasv1.ConditionDegraded, Status: metav1.ConditionFalse,
 		Reason: paasv1.ReasonAsExpected, Message: "The Deployment and Service match the spec"}
