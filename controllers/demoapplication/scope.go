@@ -20,6 +20,7 @@ import (
 	"errors"
 
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -38,6 +39,12 @@ type scope struct {
 	// pass could not tell (reading it failed): status then keeps what it said before.
 	deployment      *appsv1.Deployment
 	deploymentKnown bool
+	// service is app's Service, nil when it has none; serviceKnown as deploymentKnown.
+	service      *corev1.Service
+	serviceKnown bool
+	// waiting says, by the step of the object it waits for (paasv1.ReasonDeploymentFailed,
+	// ReasonServiceFailed), what is not in place until the app has that object.
+	waiting map[string][]string
 	// podCause is what keeps the Deployment's pods from running, as they say it; nil when
 	// nothing does, or every pod is ready and none was read.
 	podCause *podCause
@@ -104,6 +111,14 @@ func (s *scope) fail(step string, err error) *failure {
 	}
 	s.failures = append(s.failures, f)
 	return &s.failures[len(s.failures)-1]
+}
+
+// wait records that what (a sentence) is not in place until the object of step is the app's.
+func (s *scope) wait(step, what string) {
+	if s.waiting == nil {
+		s.waiting = map[string][]string{}
+	}
+	s.waiting[step] = append(s.waiting[step], what)
 }
 
 // conflictOf returns the conflict that kept step from its object, if any.

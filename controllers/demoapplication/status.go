@@ -17,6 +17,8 @@ limitations under the License.
 package demoapplication
 
 import (
+	"strings"
+
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -89,9 +91,10 @@ func setProgressingCondition(s *scope) {
 }
 
 // setDegradedCondition is True when a step failed persistently, naming the first such
-// step; when the ReplicaSet cannot create pods, or the pods cannot run, in the cluster's
-// words; or when the rollout stalled. A transient failure leaves it as it was: one timeout
-// does not make an application degraded, nor does it show the spec in place.
+// step and what waits for its object; when the ReplicaSet cannot create pods, or the pods
+// cannot run, in the cluster's words; or when the rollout stalled. A transient failure
+// leaves it as it was: one timeout does not make an application degraded, nor does it
+// show the spec in place.
 func setDegradedCondition(s *scope) {
 	c := metav1.Condition{Type: paasv1.ConditionDegraded, Status: metav1.ConditionFalse,
 		Reason: paasv1.ReasonAsExpected, Message: "The Deployment and Service match the spec"}
@@ -99,7 +102,7 @@ func setDegradedCondition(s *scope) {
 		if !f.persistent {
 			continue
 		}
-		c.Status, c.Reason, c.Message = metav1.ConditionTrue, f.step, f.err.Error()
+		c.Status, c.Reason, c.Message = metav1.ConditionTrue, f.step, strings.Join(append([]string{f.err.Error()}, s.waiting[f.step]...), "; ")
 		if f.conflict != nil {
 			c.Reason = paasv1.ReasonResourceConflict
 		}

@@ -293,3 +293,18 @@ func TestKstatusOfANewSpec(t *testing.T) {
 	app.Status = paasv1.DemoApplicationStatus{}
 	g.Expect(argoHealth(g, app)).To(Equal(health.Progressing), "an app the operator has not reported on")
 }
+
+// TestDegradedSaysWhatWaits: Degraded names, beside whoever holds the app's object, what of
+// the app waits for it.
+func TestDegradedSaysWhatWaits(t *testing.T) {
+	g := NewWithT(t)
+	s := &scope{app: &paasv1.DemoApplication{}, deploymentKnown: true}
+	s.fail(paasv1.ReasonDeploymentFailed, &conflictError{kind: "Deployment", name: "web", holder: "controlled by no one"})
+	s.wait(paasv1.ReasonDeploymentFailed, "the HorizontalPodAutoscaler waits for a Deployment of the app's own")
+	setStatus(s)
+	degraded := meta.FindStatusCondition(s.app.Status.Conditions, paasv1.ConditionDegraded)
+	g.Expect(degraded).NotTo(BeNil())
+	g.Expect(degraded.Reason).To(Equal(paasv1.ReasonResourceConflict))
+	g.Expect(degraded.Message).To(Equal(`Deployment "web" already exists and is not the operator's: it is controlled by no one; ` +
+		"the HorizontalPodAutoscaler waits for a Deployment of the app's own"))
+}

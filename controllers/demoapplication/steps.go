@@ -68,13 +68,17 @@ func (r *Reconciler) reconcileDeployment(ctx context.Context, s *scope) {
 		s.note(current, done)
 	}
 	f := s.fail(paasv1.ReasonDeploymentFailed, err)
-	found := done != absent
-	if found {
+	if done != absent {
 		s.deployment = current
 	}
-	// Only a failed read leaves unknown whether app has a Deployment: a name held by someone
-	// else, or a refused write, says it has none.
-	s.deploymentKnown = found || f == nil || f.afterRead()
+	s.deploymentKnown = known(done, f)
+}
+
+// known reports whether a step that did done and met f knows if the app has its object:
+// only a failed read leaves that unknown; a name held by someone else, or a refused write,
+// says it has none.
+func known(done outcome, f *failure) bool {
+	return done != absent || f == nil || f.afterRead()
 }
 
 // observePods reads, while some of the Deployment's pods are not ready, what keeps them from
@@ -156,39 +160,67 @@ func (r *Reconciler) handOverReplicas(ctx context.Context, app *paasv1.DemoAppli
 // operator letting them go and the autoscaler's first write.
 const ReplicasHandoverManager = wellknown.FieldManager + "-replicas-handover"
 
-// reconcileService applies the desired Service, or deletes ours when the app has no ports.
+// reconcileService applies the desired Service, or deletes ours when the app has no ports,
+// and records the one it observed.
 func (r *Reconciler) reconcileService(ctx context.Context, s *scope) {
+	const step = paasv1.ReasonServiceFailed
 	current := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: s.app.Name, Namespace: s.app.Namespace}}
 	desired := newService(s.app)
 	if desired == nil {
-		r.deleteStep(ctx, s, paasv1.ReasonServiceFailed, current)
+		r.deleteStep(ctx, s, step, current)
+		s.serviceKnown = true
 		return
 	}
-	if err := r.replacePorts(ctx, s.app, desired); err != nil {
-		s.fail(paasv1.ReasonServiceFailed, err)
-		return
+	var done outcome
+	err := r.replacePorts(ctx, s.app, desired)
+	if err == nil {
+		done, err = r.apply(ctx, s.app, current, desired)
+		s.note(current, done)
 	}
-	r.applyStep(ctx, s, paasv1.ReasonServiceFailed, current, desired)
+	f := s.fail(step, err)
+	if done != absent {
+		s.service = current
+	}
+	s.serviceKnown = known(done, f)
 }
 
-// reconcileIngress applies the desired Ingress, or deletes ours when the app asks for none.
+// reconcileIngress applies the desired Ingress while the app has its Service, or deletes
+// ours when the app asks for none or has no Service: the Ingress names its Service alone,
+// and would route to whichever holds that name.
 func (r *Reconciler) reconcileIngress(ctx context.Context, s *scope) {
+	const step = paasv1.ReasonIngressFailed
 	current := &networkingv1.Ingress{ObjectMeta: metav1.ObjectMeta{Name: s.app.Name, Namespace: s.app.Namespace}}
-	if desired := newIngress(s.app); desired != nil {
-		r.applyStep(ctx, s, paasv1.ReasonIngressFailed, current, desired)
-	} else {
-		r.deleteStep(ctx, s, paasv1.ReasonIngressFailed, current)
+	desired := newIngress(s.app)
+	switch {
+	case desired == nil:
+		r.deleteStep(ctx, s, step, current)
+	case !s.serviceKnown:
+		// Whether the Service is the app's is not known: the Ingress stays as it is.
+	case s.service == nil:
+		s.wait(paasv1.ReasonServiceFailed, "the Ingress waits for a Service of the app's own")
+		r.deleteStep(ctx, s, step, current)
+	default:
+		r.applyStep(ctx, s, step, current, desired)
 	}
 }
 
-// reconcileAutoscaler applies the desired HorizontalPodAutoscaler, or deletes ours when the
-// app asks for none.
+// reconcileAutoscaler applies the desired HorizontalPodAutoscaler while the app has its
+// Deployment, or deletes ours when the app asks for none or has no Deployment: the
+// autoscaler names its Deployment alone, and would scale whichever holds that name.
 func (r *Reconciler) reconcileAutoscaler(ctx context.Context, s *scope) {
+	const step = paasv1.ReasonAutoscalerFailed
 	current := &autoscalingv2.HorizontalPodAutoscaler{ObjectMeta: metav1.ObjectMeta{Name: s.app.Name, Namespace: s.app.Namespace}}
-	if desired := newAutoscaler(s.app); desired != nil {
-		r.applyStep(ctx, s, paasv1.ReasonAutoscalerFailed, current, desired)
-	} else {
-		r.deleteStep(ctx, s, paasv1.ReasonAutoscalerFailed, current)
+	desired := newAutoscaler(s.app)
+	switch {
+	case desired == nil:
+		r.deleteStep(ctx, s, step, current)
+	case !s.deploymentKnown:
+		// Whether the Deployment is the app's is not known: the autoscaler stays as it is.
+	case s.deployment == nil:
+		s.wait(paasv1.ReasonDeploymentFailed, "the HorizontalPodAutoscaler waits for a Deployment of the app's own")
+		r.deleteStep(ctx, s, step, current)
+	default:
+		r.applyStep(ctx, s, step, current, desired)
 	}
 }
 

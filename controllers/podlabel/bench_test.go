@@ -21,6 +21,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -180,4 +181,62 @@ func heapAfterGC() uint64 {
 	var stats runtime.MemStats
 	runtime.ReadMemStats(&stats)
 	return stats.HeapAlloc
+}
+
+// TestPodCacheLargeOptInValues measures what the pod cache retains of pods whose opt-in
+// annotation holds a large value other than "true" (anyone who may annotate a pod chooses
+// it), beside the metadata as it comes and the cache as it was when it kept such values:
+// this cache holds none of them.
+func TestPodCacheLargeOptInValues(t *testing.T) {
+	const pods = 100
+	value := strings.Repeat("x", 256<<10-len(wellknown.DefaultPodLabelAnnotation))
+	docs := make([][]byte, pods)
+	for i := range docs {
+		pod := metav1.PartialObjectMetadata{
+			TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
+			ObjectMeta: metav1.ObjectMeta{
+				Name: fmt.Sprintf("web-5d8f7c9b4-%05d", i), Namespace: "shop", UID: types.UID(fmt.Sprintf("6f1e2d3c-4b5a-6978-8a9b-0c1d2e%06d", i)),
+				ResourceVersion: fmt.Sprint(100_000 + i),
+				Annotations:     map[string]string{wellknown.DefaultPodLabelAnnotation: value},
+			},
+		}
+		docs[i], _ = json.Marshal(pod)
+	}
+	transform := PodCacheTransform(wellknown.DefaultPodLabelKeys)
+	// keepingValues is the transform as it was: every value of the annotation kept.
+	keepingValues := func(in any) (any, error) {
+		v := in.(*metav1.PartialObjectMetadata).Annotations[wellknown.DefaultPodLabelAnnotation]
+		out, err := transform(in)
+		out.(*metav1.PartialObjectMetadata).Annotations = map[string]string{wellknown.DefaultPodLabelAnnotation: v}
+		return out, err
+	}
+	// Each store is kept until all are measured: what one frees would count against the next.
+	var stores []toolscache.Indexer
+	retained := func(transform toolscache.TransformFunc) float64 {
+		before := heapAfterGC()
+		store := toolscache.NewIndexer(toolscache.MetaNamespaceKeyFunc, toolscache.Indexers{})
+		for _, doc := range docs {
+			var pod any = &metav1.PartialObjectMetadata{}
+			if err := json.Unmarshal(doc, pod); err != nil {
+				t.Fatal(err)
+			}
+			if transform != nil {
+				pod, _ = transform(pod)
+			}
+			if err := store.Add(pod); err != nil {
+				t.Fatal(err)
+			}
+		}
+		stores = append(stores, store)
+		return float64(int64(heapAfterGC())-int64(before)) / pods
+	}
+	retained(transform) // the first use's allocations (decoders, interned strings) out of the figures
+	now, asItComes, asItWas := retained(transform), retained(nil), retained(keepingValues)
+	runtime.KeepAlive(stores)
+	runtime.KeepAlive(docs)
+	t.Logf("retained per pod with a %d-byte opt-in value: metadata as it comes %.0f B, values kept %.0f B, demo-operator %.0f B",
+		len(value), asItComes, asItWas, now)
+	if now > 2048 {
+		t.Errorf("the pod cache retains %.0f B per pod of a %d-byte annotation value", now, len(value))
+	}
 }

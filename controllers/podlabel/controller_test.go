@@ -181,6 +181,31 @@ func TestPodLabeler(t *testing.T) {
 		}, 2*time.Second).Should(Succeed())
 	})
 
+	t.Run("a large opt-in value other than true is not cached, and takes the label away", func(t *testing.T) {
+		g := NewWithT(t)
+		pod := newPod(ns, "large", map[string]string{annotation: "true"}, nil)
+		g.Expect(k8sClient.Create(ctx, pod)).To(Succeed())
+		g.Eventually(func(g Gomega) { g.Expect(labelsOf(g, pod)).To(HaveKeyWithValue(label, "large")) }).Should(Succeed())
+
+		// As large as the API server admits: 256 KiB for all of a pod's annotations, keys included.
+		large := strings.Repeat("x", 256<<10-len(annotation))
+		mergePatch(t, pod, fmt.Sprintf(`{"metadata":{"annotations":{%q:%q}}}`, annotation, large))
+		g.Eventually(func(g Gomega) { g.Expect(labelsOf(g, pod)).NotTo(HaveKey(label)) }).Should(Succeed())
+
+		meta := &metav1.PartialObjectMetadata{}
+		meta.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Pod"))
+		informer, err := mgr.GetCache().GetInformer(ctx, meta)
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Eventually(func(g Gomega) {
+			item, exists, err := informer.(cache.SharedIndexInformer).GetStore().GetByKey(ns + "/large")
+			g.Expect(err).NotTo(HaveOccurred())
+			g.Expect(exists).To(BeTrue())
+			cached := item.(*metav1.PartialObjectMetadata)
+			g.Expect(cached.Labels).NotTo(HaveKey(label), "the cache has not seen the label go yet")
+			g.Expect(cached.Annotations).To(BeNil())
+		}).Should(Succeed())
+	})
+
 	t.Run("pods are cached as metadata only, without managedFields", func(t *testing.T) {
 		g := NewWithT(t)
 		meta := &metav1.PartialObjectMetadata{}

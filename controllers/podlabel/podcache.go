@@ -30,10 +30,12 @@ import (
 
 // PodCacheTransform returns the transform of the operator's pod cache. The controllers
 // cache every pod they may act on, so this cache is the operator's size at scale: it keeps
-// of a pod only what they read (identity, deletion, the opt-in annotation, the pod-name
-// label, and of a DemoApplication's pod the label naming the app and its controller
-// reference) and drops the other labels and annotations, owner references and managed
-// fields, most of a pod's metadata. A patch computed from such a copy could drop what it
+// of a pod only what they read (identity, deletion, whether it opts in, the pod-name label,
+// and of a DemoApplication's pod the label naming the app and its controller reference)
+// and drops the other labels and annotations, owner references and managed fields, most of
+// a pod's metadata. The opt-in annotation is kept only when it opts in: any other value
+// means what no annotation does, and whoever may annotate a pod could make it as large as
+// the API server admits, for every pod of the cluster. A patch computed from such a copy could drop what it
 // lacks: the labeler's names its one label.
 //
 // What many pods hold alike is held once: the strings of their namespace and kind, the
@@ -54,11 +56,8 @@ func PodCacheTransform(keys wellknown.PodLabelKeys) toolscache.TransformFunc {
 		// The shared maps are chosen before any map is made: what the transform allocates and
 		// drops is garbage at the rate of the watch, and holes in the heap once collected.
 		var annotations map[string]string
-		if value, ok := pod.Annotations[keys.Annotation]; ok {
+		if pod.Annotations[keys.Annotation] == wellknown.OptIn {
 			annotations = optedIn
-			if value != wellknown.OptIn {
-				annotations = map[string]string{keys.Annotation: value}
-			}
 		}
 		labels, owners := shared.of(pod)
 		pod.TypeMeta = metav1.TypeMeta{APIVersion: intern(pod.APIVersion), Kind: intern(pod.Kind)}

@@ -17,6 +17,7 @@ limitations under the License.
 package podlabel
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
@@ -89,6 +90,32 @@ func TestPodCacheTransform(t *testing.T) {
 	g.Expect(out).To(BeIdenticalTo(full), "only the metadata cache is trimmed")
 }
 
+// TestPodCacheTransformBoundsOptIn: whoever may annotate a pod chooses the opt-in
+// annotation's value, up to the API server's 256 KiB for all of a pod's annotations; the
+// cached pod holds none of it, whatever the value says.
+func TestPodCacheTransformBoundsOptIn(t *testing.T) {
+	keys := wellknown.PodLabelKeys{Annotation: "example.com/label-me", Label: "example.com/name"}
+	transform := PodCacheTransform(keys)
+	r := &Reconciler{PodLabelKeys: keys}
+	for _, value := range []string{strings.Repeat("x", 256<<10), "true" + strings.Repeat(" ", 256<<10-4), "false"} {
+		g := NewWithT(t)
+		out, err := transform(&metav1.PartialObjectMetadata{
+			TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
+			ObjectMeta: metav1.ObjectMeta{Name: "web-1", Namespace: "team-a", UID: "uid-1", ResourceVersion: "42",
+				Labels:      map[string]string{"example.com/name": "web-1"},
+				Annotations: map[string]string{"example.com/label-me": value}},
+		})
+		g.Expect(err).NotTo(HaveOccurred())
+		cached := out.(*metav1.PartialObjectMetadata)
+		encoded, err := json.Marshal(cached)
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(len(encoded)).To(BeNumerically("<", 512), "the cached pod holds %d bytes of a %d-byte value", len(encoded), len(value))
+		g.Expect(cached.Annotations).To(BeNil())
+		// What the labeler reads of it: not opted in, so its label goes.
+		g.Expect(r.needsChange(cached)).To(BeTrue())
+	}
+}
+
 func TestPodCacheTransformShares(t *testing.T) {
 	g := NewWithT(t)
 	transform := PodCacheTransform(wellknown.PodLabelKeys{Annotation: "example.com/label-me", Label: "example.com/name"})
@@ -106,8 +133,7 @@ func TestPodCacheTransformShares(t *testing.T) {
 	g.Expect(reflect.ValueOf(second.Annotations).UnsafePointer()).To(Equal(reflect.ValueOf(first.Annotations).UnsafePointer()),
 		"pods that opt in share one annotations map")
 	g.Expect(unsafe.StringData(second.Namespace)).To(Equal(unsafe.StringData(first.Namespace)), "pods share their namespace's name")
-	g.Expect(cached("web-3", "false").Annotations).To(Equal(map[string]string{"example.com/label-me": "false"}),
-		"any other value is kept as it is")
+	g.Expect(cached("web-3", "false").Annotations).To(BeNil(), "any other value is dropped, as no annotation at all")
 
 	labelled := func(name, value string) *metav1.PartialObjectMetadata {
 		out, err := transform(&metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Name: name,

@@ -59,11 +59,11 @@ var (
 	// server: TokenReviews and SubjectAccessReviews have no namespace, so these stay
 	// cluster-wide whatever the manager watches.
 	metricsAuthGrants = []string{"create authentication.k8s.io/tokenreviews", "create authorization.k8s.io/subjectaccessreviews"}
-	// Leader election, in the manager's own namespace.
+	// Leader election, in the manager's own namespace: its one Lease, which client-go gets and
+	// updates by name; a create cannot be restricted by name.
 	leaderElectionGrants = []string{
-		"get coordination.k8s.io/leases", "list coordination.k8s.io/leases", "watch coordination.k8s.io/leases",
-		"create coordination.k8s.io/leases", "update coordination.k8s.io/leases", "patch coordination.k8s.io/leases",
-		"delete coordination.k8s.io/leases", "create events", "patch events", "create events.k8s.io/events", "patch events.k8s.io/events",
+		"get coordination.k8s.io/leases named demo-operator.paas.cmft.com", "update coordination.k8s.io/leases named demo-operator.paas.cmft.com",
+		"create coordination.k8s.io/leases", "create events", "patch events", "create events.k8s.io/events", "patch events.k8s.io/events",
 	}
 )
 
@@ -117,8 +117,42 @@ func TestManagerRulesFollowConfiguration(t *testing.T) {
 	t.Logf("what the chart grants the manager (configuration | scope | resource | verbs):\n%s", strings.Join(table, "\n"))
 }
 
+// TestLeaderElectionRoleNamesTheLease: the leader-election Role restricts its Lease rule to
+// the Lease the release's manager elects through, whatever names it (the release, a
+// fullnameOverride, leaderElection.id); OLM lifts this Role to a ClusterRole in
+// AllNamespaces mode, where a rule of every Lease would reach the control plane's.
+func TestLeaderElectionRoleNamesTheLease(t *testing.T) {
+	for _, doc := range []string{"", "fullnameOverride: shop-operator", "leaderElection: {id: team-a-lease.example.com}"} {
+		t.Run(doc, func(t *testing.T) {
+			g := NewWithT(t)
+			m := mustRender(t, values(t, doc))
+			id := managerFlag(t, m.deployment(t), "leader-election-id")
+			role := &rbacv1.Role{}
+			for key, obj := range m {
+				if obj.GetKind() == "Role" && strings.HasSuffix(obj.GetName(), "-leader-election") {
+					m.into(t, key, role)
+				}
+			}
+			var named int
+			for _, rule := range role.Rules {
+				if !slices.Contains(rule.Resources, "leases") {
+					continue
+				}
+				if slices.Contains(rule.Verbs, "create") {
+					g.Expect(rule.Verbs).To(Equal([]string{"create"}), "create cannot be restricted by name: it goes alone")
+					continue
+				}
+				g.Expect(rule.ResourceNames).To(Equal([]string{id}), "the rule names another Lease than the manager's")
+				named++
+			}
+			g.Expect(named).To(Equal(1))
+		})
+	}
+}
+
 // grants returns what the RBAC objects in objs grant serviceAccount, by scope ("cluster" or a
-// namespace), as "verb resource".
+// namespace), as "verb resource", or "verb resource named name" for a rule restricted to
+// names.
 func grants(g Gomega, objs []map[string]interface{}, serviceAccount string) map[string]sets.Set[string] {
 	roles := map[string][]rbacv1.PolicyRule{}
 	var bindings []struct {
@@ -159,14 +193,18 @@ func grants(g Gomega, objs []map[string]interface{}, serviceAccount string) map[
 			out[b.scope] = sets.New[string]()
 		}
 		for _, rule := range rules {
-			g.Expect(rule.ResourceNames).To(BeEmpty())
 			for _, group := range rule.APIGroups {
 				for _, resource := range rule.Resources {
 					if group != "" {
 						resource = group + "/" + resource
 					}
 					for _, verb := range rule.Verbs {
-						out[b.scope].Insert(verb + " " + resource)
+						if len(rule.ResourceNames) == 0 {
+							out[b.scope].Insert(verb + " " + resource)
+						}
+						for _, name := range rule.ResourceNames {
+							out[b.scope].Insert(verb + " " + resource + " named " + name)
+						}
 					}
 				}
 			}
