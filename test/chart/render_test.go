@@ -91,6 +91,8 @@ func TestRenderDefaults(t *testing.T) {
 		"ValidatingAdmissionPolicyBinding /demo-operator-restraint-pods",
 		"ValidatingAdmissionPolicy /demo-operator-restraint-objects",
 		"ValidatingAdmissionPolicyBinding /demo-operator-restraint-objects",
+		"ValidatingAdmissionPolicy /demo-operator-restraint-leases",
+		"ValidatingAdmissionPolicyBinding /demo-operator-restraint-leases",
 	))
 
 	d := m.deployment(t)
@@ -236,20 +238,23 @@ serviceAccount: {name: operator, annotations: {example.com/role: demo}}
 		g.Expect(m.keys()).To(ConsistOf("Deployment demo-operator-system/demo-operator", "Service demo-operator-system/demo-operator-metrics",
 			"PodDisruptionBudget demo-operator-system/demo-operator",
 			"ValidatingAdmissionPolicy /demo-operator-restraint-pods", "ValidatingAdmissionPolicyBinding /demo-operator-restraint-pods",
-			"ValidatingAdmissionPolicy /demo-operator-restraint-objects", "ValidatingAdmissionPolicyBinding /demo-operator-restraint-objects"))
+			"ValidatingAdmissionPolicy /demo-operator-restraint-objects", "ValidatingAdmissionPolicyBinding /demo-operator-restraint-objects",
+			"ValidatingAdmissionPolicy /demo-operator-restraint-leases", "ValidatingAdmissionPolicyBinding /demo-operator-restraint-leases"))
 		g.Expect(m.deployment(t).Spec.Template.Spec.ServiceAccountName).To(Equal("existing"))
 	})
 
 	t.Run("the restraint policies name the release's ServiceAccount and pod-name label", func(t *testing.T) {
 		g := NewWithT(t)
 		m := mustRender(t, values(t, "{serviceAccount: {name: operator}, controllers: {podLabeler: {label: example.com/name}}}"))
-		for _, name := range []string{"demo-operator-restraint-pods", "demo-operator-restraint-objects"} {
+		for _, name := range []string{"demo-operator-restraint-pods", "demo-operator-restraint-objects", "demo-operator-restraint-leases"} {
 			policy := &admissionregistrationv1.ValidatingAdmissionPolicy{}
 			m.into(t, "ValidatingAdmissionPolicy /"+name, policy)
 			g.Expect(policy.Spec.MatchConditions).To(ConsistOf(admissionregistrationv1.MatchCondition{
 				Name: "operator", Expression: "request.userInfo.username == 'system:serviceaccount:demo-operator-system:operator'"}))
 			// restraint-objects selects a per-pod Service's pod by it.
-			g.Expect(policy.Spec.Variables).To(ContainElement(admissionregistrationv1.Variable{Name: "podNameLabel", Expression: "'example.com/name'"}))
+			if name != "demo-operator-restraint-leases" {
+				g.Expect(policy.Spec.Variables).To(ContainElement(admissionregistrationv1.Variable{Name: "podNameLabel", Expression: "'example.com/name'"}))
+			}
 			binding := &admissionregistrationv1.ValidatingAdmissionPolicyBinding{}
 			m.into(t, "ValidatingAdmissionPolicyBinding /"+name, binding)
 			g.Expect(binding.Spec.PolicyName).To(Equal(name))

@@ -30,12 +30,14 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
 	authorizationv1 "k8s.io/api/authorization/v1"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -139,6 +141,23 @@ func TestPods(t *testing.T) {
 		grant(t, rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"pods"}, Verbs: []string{"delete"}})
 		refused(g, operator.Delete(ctx, pod), "may only label pods, not DELETE them")
 	})
+}
+
+// TestLeases shows that the operator's Leases stay in its own namespace, whatever its RBAC
+// grants: in OLM's AllNamespaces mode the leader-election Role is a ClusterRole, and RBAC
+// cannot name the Lease a create makes.
+func TestLeases(t *testing.T) {
+	ctx := context.Background()
+	grant(t, rbacv1.PolicyRule{APIGroups: []string{"coordination.k8s.io"}, Resources: []string{"leases"}, Verbs: []string{"create"}})
+	lease := func(namespace string) *coordinationv1.Lease {
+		return &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: "kube-controller-manager"},
+			Spec: coordinationv1.LeaseSpec{HolderIdentity: ptr.To("attacker"), LeaseDurationSeconds: ptr.To[int32](1 << 30)}}
+	}
+	// The policy is loaded a moment after testenv's probes of the others.
+	NewWithT(t).Eventually(func(g Gomega) {
+		refused(g, operator.Create(ctx, lease("kube-system"), client.DryRunAll), "may write Leases only in its own namespace "+testenv.OperatorNamespace+", not in kube-system")
+	}, 30*time.Second).Should(Succeed())
+	NewWithT(t).Expect(operator.Create(ctx, lease(testenv.OperatorNamespace), client.DryRunAll)).To(Succeed())
 }
 
 // grant binds rule to the operator's ServiceAccount until t ends: a platform's mistake, which
