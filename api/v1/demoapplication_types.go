@@ -241,10 +241,12 @@ type DemoApplicationSpec struct {
 	StartupProbe *Probe `json:"startupProbe,omitempty"`
 
 	// securityContext is the container's: the user and group it runs as, whether it may gain
-	// privileges, its capabilities, its seccomp profile, a read-only root filesystem. Unset,
-	// the pods get none: the sample's nginx runs where no policy applies. The restricted sample
-	// (config/samples/paas_v1_demoapplication_restricted.yaml) runs in a namespace that enforces
-	// the restricted Pod Security Standard.
+	// privileges, its capabilities, its seccomp profile, a read-only root filesystem. In a
+	// namespace that enforces the restricted Pod Security Standard, what it and
+	// podSecurityContext leave unset gets the standard's values (no privilege escalation, every
+	// capability dropped, runAsNonRoot, the RuntimeDefault seccomp profile), so that the pods
+	// are admitted; elsewhere, unset fields stay unset. The restricted sample
+	// (config/samples/paas_v1_demoapplication_restricted.yaml) sets them all itself.
 	// +optional
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Security Context"
 	SecurityContext *SecurityContext `json:"securityContext,omitempty"`

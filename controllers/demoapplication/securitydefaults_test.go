@@ -94,6 +94,18 @@ func TestWithPodSecurityDefaults(t *testing.T) {
 		}))
 	})
 
+	// Pod Security admits an app's pods only with all of them set: an upgrade of the operator
+	// rolls no running app's pods.
+	t.Run("an app that meets restricted on its own gets nothing", func(t *testing.T) {
+		g := NewWithT(t)
+		app := testApp()
+		app.Spec.PodSecurityContext = &paasv1.PodSecurityContext{
+			RunAsNonRoot: ptr.To(true), SeccompProfile: &paasv1.SeccompProfile{Type: corev1.SeccompProfileTypeRuntimeDefault}}
+		app.Spec.SecurityContext = &paasv1.SecurityContext{
+			AllowPrivilegeEscalation: ptr.To(false), Capabilities: &paasv1.Capabilities{Drop: []paasv1.Capability{"ALL"}}}
+		g.Expect(podSpec(app, "restricted")).To(Equal(podSpec(app, "")))
+	})
+
 	t.Run("an app that asks for user 0 does not get runAsNonRoot", func(t *testing.T) {
 		g := NewWithT(t)
 		app := testApp()
