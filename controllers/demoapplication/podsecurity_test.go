@@ -19,19 +19,26 @@ package demoapplication_test
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/yaml"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/controllers/demoapplication"
 	"github.com/cmft/demo-operator/controllers/wellknown"
 	"github.com/cmft/demo-operator/internal/test/builder"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // TestPodSecurityRefusals asks, as an app team would, for more than Pod Security lets a pod
@@ -96,6 +103,95 @@ func TestPodSecurityRefusals(t *testing.T) {
 		app.Spec.Tolerations = []paasv1.Toleration{{Key: "dedicated", Operator: corev1.TolerationOpExists}}
 		g.Expect(k8sClient.Create(ctx, app, client.DryRunAll)).To(Succeed())
 	})
+}
+
+// TestPodSecurityRulesRatchet stores an app that asks for what the rules above refuse, under a
+// copy of the CRD without them, then upgrades that CRD: the app can still be changed, as long as
+// the refused values stay as they are (CRD validation ratcheting), and only changed into
+// compliance there.
+func TestPodSecurityRulesRatchet(t *testing.T) {
+	g := NewWithT(t)
+	ctx := context.Background()
+	ns := suite.NewNamespace(t)
+	data, err := os.ReadFile(filepath.Join(testenv.Root(), "config/crd/bases/paas.cmft.com_demoapplications.yaml"))
+	g.Expect(err).NotTo(HaveOccurred())
+	// The CRD under a group of its own, so that the suite's stays as it is.
+	crd := &unstructured.Unstructured{}
+	g.Expect(yaml.Unmarshal([]byte(strings.ReplaceAll(string(data), "paas.cmft.com", "ratchet.paas.cmft.com")), &crd.Object)).To(Succeed())
+	versions, _, _ := unstructured.NestedSlice(crd.Object, "spec", "versions")
+	current := versions[0].(map[string]any)
+	g.Expect(current["name"]).To(Equal("v1"))
+	g.Expect(unstructured.SetNestedSlice(crd.Object, []any{current}, "spec", "versions")).To(Succeed())
+	upgraded := crd.DeepCopy()
+	withoutRules(current)
+	g.Expect(unstructured.SetNestedSlice(crd.Object, []any{current}, "spec", "versions")).To(Succeed())
+	g.Expect(k8sClient.Create(ctx, crd)).To(Succeed())
+	t.Cleanup(func() { _ = k8sClient.Delete(context.Background(), crd) })
+
+	app := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "ratchet.paas.cmft.com/v1", "kind": "DemoApplication",
+		"metadata": map[string]any{"name": "before", "namespace": ns},
+		"spec": map[string]any{
+			"image":           "nginx:1.27",
+			"tolerations":     []any{map[string]any{"operator": "Exists"}},
+			"podAnnotations":  map[string]any{"container.apparmor.security.beta.kubernetes.io/app": "unconfined"},
+			"securityContext": map[string]any{"seccompProfile": map[string]any{"type": "Unconfined"}, "capabilities": map[string]any{"add": []any{"SYS_ADMIN"}}},
+		},
+	}}
+	g.Eventually(func() error { return k8sClient.Create(ctx, app.DeepCopy()) }).Should(Succeed())
+
+	upgraded.SetResourceVersion("")
+	g.Eventually(func() error {
+		if err := k8sClient.Get(ctx, client.ObjectKeyFromObject(crd), crd); err != nil {
+			return err
+		}
+		upgraded.SetResourceVersion(crd.GetResourceVersion())
+		return k8sClient.Update(ctx, upgraded.DeepCopy())
+	}).Should(Succeed())
+	another := app.DeepCopy()
+	another.SetName("after")
+	g.Eventually(func() error { return k8sClient.Create(ctx, another, client.DryRunAll) }).Should(MatchError(ContainSubstring(`Unsupported value: "Unconfined"`)))
+
+	change := func(mutate func(spec map[string]any)) error {
+		stored := app.DeepCopy()
+		if err := k8sClient.Get(ctx, client.ObjectKeyFromObject(app), stored); err != nil {
+			return err
+		}
+		mutate(stored.Object["spec"].(map[string]any))
+		return k8sClient.Update(ctx, stored, client.DryRunAll)
+	}
+	g.Expect(change(func(spec map[string]any) { spec["image"] = "nginx:1.28" })).To(Succeed())
+	g.Expect(change(func(spec map[string]any) {
+		spec["tolerations"] = []any{map[string]any{"operator": "Exists"}, map[string]any{"key": "dedicated", "operator": "Exists"}}
+	})).To(MatchError(ContainSubstring("every toleration needs a key")))
+	g.Expect(change(func(spec map[string]any) {
+		spec["securityContext"].(map[string]any)["capabilities"] = map[string]any{"add": []any{"SYS_ADMIN", "NET_ADMIN"}}
+	})).To(MatchError(ContainSubstring("capabilities.add may hold NET_BIND_SERVICE alone")))
+}
+
+// withoutRules takes out of a CRD version's schema the rules that refuse what Pod Security
+// denies a pod author, as the CRD was before them.
+func withoutRules(node any) {
+	switch n := node.(type) {
+	case map[string]any:
+		if rules, ok := n["x-kubernetes-validations"].([]any); ok {
+			n["x-kubernetes-validations"] = slices.DeleteFunc(rules, func(r any) bool {
+				rule := r.(map[string]any)["rule"].(string)
+				return strings.Contains(rule, "NET_BIND_SERVICE") || strings.Contains(rule, "apparmor") ||
+					strings.Contains(rule, "size(t.key) > 0") || strings.Contains(rule, "control-plane")
+			})
+		}
+		if enum, ok := n["enum"].([]any); ok && slices.Contains(enum, any("RuntimeDefault")) {
+			n["enum"] = append(enum, "Unconfined")
+		}
+		for _, child := range n {
+			withoutRules(child)
+		}
+	case []any:
+		for _, child := range n {
+			withoutRules(child)
+		}
+	}
 }
 
 // TestRestrictedNamespaceGetsSecurityDefaults runs an app that sets no security context in a
