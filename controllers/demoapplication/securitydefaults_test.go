@@ -121,3 +121,12 @@ func TestWithPodSecurityDefaults(t *testing.T) {
 		g.Expect(app.Spec.PodSecurityContext).To(BeNil())
 	})
 }
+
+// TestRootImageUnderDefaultsIsReported: with runAsNonRoot filled in, an image that runs as root
+// gets a pod whose container the kubelet will not create; the app says so in its words.
+func TestRootImageUnderDefaultsIsReported(t *testing.T) {
+	g := NewWithT(t)
+	message := "container has runAsNonRoot and image will run as root (pod: \"web-0_shop(1d2c)\", container: app)"
+	got := podsCause([]corev1.Pod{podWith("web-0", corev1.PodPending, waiting("CreateContainerConfigError", message))})
+	g.Expect(got).To(Equal(&podCause{reason: paasv1.ReasonCreateContainerError, message: "Pod web-0, container app: " + message}))
+}
