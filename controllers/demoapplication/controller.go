@@ -164,8 +164,9 @@ func (r *Reconciler) conflictRetryInterval() time.Duration {
 // changes, whenever an object they own changes (an autoscaler: its spec or metadata), whenever one of their pods
 // changes, and, for per-pod Services, whenever one of their pods gains or loses its pod-name
 // label or goes, whenever their Deployment makes a ReplicaSet, whenever a per-pod Service
-// changes, and whenever their namespace's enforced Pod Security level changes. Pods are watched as metadata, through the informer the pod labeler already has;
-// ReplicaSets as metadata too.
+// changes, and whenever their namespace's enforced Pod Security level changes. Pods are
+// watched as metadata, through the informer the pod labeler already has; ReplicaSets and
+// Namespaces as metadata too.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, options controller.Options) error {
 	// Every reconcile lists its app's per-pod Services: indexed by app, that reads the app's
 	// own, where a label selector would scan every cached Service of the namespace.

@@ -34,17 +34,12 @@ import (
 // API server enforces on the namespace's pods.
 const podSecurityEnforceLabel = "pod-security.kubernetes.io/enforce"
 
-// namespaceMetadata returns an empty Namespace read as metadata alone: the labels are all the
+// enforcedPodSecurity returns the Pod Security level namespace enforces, empty when none. The
+// Namespace is read as metadata, from the cache its watch fills: its labels are all the
 // operator reads of it.
-func namespaceMetadata() *metav1.PartialObjectMetadata {
+func (r *Reconciler) enforcedPodSecurity(ctx context.Context, namespace string) (string, error) {
 	ns := &metav1.PartialObjectMetadata{}
 	ns.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Namespace"))
-	return ns
-}
-
-// enforcedPodSecurity returns the Pod Security level namespace enforces, empty when none.
-func (r *Reconciler) enforcedPodSecurity(ctx context.Context, namespace string) (string, error) {
-	ns := namespaceMetadata()
 	if err := r.Get(ctx, client.ObjectKey{Name: namespace}, ns); err != nil {
 		return "", fmt.Errorf("reading the Pod Security level of namespace %s: %w", namespace, err)
 	}
