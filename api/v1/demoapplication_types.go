@@ -132,9 +132,12 @@ type DemoApplicationSpec struct {
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Pod Labels"
 	PodLabels map[string]LabelValue `json:"podLabels,omitempty"`
 
-	// podAnnotations are added to the pods' annotations.
+	// podAnnotations are added to the pods' annotations. They cannot set the AppArmor and
+	// seccomp annotations (container.apparmor.security.beta.kubernetes.io/*,
+	// seccomp.security.alpha.kubernetes.io/*): a pod author's Pod Security level decides those.
 	// +optional
 	// +kubebuilder:validation:MaxProperties=64
+	// +kubebuilder:validation:XValidation:rule="!self.exists(k, k.startsWith('container.apparmor.security.beta.kubernetes.io/') || k.startsWith('seccomp.security.alpha.kubernetes.io/'))",message="podAnnotations cannot set AppArmor or seccomp annotations (container.apparmor.security.beta.kubernetes.io/*, seccomp.security.alpha.kubernetes.io/*): use securityContext.seccompProfile"
 	// +kubebuilder:validation:XValidation:rule="self.all(k, k.matches('^([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$') && k.matches('^([^/]{1,253}/)?[^/]{1,63}$'))",message="podAnnotations keys must be annotation keys: an optional DNS subdomain prefix and '/', then at most 63 letters, digits, '-', '_' and '.'"
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Pod Annotations"
 	PodAnnotations map[string]string `json:"podAnnotations,omitempty"`
@@ -146,10 +149,15 @@ type DemoApplicationSpec struct {
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Node Selector"
 	NodeSelector map[string]LabelValue `json:"nodeSelector,omitempty"`
 
-	// tolerations let the pods run on nodes with matching taints.
+	// tolerations let the pods run on nodes with matching taints. Each names the taint's key:
+	// none tolerates every taint, and the control plane's taints
+	// (node-role.kubernetes.io/control-plane, node-role.kubernetes.io/master) are refused, so
+	// that an app never runs beside the API server.
 	// +optional
 	// +listType=atomic
 	// +kubebuilder:validation:MaxItems=32
+	// +kubebuilder:validation:XValidation:rule="self.all(t, has(t.key) && size(t.key) > 0)",message="every toleration needs a key: one without tolerates every taint, the control plane's included"
+	// +kubebuilder:validation:XValidation:rule="!self.exists(t, has(t.key) && t.key in ['node-role.kubernetes.io/control-plane', 'node-role.kubernetes.io/master'])",message="tolerations cannot tolerate the control plane's taints (node-role.kubernetes.io/control-plane, node-role.kubernetes.io/master)"
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Tolerations"
 	Tolerations []Toleration `json:"tolerations,omitempty"`
 
@@ -233,10 +241,12 @@ type DemoApplicationSpec struct {
 	StartupProbe *Probe `json:"startupProbe,omitempty"`
 
 	// securityContext is the container's: the user and group it runs as, whether it may gain
-	// privileges, its capabilities, its seccomp profile, a read-only root filesystem. Unset,
-	// the pods get none: the sample's nginx runs where no policy applies. The restricted sample
-	// (config/samples/paas_v1_demoapplication_restricted.yaml) runs in a namespace that enforces
-	// the restricted Pod Security Standard.
+	// privileges, its capabilities, its seccomp profile, a read-only root filesystem. In a
+	// namespace that enforces the restricted Pod Security Standard, what it and
+	// podSecurityContext leave unset gets the standard's values (no privilege escalation, every
+	// capability dropped, runAsNonRoot, the RuntimeDefault seccomp profile), so that the pods
+	// are admitted; elsewhere, unset fields stay unset. The restricted sample
+	// (config/samples/paas_v1_demoapplication_restricted.yaml) sets them all itself.
 	// +optional
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Security Context"
 	SecurityContext *SecurityContext `json:"securityContext,omitempty"`
@@ -376,10 +386,9 @@ type ResourceRequirements struct {
 
 // Toleration lets the pods run on nodes with a matching taint.
 // +kubebuilder:validation:XValidation:rule="!has(self.operator) || self.operator != 'Exists' || !has(self.value) || size(self.value) == 0",message="a toleration with operator Exists takes no value"
-// +kubebuilder:validation:XValidation:rule="(has(self.key) && size(self.key) > 0) || (has(self.operator) && self.operator == 'Exists')",message="a toleration without a key must have operator Exists"
 // +kubebuilder:validation:XValidation:rule="!has(self.tolerationSeconds) || (has(self.effect) && self.effect == 'NoExecute')",message="tolerationSeconds goes with effect NoExecute only"
 type Toleration struct {
-	// key of the taint; empty, with operator Exists, tolerates every taint.
+	// key of the taint; required (see tolerations).
 	// +optional
 	// +kubebuilder:validation:MaxLength=317
 	// +kubebuilder:validation:XValidation:rule="self.matches('^([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$') && self.matches('^([^/]{1,253}/)?[^/]{1,63}$')",message="key must be a label key: an optional DNS subdomain prefix and '/', then at most 63 letters, digits, '-', '_' and '.'"
@@ -707,7 +716,6 @@ type ExecAction struct {
 // SecurityContext is what the container may do: the fields of a container's security context
 // that an application needs, without privileged mode, host access or SELinux and AppArmor
 // settings.
-// +kubebuilder:validation:XValidation:rule="!has(self.allowPrivilegeEscalation) || self.allowPrivilegeEscalation || !has(self.capabilities) || !has(self.capabilities.add) || !('SYS_ADMIN' in self.capabilities.add || 'CAP_SYS_ADMIN' in self.capabilities.add)",message="allowPrivilegeEscalation cannot be false with capability SYS_ADMIN added"
 // +kubebuilder:validation:XValidation:rule="!has(self.runAsNonRoot) || !self.runAsNonRoot || !has(self.runAsUser) || self.runAsUser != 0",message="runAsNonRoot cannot hold with runAsUser 0: the container could never start"
 type SecurityContext struct {
 	// runAsNonRoot refuses to start the container as root (user 0).
@@ -736,7 +744,8 @@ type SecurityContext struct {
 	ReadOnlyRootFilesystem *bool `json:"readOnlyRootFilesystem,omitempty"`
 
 	// capabilities added to and dropped from the container runtime's default set; the
-	// restricted standard wants ALL dropped and at most NET_BIND_SERVICE added.
+	// restricted standard wants ALL dropped. NET_BIND_SERVICE is the one capability that can be
+	// added, as the restricted standard allows (baseline allows a few more, which no app needs).
 	// +optional
 	Capabilities *Capabilities `json:"capabilities,omitempty"`
 
@@ -752,10 +761,11 @@ type Capability string
 
 // Capabilities are Linux capabilities, named as in capabilities(7) without CAP_, or ALL.
 type Capabilities struct {
-	// add are the capabilities added.
+	// add are the capabilities added: NET_BIND_SERVICE alone, to listen on a port below 1024.
 	// +optional
 	// +listType=set
 	// +kubebuilder:validation:MaxItems=64
+	// +kubebuilder:validation:XValidation:rule="self.all(c, c == 'NET_BIND_SERVICE')",message="capabilities.add may hold NET_BIND_SERVICE alone: the restricted Pod Security Standard allows no other"
 	Add []Capability `json:"add,omitempty"`
 
 	// drop are the capabilities dropped.
@@ -765,12 +775,13 @@ type Capabilities struct {
 	Drop []Capability `json:"drop,omitempty"`
 }
 
-// SeccompProfile is a seccomp profile: the runtime's default, one on the node, or none.
+// SeccompProfile is a seccomp profile: the runtime's default or one on the node. Unconfined,
+// which the baseline Pod Security Standard refuses, is not offered.
 // +kubebuilder:validation:XValidation:rule="self.type == 'Localhost' ? has(self.localhostProfile) : !has(self.localhostProfile)",message="localhostProfile is set exactly when type is Localhost"
 type SeccompProfile struct {
-	// type is RuntimeDefault, Localhost or Unconfined.
+	// type is RuntimeDefault or Localhost.
 	// +required
-	// +kubebuilder:validation:Enum=RuntimeDefault;Localhost;Unconfined
+	// +kubebuilder:validation:Enum=RuntimeDefault;Localhost
 	Type corev1.SeccompProfileType `json:"type"`
 
 	// localhostProfile is the profile's path, relative to the kubelet's seccomp directory.

@@ -79,6 +79,9 @@ type Reconciler struct {
 // +kubebuilder:rbac:groups=autoscaling,resources=horizontalpodautoscalers,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
+// A namespace's Pod Security level decides the Deployment's security defaults; its labels
+// are read as metadata.
+// +kubebuilder:rbac:groups="",resources=namespaces,verbs=get;list;watch
 
 // Reconcile makes the cluster match the DemoApplication in steps (its Deployment, its
 // Service, its per-pod Services, its Ingress, its autoscaler), each run whatever the others met, and reads what keeps its
@@ -160,9 +163,10 @@ func (r *Reconciler) conflictRetryInterval() time.Duration {
 // SetupWithManager registers the controller: it reconciles DemoApplications on spec
 // changes, whenever an object they own changes (an autoscaler: its spec or metadata), whenever one of their pods
 // changes, and, for per-pod Services, whenever one of their pods gains or loses its pod-name
-// label or goes, whenever their Deployment makes a ReplicaSet, and whenever a per-pod Service
-// changes. Pods are watched as metadata, through the informer the pod labeler already has;
-// ReplicaSets as metadata too.
+// label or goes, whenever their Deployment makes a ReplicaSet, whenever a per-pod Service
+// changes, and whenever their namespace's enforced Pod Security level changes. Pods are
+// watched as metadata, through the informer the pod labeler already has; ReplicaSets and
+// Namespaces as metadata too.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, options controller.Options) error {
 	// Every reconcile lists its app's per-pod Services: indexed by app, that reads the app's
 	// own, where a label selector would scan every cached Service of the namespace.
@@ -196,6 +200,8 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, options controller.Optio
 			builder.WithPredicates(predicate.ResourceVersionChangedPredicate{}, predicate.NewPredicateFuncs(func(o client.Object) bool {
 				return o.GetLabels()[wellknown.LabelPodService] != ""
 			}))).
+		Watches(&corev1.Namespace{}, handler.EnqueueRequestsFromMapFunc(r.namespaceApps),
+			builder.OnlyMetadata, builder.WithPredicates(podSecurityChanged())).
 		WithOptions(options).
 		Complete(r)
 }

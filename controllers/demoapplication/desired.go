@@ -172,6 +172,51 @@ func appContainer(spec *paasv1.DemoApplicationSpec, extraEnv []corev1.EnvVar) *c
 	return container
 }
 
+// podSecurityRestricted is the value of a namespace's Pod Security enforce label
+// (pod-security.kubernetes.io/enforce) under which withPodSecurityDefaults fills in the
+// security contexts.
+const podSecurityRestricted = "restricted"
+
+// withPodSecurityDefaults fills in d's pod template the security-context fields the app leaves
+// unset with the values of the Pod Security level its namespace enforces, so that its pods are
+// admitted there, as Knative's secure-pod-defaults does; it returns d. Only restricted asks for
+// any: whatever the CRD accepts meets baseline with nothing set. A value the app sets is kept,
+// even one the level refuses: the ReplicaSet then reports Pod Security's refusal. An image
+// that runs as root fails to start under runAsNonRoot, in the kubelet's words.
+func withPodSecurityDefaults(d *appsv1ac.DeploymentApplyConfiguration, enforced string) *appsv1ac.DeploymentApplyConfiguration {
+	if enforced != podSecurityRestricted {
+		return d
+	}
+	pod := d.Spec.Template.Spec
+	if pod.SecurityContext == nil {
+		pod.SecurityContext = corev1ac.PodSecurityContext()
+	}
+	podSC := pod.SecurityContext
+	container := &pod.Containers[0]
+	if container.SecurityContext == nil {
+		container.SecurityContext = corev1ac.SecurityContext()
+	}
+	sc := container.SecurityContext
+	if sc.AllowPrivilegeEscalation == nil {
+		sc.WithAllowPrivilegeEscalation(false)
+	}
+	if sc.Capabilities == nil {
+		sc.WithCapabilities(corev1ac.Capabilities())
+	}
+	if len(sc.Capabilities.Drop) == 0 {
+		sc.Capabilities.WithDrop("ALL")
+	}
+	// A user 0 the app asks for is its choice: runAsNonRoot would keep it from ever starting.
+	asRoot := ptr.Deref(cmp.Or(sc.RunAsUser, podSC.RunAsUser), -1) == 0
+	if sc.RunAsNonRoot == nil && podSC.RunAsNonRoot == nil && !asRoot {
+		sc.WithRunAsNonRoot(true)
+	}
+	if sc.SeccompProfile == nil && podSC.SeccompProfile == nil {
+		podSC.WithSeccompProfile(corev1ac.SeccompProfile().WithType(corev1.SeccompProfileTypeRuntimeDefault))
+	}
+	return d
+}
+
 // labelValues returns m with plain string values, as a Kubernetes object's labels hold them.
 func labelValues(m map[string]paasv1.LabelValue) map[string]string {
 	out := make(map[string]string, len(m))

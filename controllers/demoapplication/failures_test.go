@@ -331,7 +331,8 @@ func TestReplacedSinceCached(t *testing.T) {
 	theirs.Spec.Selector.MatchLabels, theirs.Spec.Template.Labels = selector, selector
 	g.Expect(k8sClient.Create(ctx, theirs)).To(Succeed())
 
-	r := &demoapplication.Reconciler{Client: staleCache{Client: k8sClient, objects: []client.Object{app, ours}},
+	namespace := &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Name: ns}}
+	r := &demoapplication.Reconciler{Client: staleCache{Client: k8sClient, objects: []client.Object{app, ours, namespace}},
 		APIReader: k8sClient, Recorder: mgr.GetEventRecorder("stale-cache-test")}
 	_, err := r.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(app)})
 	g.Expect(get(g, ns, "replaced", &appsv1.Deployment{}).ResourceVersion).To(Equal(theirs.ResourceVersion),

@@ -58,6 +58,11 @@ func (r *Reconciler) reconcileDeployment(ctx context.Context, s *scope) {
 		err = fmt.Errorf("getting Deployment %s: %w", klog.KObj(s.app), err)
 	}
 	if err == nil {
+		var level string
+		level, err = r.enforcedPodSecurity(ctx, s.app.Namespace)
+		withPodSecurityDefaults(desired, level)
+	}
+	if err == nil {
 		err = r.replaceStrategy(ctx, s.app, live)
 	}
 	if err == nil && s.app.Spec.Autoscaling != nil {

@@ -504,7 +504,11 @@ func (g specGen) podFields(spec *paasv1.DemoApplicationSpec) {
 		spec.PodLabels = map[string]paasv1.LabelValue{g.labelKey(): paasv1.LabelValue(g.labelValue())}
 	}
 	if g.chance(0.3) {
-		spec.PodAnnotations = map[string]string{g.labelKey(): g.pick("", "true", strings.Repeat("v", 5000), "multi\nline")}
+		key := g.labelKey()
+		if g.edge(0.1) {
+			key = g.pick("container.apparmor.security.beta.kubernetes.io/app", "seccomp.security.alpha.kubernetes.io/pod")
+		}
+		spec.PodAnnotations = map[string]string{key: g.pick("", "true", strings.Repeat("v", 5000), "multi\nline")}
 	}
 	if g.chance(0.3) {
 		spec.NodeSelector = map[string]paasv1.LabelValue{g.labelKey(): paasv1.LabelValue(g.labelValue())}
@@ -538,12 +542,9 @@ func (g specGen) podFields(spec *paasv1.DemoApplicationSpec) {
 func (g specGen) scheduling(spec *paasv1.DemoApplicationSpec) {
 	for range g.r.IntN(3) {
 		t := paasv1.Toleration{
-			Key:      g.pick("dedicated", "example.com/gpu", g.labelKey(), edge, "", "bad key"),
+			Key:      g.pick("dedicated", "example.com/gpu", g.labelKey(), edge, "", "bad key", "node-role.kubernetes.io/control-plane"),
 			Operator: corev1.TolerationOperator(g.pick("", "Equal", "Exists", "Exists")),
 			Effect:   corev1.TaintEffect(g.pick("", "NoSchedule", "NoExecute", "PreferNoSchedule", edge, "Sometimes")),
-		}
-		if t.Key == "" && !g.edges {
-			t.Operator = corev1.TolerationOpExists
 		}
 		if t.Operator != corev1.TolerationOpExists || g.edges {
 			t.Value = paasv1.LabelValue(g.pick("", "shop", edge, "-x"))
@@ -848,7 +849,7 @@ func (g specGen) securityContext() *paasv1.SecurityContext {
 	if g.chance(0.4) {
 		sc.Capabilities = &paasv1.Capabilities{Drop: []paasv1.Capability{"ALL"}}
 		if g.chance(0.5) {
-			sc.Capabilities.Add = []paasv1.Capability{paasv1.Capability(g.pick("NET_BIND_SERVICE", "ALL", edge, "SYS_ADMIN", "CAP_SYS_ADMIN", "net_raw"))}
+			sc.Capabilities.Add = []paasv1.Capability{paasv1.Capability(g.pick("NET_BIND_SERVICE", edge, "ALL", "SYS_ADMIN", "CAP_SYS_ADMIN", "net_raw"))}
 		}
 	}
 	if g.chance(0.4) {
@@ -884,7 +885,7 @@ func (g specGen) podSecurityContext() *paasv1.PodSecurityContext {
 }
 
 func (g specGen) seccompProfile() *paasv1.SeccompProfile {
-	p := &paasv1.SeccompProfile{Type: corev1.SeccompProfileType(g.pick("RuntimeDefault", "RuntimeDefault", "Localhost", "Unconfined"))}
+	p := &paasv1.SeccompProfile{Type: corev1.SeccompProfileType(g.pick("RuntimeDefault", "RuntimeDefault", "Localhost", edge, "Unconfined"))}
 	if p.Type == corev1.SeccompProfileTypeLocalhost || g.edge(0.1) {
 		p.LocalhostProfile = ptr.To(g.pick("profiles/app.json", "a..b.json", edge, "/abs.json", "../up.json", "a/../b.json"))
 	}

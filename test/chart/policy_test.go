@@ -46,7 +46,12 @@ func TestApplicationPolicy(t *testing.T) {
 	for name, vals := range map[string]string{
 		"strict": `{watchNamespaces: [strict], applicationPolicy: {denyNodePorts: true, denyLoadBalancers: true,
 			allowedImageRegistries: [registry.example.com/, mirror.example.com/], maxReplicas: 5}}`,
-		"ranged": `{watchNamespaces: [ranged], applicationPolicy: {nodePortRange: {min: 30100, max: 30199}}}`,
+		"ranged": `{watchNamespaces: [ranged], applicationPolicy: {nodePortRange: {min: 30100, max: 30199}, requireIngressHosts: true}}`,
+		"tenants": `{watchNamespaces: [team-a, team-b], applicationPolicy: {denyNodePorts: true,
+			allowedImageRegistries: [registry.example.com], allowedServiceAccounts: [default, web],
+			allowedTolerations: [dedicated], allowedNodeSelectors: [example.com/pool],
+			ingressHostSuffixes: {team-a: [a.example.com]}, defaultIngressHostSuffixes: [.shared.example.com],
+			allowedIngressClasses: [public], allowedIngressAnnotations: [nginx.ingress.kubernetes.io/rewrite-target, example.com/*]}}`,
 	} {
 		rel, err := renderRelease(t, loadChart(t), name, values(t, vals))
 		NewWithT(t).Expect(err).NotTo(HaveOccurred())
@@ -58,7 +63,7 @@ func TestApplicationPolicy(t *testing.T) {
 			}
 		}
 	}
-	for _, ns := range []string{"strict", "ranged", "elsewhere"} {
+	for _, ns := range []string{"strict", "ranged", "team-a", "team-b", "elsewhere"} {
 		c.namespace(t, ns)
 	}
 	app := func(ns string, mutate func(*paasv1.DemoApplication)) *paasv1.DemoApplication {
@@ -82,6 +87,7 @@ func TestApplicationPolicy(t *testing.T) {
 	NewWithT(t).Eventually(func(g Gomega) {
 		refused(g, app("strict", nodePort(30080)), "spec.ports[].nodePort")
 		refused(g, app("ranged", nodePort(30500)), "spec.ports[].nodePort")
+		refused(g, app("team-a", nodePort(30500)), "spec.ports[].nodePort")
 	}, 30*time.Second, 100*time.Millisecond).Should(Succeed())
 
 	t.Run("node ports, when denied", func(t *testing.T) {
@@ -114,6 +120,85 @@ func TestApplicationPolicy(t *testing.T) {
 		g := NewWithT(t)
 		g.Expect(c.admin.Create(ctx, app("strict", func(a *paasv1.DemoApplication) { a.Spec.Image = "mirror.example.com/web:1" }))).To(Succeed())
 		g.Expect(c.admin.Create(ctx, app("ranged", podServices(corev1.ServiceTypeLoadBalancer)))).To(Succeed())
+	})
+	ingress := func(in paasv1.Ingress) func(*paasv1.DemoApplication) {
+		return func(a *paasv1.DemoApplication) { a.Spec.Ingress = &in }
+	}
+	// allowed dry-runs a, under a name no earlier case has taken.
+	allowed := func(g Gomega, a *paasv1.DemoApplication) {
+		a.Name = "allowed"
+		g.ExpectWithOffset(1, c.admin.Create(ctx, a, client.DryRunAll)).To(Succeed())
+	}
+	t.Run("load balancers, when node ports are denied", func(t *testing.T) {
+		refused(NewWithT(t), app("team-a", podServices(corev1.ServiceTypeLoadBalancer)),
+			"spec.podServices.type: LoadBalancer is not allowed on this cluster: it opens node ports too (the platform's applicationPolicy.denyNodePorts)")
+	})
+	t.Run("images from a registry named like an allowed one", func(t *testing.T) {
+		g := NewWithT(t)
+		for _, image := range []string{"registry.example.com.evil.io/web:1", "registry.example.com:5000/web:1", "registry.example.community/web:1"} {
+			refused(g, app("team-a", func(a *paasv1.DemoApplication) { a.Spec.Image = image }),
+				"spec.image: "+image+" is not from a registry this cluster allows: registry.example.com")
+		}
+		allowed(g, app("team-a", func(a *paasv1.DemoApplication) { a.Spec.Image = "registry.example.com/team/web:1" }))
+	})
+	t.Run("service accounts not allowed", func(t *testing.T) {
+		g := NewWithT(t)
+		refused(g, app("team-a", func(a *paasv1.DemoApplication) { a.Spec.ServiceAccountName = "deployer" }),
+			"spec.serviceAccountName: deployer is not a ServiceAccount applications may run as on this cluster (the platform's applicationPolicy.allowedServiceAccounts): default, web")
+		allowed(g, app("team-a", func(a *paasv1.DemoApplication) { a.Spec.ServiceAccountName = "web" }))
+		allowed(g, app("team-a", func(*paasv1.DemoApplication) {}))
+	})
+	t.Run("tolerations and node selectors not allowed", func(t *testing.T) {
+		g := NewWithT(t)
+		refused(g, app("team-a", func(a *paasv1.DemoApplication) {
+			a.Spec.Tolerations = []paasv1.Toleration{{Key: "dedicated", Operator: corev1.TolerationOpExists}, {Key: "example.com/gpu", Operator: corev1.TolerationOpExists}}
+		}), "spec.tolerations: example.com/gpu is not a taint applications may tolerate on this cluster (the platform's applicationPolicy.allowedTolerations): dedicated")
+		refused(g, app("team-a", func(a *paasv1.DemoApplication) {
+			a.Spec.NodeSelector = map[string]paasv1.LabelValue{"kubernetes.io/hostname": "node-1"}
+		}), "spec.nodeSelector: kubernetes.io/hostname is not a node label applications may select on this cluster (the platform's applicationPolicy.allowedNodeSelectors): example.com/pool")
+		refused(g, app("team-a", func(a *paasv1.DemoApplication) {
+			a.Spec.Affinity = &paasv1.Affinity{NodeAffinity: &paasv1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &paasv1.NodeSelector{
+				NodeSelectorTerms: []paasv1.NodeSelectorTerm{{MatchExpressions: []paasv1.NodeSelectorRequirement{{Key: "kubernetes.io/hostname", Operator: corev1.NodeSelectorOpExists}}}}}}}
+		}), "spec.affinity.nodeAffinity: a node label applications may not select on this cluster (the platform's applicationPolicy.allowedNodeSelectors): example.com/pool")
+		allowed(g, app("team-a", func(a *paasv1.DemoApplication) {
+			a.Spec.Tolerations = []paasv1.Toleration{{Key: "dedicated", Operator: corev1.TolerationOpExists}}
+			a.Spec.NodeSelector = map[string]paasv1.LabelValue{"example.com/pool": "shop"}
+		}))
+	})
+	t.Run("ingress hosts outside the namespace's suffixes", func(t *testing.T) {
+		g := NewWithT(t)
+		refused(g, app("team-a", ingress(paasv1.Ingress{})),
+			"spec.ingress.hosts: an Ingress must name its hosts on this cluster: without, it would take every host (the platform's applicationPolicy.ingressHostSuffixes)")
+		for _, host := range []string{"shop.shared.example.com", "a.example.com.evil.io", "evila.example.com", "*.example.com"} {
+			refused(g, app("team-a", ingress(paasv1.Ingress{Hosts: []string{"shop.a.example.com", host}})),
+				"spec.ingress.hosts: "+host+" is not under a host suffix namespace team-a may use (the platform's applicationPolicy.ingressHostSuffixes): a.example.com")
+		}
+		allowed(g, app("team-a", ingress(paasv1.Ingress{Hosts: []string{"a.example.com", "shop.a.example.com", "*.a.example.com"}})))
+		// Another namespace gets the default suffixes.
+		refused(g, app("team-b", ingress(paasv1.Ingress{Hosts: []string{"shop.a.example.com"}})),
+			"spec.ingress.hosts: shop.a.example.com is not under a host suffix namespace team-b may use (the platform's applicationPolicy.ingressHostSuffixes): shared.example.com")
+		allowed(g, app("team-b", ingress(paasv1.Ingress{Hosts: []string{"shop.shared.example.com"}})))
+	})
+	t.Run("ingresses without hosts, when hosts are required", func(t *testing.T) {
+		g := NewWithT(t)
+		refused(g, app("ranged", ingress(paasv1.Ingress{})),
+			"spec.ingress.hosts: an Ingress must name its hosts on this cluster: without, it would take every host (the platform's applicationPolicy.requireIngressHosts)")
+		allowed(g, app("ranged", ingress(paasv1.Ingress{Hosts: []string{"anything.example.org"}})))
+		allowed(g, app("strict", ingress(paasv1.Ingress{})))
+	})
+	t.Run("ingress classes and annotations not allowed", func(t *testing.T) {
+		g := NewWithT(t)
+		hosts := []string{"shop.a.example.com"}
+		refused(g, app("team-a", ingress(paasv1.Ingress{Hosts: hosts, ClassName: "internal"})),
+			"spec.ingress.className: internal is not an IngressClass applications may use on this cluster (the platform's applicationPolicy.allowedIngressClasses): public")
+		refused(g, app("team-a", ingress(paasv1.Ingress{Hosts: hosts, Annotations: map[string]string{
+			"example.com/owner": "shop", "cert-manager.io/cluster-issuer": "letsencrypt"}})),
+			"spec.ingress.annotations: cert-manager.io/cluster-issuer is not an annotation applications may set on their Ingress on this cluster (the platform's applicationPolicy.allowedIngressAnnotations): nginx.ingress.kubernetes.io/rewrite-target, example.com/*")
+		refused(g, app("team-a", ingress(paasv1.Ingress{Hosts: hosts, Annotations: map[string]string{"nginx.ingress.kubernetes.io/server-snippet": "x"}})),
+			"spec.ingress.annotations: nginx.ingress.kubernetes.io/server-snippet is not an annotation")
+		allowed(g, app("team-a", ingress(paasv1.Ingress{Hosts: hosts, ClassName: "public", Annotations: map[string]string{
+			"example.com/owner": "shop", "nginx.ingress.kubernetes.io/rewrite-target": "/"}})))
+		allowed(g, app("team-a", ingress(paasv1.Ingress{Hosts: hosts})))
 	})
 	t.Run("only in the namespaces the release watches", func(t *testing.T) {
 		g := NewWithT(t)

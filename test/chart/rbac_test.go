@@ -54,7 +54,12 @@ var (
 		"create autoscaling/horizontalpodautoscalers", "patch autoscaling/horizontalpodautoscalers", "delete autoscaling/horizontalpodautoscalers",
 		"get pods", "list pods", "watch pods",
 		"create events.k8s.io/events", "patch events.k8s.io/events",
+		"get namespaces", "list namespaces", "watch namespaces",
 	}
+	// A namespace's Pod Security level decides the security defaults of its apps' Deployments:
+	// Namespaces have no namespace, so their reads stay cluster-wide whatever the manager
+	// watches.
+	namespaceReadGrants = []string{"get namespaces", "list namespaces", "watch namespaces"}
 	// The secure metrics endpoint authenticates and authorizes each scrape with the API
 	// server: TokenReviews and SubjectAccessReviews have no namespace, so these stay
 	// cluster-wide whatever the manager watches.
@@ -70,7 +75,7 @@ var (
 // TestManagerRulesFollowConfiguration renders every combination of controllers and watched
 // namespaces, with the chart and with config/'s kustomizations, and reads what the RBAC they
 // install grants the manager's ServiceAccount, where: only what the enabled controllers need,
-// and with watchNamespaces none of it cluster-wide.
+// and with watchNamespaces none of it cluster-wide but the reads of Namespaces.
 func TestManagerRulesFollowConfiguration(t *testing.T) {
 	controllers := []struct {
 		name, values, kustomization string
@@ -105,8 +110,12 @@ func TestManagerRulesFollowConfiguration(t *testing.T) {
 			g := NewWithT(t)
 			vals := values(t, c.values+"\nwatchNamespaces: [team-a, team-b]")
 			got := grants(g, mustRender(t, vals).objects(), "demo-operator")
+			cluster := sets.New(metricsAuthGrants...)
+			if slices.Contains(c.grants, namespaceReadGrants[0]) {
+				cluster.Insert(namespaceReadGrants...)
+			}
 			g.Expect(got).To(Equal(map[string]sets.Set[string]{
-				"cluster":        sets.New(metricsAuthGrants...),
+				"cluster":        cluster,
 				"team-a":         sets.New(c.grants...),
 				"team-b":         sets.New(c.grants...),
 				releaseNamespace: sets.New(leaderElectionGrants...),

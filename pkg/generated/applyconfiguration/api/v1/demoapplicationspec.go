@@ -62,11 +62,16 @@ type DemoApplicationSpecApplyConfiguration struct {
 	// the pods by (app.kubernetes.io/name, paas.cmft.com/demoapplication) or marks its objects
 	// with (app.kubernetes.io/managed-by).
 	PodLabels map[string]apiv1.LabelValue `json:"podLabels,omitempty"`
-	// podAnnotations are added to the pods' annotations.
+	// podAnnotations are added to the pods' annotations. They cannot set the AppArmor and
+	// seccomp annotations (container.apparmor.security.beta.kubernetes.io/*,
+	// seccomp.security.alpha.kubernetes.io/*): a pod author's Pod Security level decides those.
 	PodAnnotations map[string]string `json:"podAnnotations,omitempty"`
 	// nodeSelector keeps the pods to nodes carrying all these labels.
 	NodeSelector map[string]apiv1.LabelValue `json:"nodeSelector,omitempty"`
-	// tolerations let the pods run on nodes with matching taints.
+	// tolerations let the pods run on nodes with matching taints. Each names the taint's key:
+	// none tolerates every taint, and the control plane's taints
+	// (node-role.kubernetes.io/control-plane, node-role.kubernetes.io/master) are refused, so
+	// that an app never runs beside the API server.
 	Tolerations []TolerationApplyConfiguration `json:"tolerations,omitempty"`
 	// topologySpreadConstraints spread the app's pods over nodes, zones or any topology
 	// domain: each selects the app's own pods.
@@ -102,10 +107,12 @@ type DemoApplicationSpecApplyConfiguration struct {
 	// startupProbe holds the other probes back until it succeeds, for an app slow to start.
 	StartupProbe *ProbeApplyConfiguration `json:"startupProbe,omitempty"`
 	// securityContext is the container's: the user and group it runs as, whether it may gain
-	// privileges, its capabilities, its seccomp profile, a read-only root filesystem. Unset,
-	// the pods get none: the sample's nginx runs where no policy applies. The restricted sample
-	// (config/samples/paas_v1_demoapplication_restricted.yaml) runs in a namespace that enforces
-	// the restricted Pod Security Standard.
+	// privileges, its capabilities, its seccomp profile, a read-only root filesystem. In a
+	// namespace that enforces the restricted Pod Security Standard, what it and
+	// podSecurityContext leave unset gets the standard's values (no privilege escalation, every
+	// capability dropped, runAsNonRoot, the RuntimeDefault seccomp profile), so that the pods
+	// are admitted; elsewhere, unset fields stay unset. The restricted sample
+	// (config/samples/paas_v1_demoapplication_restricted.yaml) sets them all itself.
 	SecurityContext *SecurityContextApplyConfiguration `json:"securityContext,omitempty"`
 	// podSecurityContext is the pod's: the user, group and filesystem group of every
 	// container, and its seccomp profile.

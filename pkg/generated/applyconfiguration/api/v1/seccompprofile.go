@@ -25,9 +25,10 @@ import (
 // SeccompProfileApplyConfiguration represents a declarative configuration of the SeccompProfile type for use
 // with apply.
 //
-// SeccompProfile is a seccomp profile: the runtime's default, one on the node, or none.
+// SeccompProfile is a seccomp profile: the runtime's default or one on the node. Unconfined,
+// which the baseline Pod Security Standard refuses, is not offered.
 type SeccompProfileApplyConfiguration struct {
-	// type is RuntimeDefault, Localhost or Unconfined.
+	// type is RuntimeDefault or Localhost.
 	Type *corev1.SeccompProfileType `json:"type,omitempty"`
 	// localhostProfile is the profile's path, relative to the kubelet's seccomp directory.
 	LocalhostProfile *string `json:"localhostProfile,omitempty"`

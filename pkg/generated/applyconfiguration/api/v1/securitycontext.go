@@ -37,7 +37,8 @@ type SecurityContextApplyConfiguration struct {
 	// readOnlyRootFilesystem mounts the image's filesystem read-only.
 	ReadOnlyRootFilesystem *bool `json:"readOnlyRootFilesystem,omitempty"`
 	// capabilities added to and dropped from the container runtime's default set; the
-	// restricted standard wants ALL dropped and at most NET_BIND_SERVICE added.
+	// restricted standard wants ALL dropped. NET_BIND_SERVICE is the one capability that can be
+	// added, as the restricted standard allows (baseline allows a few more, which no app needs).
 	Capabilities *CapabilitiesApplyConfiguration `json:"capabilities,omitempty"`
 	// seccompProfile filters the container's system calls.
 	SeccompProfile *SeccompProfileApplyConfiguration `json:"seccompProfile,omitempty"`

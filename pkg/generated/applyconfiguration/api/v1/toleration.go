@@ -28,7 +28,7 @@ import (
 //
 // Toleration lets the pods run on nodes with a matching taint.
 type TolerationApplyConfiguration struct {
-	// key of the taint; empty, with operator Exists, tolerates every taint.
+	// key of the taint; required (see tolerations).
 	Key *string `json:"key,omitempty"`
 	// operator is Equal (the taint's value is value; the default) or Exists (any value).
 	Operator *corev1.TolerationOperator `json:"operator,omitempty"`

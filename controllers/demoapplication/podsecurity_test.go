@@ -1,0 +1,258 @@
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package demoapplication_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/yaml"
+
+	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/controllers/demoapplication"
+	"github.com/cmft/demo-operator/controllers/wellknown"
+	"github.com/cmft/demo-operator/internal/test/builder"
+	"github.com/cmft/demo-operator/internal/test/testenv"
+)
+
+// TestPodSecurityRefusals asks, as an app team would, for more than Pod Security lets a pod
+// author have: the API server refuses each, naming the field.
+func TestPodSecurityRefusals(t *testing.T) {
+	ctx := context.Background()
+	ns := suite.NewNamespace(t)
+	for _, tc := range []struct {
+		name          string
+		change        func(*paasv1.DemoApplicationSpec)
+		field, reason string
+	}{
+		{"capability ALL added", func(s *paasv1.DemoApplicationSpec) {
+			s.SecurityContext = &paasv1.SecurityContext{Capabilities: &paasv1.Capabilities{Add: []paasv1.Capability{"ALL"}}}
+		}, "spec.securityContext.capabilities.add", "capabilities.add may hold NET_BIND_SERVICE alone"},
+		{"capability SYS_ADMIN added", func(s *paasv1.DemoApplicationSpec) {
+			s.SecurityContext = &paasv1.SecurityContext{Capabilities: &paasv1.Capabilities{Add: []paasv1.Capability{"NET_BIND_SERVICE", "SYS_ADMIN"}}}
+		}, "spec.securityContext.capabilities.add", "capabilities.add may hold NET_BIND_SERVICE alone"},
+		{"the container's seccomp Unconfined", func(s *paasv1.DemoApplicationSpec) {
+			s.SecurityContext = &paasv1.SecurityContext{SeccompProfile: &paasv1.SeccompProfile{Type: corev1.SeccompProfileTypeUnconfined}}
+		}, "spec.securityContext.seccompProfile.type", `Unsupported value: "Unconfined"`},
+		{"the pod's seccomp Unconfined", func(s *paasv1.DemoApplicationSpec) {
+			s.PodSecurityContext = &paasv1.PodSecurityContext{SeccompProfile: &paasv1.SeccompProfile{Type: corev1.SeccompProfileTypeUnconfined}}
+		}, "spec.podSecurityContext.seccompProfile.type", `Unsupported value: "Unconfined"`},
+		{"AppArmor unconfined through podAnnotations", func(s *paasv1.DemoApplicationSpec) {
+			s.PodAnnotations = map[string]string{"container.apparmor.security.beta.kubernetes.io/app": "unconfined"}
+		}, "spec.podAnnotations", "podAnnotations cannot set AppArmor or seccomp annotations"},
+		{"seccomp unconfined through podAnnotations", func(s *paasv1.DemoApplicationSpec) {
+			s.PodAnnotations = map[string]string{"seccomp.security.alpha.kubernetes.io/pod": "unconfined"}
+		}, "spec.podAnnotations", "podAnnotations cannot set AppArmor or seccomp annotations"},
+		{"a container's seccomp annotation", func(s *paasv1.DemoApplicationSpec) {
+			s.PodAnnotations = map[string]string{"seccomp.security.alpha.kubernetes.io/app": "unconfined"}
+		}, "spec.podAnnotations", "podAnnotations cannot set AppArmor or seccomp annotations"},
+		{"tolerating every taint", func(s *paasv1.DemoApplicationSpec) {
+			s.Tolerations = []paasv1.Toleration{{Operator: corev1.TolerationOpExists}}
+		}, "spec.tolerations", "every toleration needs a key"},
+		{"tolerating the control plane's taint", func(s *paasv1.DemoApplicationSpec) {
+			s.NodeSelector = map[string]paasv1.LabelValue{"node-role.kubernetes.io/control-plane": ""}
+			s.Tolerations = []paasv1.Toleration{{Key: "node-role.kubernetes.io/control-plane", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule}}
+		}, "spec.tolerations", "tolerations cannot tolerate the control plane's taints"},
+		{"tolerating the control plane's former taint", func(s *paasv1.DemoApplicationSpec) {
+			s.Tolerations = []paasv1.Toleration{{Key: "node-role.kubernetes.io/master", Operator: corev1.TolerationOpExists}}
+		}, "spec.tolerations", "tolerations cannot tolerate the control plane's taints"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := NewWithT(t)
+			app := builder.DemoApplication(ns, "too-much")
+			tc.change(&app.Spec)
+			err := k8sClient.Create(ctx, app, client.DryRunAll)
+			g.Expect(err).To(MatchError(And(ContainSubstring(tc.field+":"), ContainSubstring(tc.reason))))
+		})
+	}
+
+	t.Run("what restricted allows is accepted", func(t *testing.T) {
+		g := NewWithT(t)
+		app := builder.DemoApplication(ns, "enough")
+		app.Spec.SecurityContext = &paasv1.SecurityContext{
+			Capabilities:   &paasv1.Capabilities{Drop: []paasv1.Capability{"ALL"}, Add: []paasv1.Capability{"NET_BIND_SERVICE"}},
+			SeccompProfile: &paasv1.SeccompProfile{Type: corev1.SeccompProfileTypeRuntimeDefault},
+		}
+		app.Spec.PodAnnotations = map[string]string{"prometheus.io/scrape": "true"}
+		app.Spec.Tolerations = []paasv1.Toleration{{Key: "dedicated", Operator: corev1.TolerationOpExists}}
+		g.Expect(k8sClient.Create(ctx, app, client.DryRunAll)).To(Succeed())
+	})
+}
+
+// TestPodSecurityRulesRatchet stores an app that asks for what the rules above refuse, under a
+// copy of the CRD without them, then upgrades that CRD: the app can still be changed, as long as
+// the refused values stay as they are (CRD validation ratcheting), and only changed into
+// compliance there.
+func TestPodSecurityRulesRatchet(t *testing.T) {
+	g := NewWithT(t)
+	ctx := context.Background()
+	ns := suite.NewNamespace(t)
+	data, err := os.ReadFile(filepath.Join(testenv.Root(), "config/crd/bases/paas.cmft.com_demoapplications.yaml"))
+	g.Expect(err).NotTo(HaveOccurred())
+	// The CRD under a group of its own, so that the suite's stays as it is.
+	crd := &unstructured.Unstructured{}
+	g.Expect(yaml.Unmarshal([]byte(strings.ReplaceAll(string(data), "paas.cmft.com", "ratchet.paas.cmft.com")), &crd.Object)).To(Succeed())
+	versions, _, _ := unstructured.NestedSlice(crd.Object, "spec", "versions")
+	current := versions[0].(map[string]any)
+	g.Expect(current["name"]).To(Equal("v1"))
+	g.Expect(unstructured.SetNestedSlice(crd.Object, []any{current}, "spec", "versions")).To(Succeed())
+	upgraded := crd.DeepCopy()
+	withoutRules(current)
+	g.Expect(unstructured.SetNestedSlice(crd.Object, []any{current}, "spec", "versions")).To(Succeed())
+	g.Expect(k8sClient.Create(ctx, crd)).To(Succeed())
+	t.Cleanup(func() { _ = k8sClient.Delete(context.Background(), crd) })
+
+	app := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "ratchet.paas.cmft.com/v1", "kind": "DemoApplication",
+		"metadata": map[string]any{"name": "before", "namespace": ns},
+		"spec": map[string]any{
+			"image":           "nginx:1.27",
+			"tolerations":     []any{map[string]any{"operator": "Exists"}},
+			"podAnnotations":  map[string]any{"container.apparmor.security.beta.kubernetes.io/app": "unconfined"},
+			"securityContext": map[string]any{"seccompProfile": map[string]any{"type": "Unconfined"}, "capabilities": map[string]any{"add": []any{"SYS_ADMIN"}}},
+		},
+	}}
+	g.Eventually(func() error { return k8sClient.Create(ctx, app.DeepCopy()) }).Should(Succeed())
+
+	upgraded.SetResourceVersion("")
+	g.Eventually(func() error {
+		if err := k8sClient.Get(ctx, client.ObjectKeyFromObject(crd), crd); err != nil {
+			return err
+		}
+		upgraded.SetResourceVersion(crd.GetResourceVersion())
+		return k8sClient.Update(ctx, upgraded.DeepCopy())
+	}).Should(Succeed())
+	another := app.DeepCopy()
+	another.SetName("after")
+	g.Eventually(func() error { return k8sClient.Create(ctx, another, client.DryRunAll) }).Should(MatchError(ContainSubstring(`Unsupported value: "Unconfined"`)))
+
+	change := func(mutate func(spec map[string]any)) error {
+		stored := app.DeepCopy()
+		if err := k8sClient.Get(ctx, client.ObjectKeyFromObject(app), stored); err != nil {
+			return err
+		}
+		mutate(stored.Object["spec"].(map[string]any))
+		return k8sClient.Update(ctx, stored, client.DryRunAll)
+	}
+	g.Expect(change(func(spec map[string]any) { spec["image"] = "nginx:1.28" })).To(Succeed())
+	g.Expect(change(func(spec map[string]any) {
+		spec["tolerations"] = []any{map[string]any{"operator": "Exists"}, map[string]any{"key": "dedicated", "operator": "Exists"}}
+	})).To(MatchError(ContainSubstring("every toleration needs a key")))
+	g.Expect(change(func(spec map[string]any) {
+		spec["securityContext"].(map[string]any)["capabilities"] = map[string]any{"add": []any{"SYS_ADMIN", "NET_ADMIN"}}
+	})).To(MatchError(ContainSubstring("capabilities.add may hold NET_BIND_SERVICE alone")))
+}
+
+// withoutRules takes out of a CRD version's schema the rules that refuse what Pod Security
+// denies a pod author, as the CRD was before them.
+func withoutRules(node any) {
+	switch n := node.(type) {
+	case map[string]any:
+		if rules, ok := n["x-kubernetes-validations"].([]any); ok {
+			n["x-kubernetes-validations"] = slices.DeleteFunc(rules, func(r any) bool {
+				rule := r.(map[string]any)["rule"].(string)
+				return strings.Contains(rule, "NET_BIND_SERVICE") || strings.Contains(rule, "apparmor") ||
+					strings.Contains(rule, "size(t.key) > 0") || strings.Contains(rule, "control-plane")
+			})
+		}
+		if enum, ok := n["enum"].([]any); ok && slices.Contains(enum, any("RuntimeDefault")) {
+			n["enum"] = append(enum, "Unconfined")
+		}
+		for _, child := range n {
+			withoutRules(child)
+		}
+	case []any:
+		for _, child := range n {
+			withoutRules(child)
+		}
+	}
+}
+
+// TestRestrictedNamespaceGetsSecurityDefaults runs an app that sets no security context in a
+// namespace that comes to enforce the restricted Pod Security Standard: its Deployment gets the
+// profile's values, so that PodSecurity admission admits the pods its ReplicaSet creates,
+// where it refuses those of the Deployment the app alone describes. envtest runs no
+// ReplicaSet controller: each pod is dry-run created from the Deployment's template, as that
+// controller would create it.
+func TestRestrictedNamespaceGetsSecurityDefaults(t *testing.T) {
+	g := NewWithT(t)
+	ctx := context.Background()
+	ns := suite.NewNamespace(t)
+	app := builder.DemoApplication(ns, "plain")
+	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
+	g.Eventually(func(g Gomega) {
+		d := get(g, ns, "plain", &appsv1.Deployment{})
+		g.Expect(d.Spec.Template.Spec.Containers[0].SecurityContext).To(BeNil())
+	}).Should(Succeed())
+
+	namespace := &corev1.Namespace{}
+	g.Expect(k8sClient.Get(ctx, client.ObjectKey{Name: ns}, namespace)).To(Succeed())
+	namespace.Labels["pod-security.kubernetes.io/enforce"] = "restricted"
+	g.Expect(k8sClient.Update(ctx, namespace)).To(Succeed())
+
+	podOf := func(d *appsv1.Deployment) *corev1.Pod {
+		return &corev1.Pod{
+			ObjectMeta: metav1.ObjectMeta{GenerateName: d.Name + "-", Namespace: ns, Labels: d.Spec.Template.Labels},
+			Spec:       d.Spec.Template.Spec,
+		}
+	}
+	// What the operator built from the app alone, before it read the namespace's level.
+	plain := &appsv1.Deployment{}
+	data, err := json.Marshal(demoapplication.NewDeployment(app, nil, wellknown.DefaultPodLabelKeys))
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(json.Unmarshal(data, plain)).To(Succeed())
+	g.Expect(k8sClient.Create(ctx, podOf(plain), client.DryRunAll)).To(MatchError(ContainSubstring(`violates PodSecurity "restricted:`)))
+
+	// The namespace's new label alone brings the app's Deployment to the profile.
+	g.Eventually(func(g Gomega) {
+		d := get(g, ns, "plain", &appsv1.Deployment{})
+		g.Expect(d.Spec.Template.Spec.Containers[0].SecurityContext).To(Equal(&corev1.SecurityContext{
+			AllowPrivilegeEscalation: ptr.To(false),
+			Capabilities:             &corev1.Capabilities{Drop: []corev1.Capability{"ALL"}},
+			RunAsNonRoot:             ptr.To(true),
+		}))
+		g.Expect(k8sClient.Create(ctx, podOf(d), client.DryRunAll)).To(Succeed())
+	}).Should(Succeed())
+
+	// Setting a value of its own, the app keeps it: the defaults fill in the rest.
+	update(g, app, func(a *paasv1.DemoApplication) {
+		a.Spec.SecurityContext = &paasv1.SecurityContext{RunAsUser: ptr.To[int64](1000), ReadOnlyRootFilesystem: ptr.To(true)}
+	})
+	g.Eventually(func(g Gomega) {
+		d := get(g, ns, "plain", &appsv1.Deployment{})
+		g.Expect(d.Spec.Template.Spec.Containers[0].SecurityContext).To(Equal(&corev1.SecurityContext{
+			AllowPrivilegeEscalation: ptr.To(false),
+			Capabilities:             &corev1.Capabilities{Drop: []corev1.Capability{"ALL"}},
+			RunAsNonRoot:             ptr.To(true),
+			RunAsUser:                ptr.To[int64](1000),
+			ReadOnlyRootFilesystem:   ptr.To(true),
+		}))
+		g.Expect(k8sClient.Create(ctx, podOf(d), client.DryRunAll)).To(Succeed())
+	}).Should(Succeed())
+}
