@@ -165,7 +165,8 @@ func TestRestrictedSampleMeetsRestrictedPodSecurity(t *testing.T) {
 }
 
 // applyDryRun server-side applies, without persisting, the objects app's controller would
-// apply, and returns the first the API server refuses, or stores otherwise than asked.
+// apply, as the operator (under its restraint policies, so that every generated spec checks
+// them too), and returns the first the API server refuses, or stores otherwise than asked.
 func applyDryRun(ctx context.Context, app *paasv1.DemoApplication) error {
 	if app.UID == "" {
 		app.UID = types.UID("00000000-0000-0000-0000-000000000001")
@@ -191,7 +192,7 @@ func applyDryRun(ctx context.Context, app *paasv1.DemoApplication) error {
 		pod := &metav1.ObjectMeta{Name: base + "x7k2q", UID: "00000000-0000-0000-0000-000000000002"}
 		objects = append(objects, demoapplication.NewPodService(app, pod, keys))
 	}
-	cs, err := kubernetes.NewForConfig(cfg)
+	cs, err := kubernetes.NewForConfig(testenv.OperatorConfig(cfg))
 	if err != nil {
 		return err
 	}
