@@ -27,12 +27,15 @@ import (
 
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/internal/imagebuild"
+	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/internal/test/framework"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
@@ -84,4 +87,43 @@ func TestRestrictedSample(t *testing.T) {
 		seen[answer] = true
 		g.Expect(seen).To(HaveLen(len(pods)))
 	}, time.Minute, 100*time.Millisecond).Should(Succeed())
+}
+
+// TestRestrictedDefaults: in a namespace that enforces the restricted Pod Security Standard, an
+// app that sets no security context runs, the operator filling in the standard's values, as
+// the image's own non-root user; an app whose image runs as root gets pods too, which the
+// kubelet refuses to start, and the app says so in the kubelet's words rather than having no
+// pod at all.
+func TestRestrictedDefaults(t *testing.T) {
+	g := NewWithT(t)
+	ctx := context.Background()
+	installOperator(t)
+	ns := framework.NewNamespace(t, k8s, metav1.ObjectMeta{GenerateName: "e2e-restricted-",
+		Labels: map[string]string{"pod-security.kubernetes.io/enforce": "restricted"}})
+
+	plain := builder.DemoApplication(ns, "plain", builder.Image(appImage), builder.Replicas(1), builder.Ports(builder.Port("http", 80, 8080)))
+	g.Expect(k8s.Create(ctx, plain)).To(Succeed())
+	for _, p := range expectServing(t, plain, 1) {
+		g.Expect(p.Spec.SecurityContext.RunAsNonRoot).To(Equal(ptr.To(true)))
+		g.Expect(p.Spec.SecurityContext.SeccompProfile).To(Equal(&corev1.SeccompProfile{Type: corev1.SeccompProfileTypeRuntimeDefault}))
+		g.Expect(p.Spec.Containers[0].SecurityContext.AllowPrivilegeEscalation).To(Equal(ptr.To(false)))
+		g.Expect(p.Spec.Containers[0].SecurityContext.Capabilities.Drop).To(Equal([]corev1.Capability{"ALL"}))
+	}
+
+	// podname as root: its image's user is 0.
+	b := &imagebuild.Builder{}
+	const local = "localhost/demo-operator-node/podname:root"
+	_, err := b.Assemble(ctx, imagebuild.ImageSpec{Name: local, Base: appLocalImage, User: "0:0"})
+	g.Expect(err).NotTo(HaveOccurred())
+	image := cluster.RegistryHost() + "/podname:root"
+	g.Expect(cluster.PushImage(ctx, b, local, image)).To(Succeed())
+	root := builder.DemoApplication(ns, "root", builder.Image(image), builder.Replicas(1), builder.Ports(builder.Port("http", 80, 8080)))
+	g.Expect(k8s.Create(ctx, root)).To(Succeed())
+	g.Eventually(func(g Gomega) {
+		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(root), root)).To(Succeed())
+		degraded := apimeta.FindStatusCondition(root.Status.Conditions, paasv1.ConditionDegraded)
+		g.Expect(degraded).To(And(Not(BeNil()), HaveField("Status", metav1.ConditionTrue), HaveField("Reason", paasv1.ReasonCreateContainerError)))
+		g.Expect(degraded.Message).To(ContainSubstring("runAsNonRoot and image will run as root"))
+	}, 2*time.Minute, 200*time.Millisecond).Should(Succeed())
+	t.Logf("an image that runs as root: %s", apimeta.FindStatusCondition(root.Status.Conditions, paasv1.ConditionDegraded).Message)
 }
