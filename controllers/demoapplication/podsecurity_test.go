@@ -77,7 +77,8 @@ func TestPodSecurityRefusals(t *testing.T) {
 		}, "spec.tolerations", "every toleration needs a key"},
 		{"tolerating the control plane's taint", func(s *paasv1.DemoApplicationSpec) {
 			s.NodeSelector = map[string]paasv1.LabelValue{"node-role.kubernetes.io/control-plane": ""}
-			s.Tolerations = []paasv1.Toleration{{Key: "node-role.kubernetes.io/control-plane", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule}}
+			s.Tolerations = []paasv1.Toleration{
+				{Key: "node-role.kubernetes.io/control-plane", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule}}
 		}, "spec.tolerations", "tolerations cannot tolerate the control plane's taints"},
 		{"tolerating the control plane's former taint", func(s *paasv1.DemoApplicationSpec) {
 			s.Tolerations = []paasv1.Toleration{{Key: "node-role.kubernetes.io/master", Operator: corev1.TolerationOpExists}}

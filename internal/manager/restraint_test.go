@@ -73,7 +73,9 @@ func TestRestraintCheck(t *testing.T) {
 		go func() { done <- mgr.Start(mgrCtx) }()
 		defer func() {
 			cancel()
-			<-done
+			if err := <-done; err != nil {
+				t.Logf("manager stopped: %v", err)
+			}
 		}()
 		NewWithT(t).Eventually(func() float64 { return enforced() }, 30*time.Second, 50*time.Millisecond).
 			ShouldNot(BeEquivalentTo(restraintUnknown))

@@ -144,22 +144,28 @@ func TestApplicationPolicy(t *testing.T) {
 	t.Run("service accounts not allowed", func(t *testing.T) {
 		g := NewWithT(t)
 		refused(g, app("team-a", func(a *paasv1.DemoApplication) { a.Spec.ServiceAccountName = "deployer" }),
-			"spec.serviceAccountName: deployer is not a ServiceAccount applications may run as on this cluster (the platform's applicationPolicy.allowedServiceAccounts): default, web")
+			"spec.serviceAccountName: deployer is not a ServiceAccount applications may run as on this cluster (the platform's "+
+				"applicationPolicy.allowedServiceAccounts): default, web")
 		allowed(g, app("team-a", func(a *paasv1.DemoApplication) { a.Spec.ServiceAccountName = "web" }))
 		allowed(g, app("team-a", func(*paasv1.DemoApplication) {}))
 	})
 	t.Run("tolerations and node selectors not allowed", func(t *testing.T) {
 		g := NewWithT(t)
 		refused(g, app("team-a", func(a *paasv1.DemoApplication) {
-			a.Spec.Tolerations = []paasv1.Toleration{{Key: "dedicated", Operator: corev1.TolerationOpExists}, {Key: "example.com/gpu", Operator: corev1.TolerationOpExists}}
-		}), "spec.tolerations: example.com/gpu is not a taint applications may tolerate on this cluster (the platform's applicationPolicy.allowedTolerations): dedicated")
+			a.Spec.Tolerations = []paasv1.Toleration{
+				{Key: "dedicated", Operator: corev1.TolerationOpExists}, {Key: "example.com/gpu", Operator: corev1.TolerationOpExists}}
+		}), "spec.tolerations: example.com/gpu is not a taint applications may tolerate on this cluster (the platform's "+
+			"applicationPolicy.allowedTolerations): dedicated")
 		refused(g, app("team-a", func(a *paasv1.DemoApplication) {
 			a.Spec.NodeSelector = map[string]paasv1.LabelValue{"kubernetes.io/hostname": "node-1"}
-		}), "spec.nodeSelector: kubernetes.io/hostname is not a node label applications may select on this cluster (the platform's applicationPolicy.allowedNodeSelectors): example.com/pool")
+		}), "spec.nodeSelector: kubernetes.io/hostname is not a node label applications may select on this cluster (the platform's "+
+			"applicationPolicy.allowedNodeSelectors): example.com/pool")
 		refused(g, app("team-a", func(a *paasv1.DemoApplication) {
 			a.Spec.Affinity = &paasv1.Affinity{NodeAffinity: &paasv1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &paasv1.NodeSelector{
-				NodeSelectorTerms: []paasv1.NodeSelectorTerm{{MatchExpressions: []paasv1.NodeSelectorRequirement{{Key: "kubernetes.io/hostname", Operator: corev1.NodeSelectorOpExists}}}}}}}
-		}), "spec.affinity.nodeAffinity: a node label applications may not select on this cluster (the platform's applicationPolicy.allowedNodeSelectors): example.com/pool")
+				NodeSelectorTerms: []paasv1.NodeSelectorTerm{{MatchExpressions: []paasv1.NodeSelectorRequirement{
+					{Key: "kubernetes.io/hostname", Operator: corev1.NodeSelectorOpExists}}}}}}}
+		}), "spec.affinity.nodeAffinity: a node label applications may not select on this cluster (the platform's "+
+			"applicationPolicy.allowedNodeSelectors): example.com/pool")
 		allowed(g, app("team-a", func(a *paasv1.DemoApplication) {
 			a.Spec.Tolerations = []paasv1.Toleration{{Key: "dedicated", Operator: corev1.TolerationOpExists}}
 			a.Spec.NodeSelector = map[string]paasv1.LabelValue{"example.com/pool": "shop"}
@@ -168,7 +174,8 @@ func TestApplicationPolicy(t *testing.T) {
 	t.Run("ingress hosts outside the namespace's suffixes", func(t *testing.T) {
 		g := NewWithT(t)
 		refused(g, app("team-a", ingress(paasv1.Ingress{})),
-			"spec.ingress.hosts: an Ingress must name its hosts on this cluster: without, it would take every host (the platform's applicationPolicy.ingressHostSuffixes)")
+			"spec.ingress.hosts: an Ingress must name its hosts on this cluster: without, it would take every host (the platform's "+
+				"applicationPolicy.ingressHostSuffixes)")
 		for _, host := range []string{"shop.shared.example.com", "a.example.com.evil.io", "evila.example.com", "*.example.com"} {
 			refused(g, app("team-a", ingress(paasv1.Ingress{Hosts: []string{"shop.a.example.com", host}})),
 				"spec.ingress.hosts: "+host+" is not under a host suffix namespace team-a may use (the platform's applicationPolicy.ingressHostSuffixes): a.example.com")
@@ -176,13 +183,15 @@ func TestApplicationPolicy(t *testing.T) {
 		allowed(g, app("team-a", ingress(paasv1.Ingress{Hosts: []string{"a.example.com", "shop.a.example.com", "*.a.example.com"}})))
 		// Another namespace gets the default suffixes.
 		refused(g, app("team-b", ingress(paasv1.Ingress{Hosts: []string{"shop.a.example.com"}})),
-			"spec.ingress.hosts: shop.a.example.com is not under a host suffix namespace team-b may use (the platform's applicationPolicy.ingressHostSuffixes): shared.example.com")
+			"spec.ingress.hosts: shop.a.example.com is not under a host suffix namespace team-b may use (the platform's "+
+				"applicationPolicy.ingressHostSuffixes): shared.example.com")
 		allowed(g, app("team-b", ingress(paasv1.Ingress{Hosts: []string{"shop.shared.example.com"}})))
 	})
 	t.Run("ingresses without hosts, when hosts are required", func(t *testing.T) {
 		g := NewWithT(t)
 		refused(g, app("ranged", ingress(paasv1.Ingress{})),
-			"spec.ingress.hosts: an Ingress must name its hosts on this cluster: without, it would take every host (the platform's applicationPolicy.requireIngressHosts)")
+			"spec.ingress.hosts: an Ingress must name its hosts on this cluster: without, it would take every host (the platform's "+
+				"applicationPolicy.requireIngressHosts)")
 		allowed(g, app("ranged", ingress(paasv1.Ingress{Hosts: []string{"anything.example.org"}})))
 		allowed(g, app("strict", ingress(paasv1.Ingress{})))
 	})
@@ -190,10 +199,12 @@ func TestApplicationPolicy(t *testing.T) {
 		g := NewWithT(t)
 		hosts := []string{"shop.a.example.com"}
 		refused(g, app("team-a", ingress(paasv1.Ingress{Hosts: hosts, ClassName: "internal"})),
-			"spec.ingress.className: internal is not an IngressClass applications may use on this cluster (the platform's applicationPolicy.allowedIngressClasses): public")
+			"spec.ingress.className: internal is not an IngressClass applications may use on this cluster (the platform's "+
+				"applicationPolicy.allowedIngressClasses): public")
 		refused(g, app("team-a", ingress(paasv1.Ingress{Hosts: hosts, Annotations: map[string]string{
 			"example.com/owner": "shop", "cert-manager.io/cluster-issuer": "letsencrypt"}})),
-			"spec.ingress.annotations: cert-manager.io/cluster-issuer is not an annotation applications may set on their Ingress on this cluster (the platform's applicationPolicy.allowedIngressAnnotations): nginx.ingress.kubernetes.io/rewrite-target, example.com/*")
+			"spec.ingress.annotations: cert-manager.io/cluster-issuer is not an annotation applications may set on their Ingress on this cluster (the "+
+				"platform's applicationPolicy.allowedIngressAnnotations): nginx.ingress.kubernetes.io/rewrite-target, example.com/*")
 		refused(g, app("team-a", ingress(paasv1.Ingress{Hosts: hosts, Annotations: map[string]string{"nginx.ingress.kubernetes.io/server-snippet": "x"}})),
 			"spec.ingress.annotations: nginx.ingress.kubernetes.io/server-snippet is not an annotation")
 		allowed(g, app("team-a", ingress(paasv1.Ingress{Hosts: hosts, ClassName: "public", Annotations: map[string]string{

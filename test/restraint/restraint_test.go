@@ -133,7 +133,7 @@ func TestPods(t *testing.T) {
 		refused(g, patch(func(p *corev1.Pod) { p.ManagedFields[0].Manager = "kubectl-client-side-apply" }), msg)
 		// Their ownership of the pod's labels, taken away.
 		refused(g, patch(func(p *corev1.Pod) {
-			p.ManagedFields[0].FieldsV1 = &metav1.FieldsV1{Raw: []byte(`{"f:spec":{}}`)}
+			p.ManagedFields[0].FieldsV1 = metav1.NewFieldsV1(`{"f:spec":{}}`)
 		}), msg)
 	})
 	t.Run("deleting a pod is refused, whatever RBAC grants", func(t *testing.T) {
@@ -155,7 +155,8 @@ func TestLeases(t *testing.T) {
 	}
 	// The policy is loaded a moment after testenv's probes of the others.
 	NewWithT(t).Eventually(func(g Gomega) {
-		refused(g, operator.Create(ctx, lease("kube-system"), client.DryRunAll), "may write Leases only in its own namespace "+testenv.OperatorNamespace+", not in kube-system")
+		refused(g, operator.Create(ctx, lease("kube-system"), client.DryRunAll),
+			"may write Leases only in its own namespace "+testenv.OperatorNamespace+", not in kube-system")
 	}, 30*time.Second).Should(Succeed())
 	NewWithT(t).Expect(operator.Create(ctx, lease(testenv.OperatorNamespace), client.DryRunAll)).To(Succeed())
 }
@@ -531,7 +532,8 @@ func TestAttacks(t *testing.T) {
 		taken := renamed(w.deployment, "", theirs.Name)
 		taken.Spec = theirs.Spec
 		refused(g, write(taken, asOperator), "may change or delete only the deployments controlled by DemoApplication (paas.cmft.com/v1) of their own name")
-		refused(g, operator.Delete(ctx, theirs, client.DryRunAll), "may change or delete only the deployments controlled by DemoApplication (paas.cmft.com/v1) of their own name")
+		refused(g, operator.Delete(ctx, theirs, client.DryRunAll), "may change or delete only the deployments controlled by DemoApplication "+
+			"(paas.cmft.com/v1) of their own name")
 	})
 
 	// The issue's: a LoadBalancer or externalIPs Service "controlled" by any pod, here another
