@@ -29,8 +29,8 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 // TestRestraintForOLM runs docs/operate/security.md's block as written, with kubectl: the
@@ -72,13 +72,14 @@ func TestRestraintForOLM(t *testing.T) {
 		UserName: "system:serviceaccount:" + namespace + ":" + account,
 		Groups:   []string{"system:serviceaccounts", "system:serviceaccounts:" + namespace, "system:authenticated"},
 	}
-	operator, err := client.New(cfg, client.Options{Scheme: k8s.Scheme()})
+	operator, err := kubernetes.NewForConfig(cfg)
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Eventually(func() error {
-		return operator.Create(ctx, &corev1.Service{
-			ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: "not-the-operators"},
+		_, err := operator.CoreV1().Services(namespace).Create(ctx, &corev1.Service{
+			ObjectMeta: metav1.ObjectMeta{Name: "not-the-operators"},
 			Spec:       corev1.ServiceSpec{Ports: []corev1.ServicePort{{Port: 80}}},
-		}, client.DryRunAll)
+		}, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+		return err
 	}, 30*time.Second, 200*time.Millisecond).Should(And(
 		Satisfy(apierrors.IsForbidden),
 		MatchError(And(ContainSubstring("ValidatingAdmissionPolicy 'restraint-objects'"), ContainSubstring("demo-operator may")))))

@@ -104,10 +104,11 @@ func TestRestrictedDefaults(t *testing.T) {
 	plain := builder.DemoApplication(ns, "plain", builder.Image(appImage), builder.Replicas(1), builder.Ports(builder.Port("http", 80, 8080)))
 	g.Expect(k8s.Create(ctx, plain)).To(Succeed())
 	for _, p := range expectServing(t, plain, 1) {
-		g.Expect(p.Spec.SecurityContext.RunAsNonRoot).To(Equal(ptr.To(true)))
 		g.Expect(p.Spec.SecurityContext.SeccompProfile).To(Equal(&corev1.SeccompProfile{Type: corev1.SeccompProfileTypeRuntimeDefault}))
-		g.Expect(p.Spec.Containers[0].SecurityContext.AllowPrivilegeEscalation).To(Equal(ptr.To(false)))
-		g.Expect(p.Spec.Containers[0].SecurityContext.Capabilities.Drop).To(Equal([]corev1.Capability{"ALL"}))
+		c := p.Spec.Containers[0].SecurityContext
+		g.Expect(c.RunAsNonRoot).To(Equal(ptr.To(true)))
+		g.Expect(c.AllowPrivilegeEscalation).To(Equal(ptr.To(false)))
+		g.Expect(c.Capabilities.Drop).To(Equal([]corev1.Capability{"ALL"}))
 	}
 
 	// podname as root: its image's user is 0.
