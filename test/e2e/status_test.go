@@ -29,6 +29,7 @@ import (
 	eventsv1 "k8s.io/api/events/v1"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 	kstatus "sigs.k8s.io/cli-utils/pkg/kstatus/status"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -39,7 +40,9 @@ import (
 )
 
 // TestRefusedPodsReachStatus runs an app in a namespace enforcing the restricted Pod Security
-// Standard, whose ReplicaSet cannot create a single pod: the app says so within seconds of the
+// Standard that asks for what the standard refuses (privilege escalation: the operator fills in
+// the standard's values only where the spec says nothing), whose ReplicaSet cannot create a
+// single pod: the app says so within seconds of the
 // Deployment, in the API server's words (Degraded and Stalled, FailedCreate), kstatus and
 // Argo CD call it failed, one Warning Event tells it; once the namespace allows the pods, it
 // becomes Ready.
@@ -50,6 +53,7 @@ func TestRefusedPodsReachStatus(t *testing.T) {
 	restricted := map[string]string{"pod-security.kubernetes.io/enforce": "restricted"}
 	ns := framework.NewNamespace(t, k8s, metav1.ObjectMeta{GenerateName: "e2e-restricted-", Labels: restricted})
 	app := builder.DemoApplication(ns, "web", port80)
+	app.Spec.SecurityContext = &paasv1.SecurityContext{AllowPrivilegeEscalation: ptr.To(true)}
 	g.Expect(k8s.Create(ctx, app)).To(Succeed())
 
 	var refused, explained time.Time

@@ -143,9 +143,9 @@ func TestPods(t *testing.T) {
 	})
 }
 
-// TestLeases shows that the operator's Leases stay in its own namespace, whatever its RBAC
-// grants: in OLM's AllNamespaces mode the leader-election Role is a ClusterRole, and RBAC
-// cannot name the Lease a create makes.
+// TestLeases shows that the operator writes no Lease in the cluster's own namespaces, where
+// the control plane's and the nodes' are, whatever its RBAC grants: in OLM's AllNamespaces mode
+// the leader-election Role is a ClusterRole, and RBAC cannot name the Lease a create makes.
 func TestLeases(t *testing.T) {
 	ctx := context.Background()
 	grant(t, rbacv1.PolicyRule{APIGroups: []string{"coordination.k8s.io"}, Resources: []string{"leases"}, Verbs: []string{"create"}})
@@ -156,9 +156,13 @@ func TestLeases(t *testing.T) {
 	// The policy is loaded a moment after testenv's probes of the others.
 	NewWithT(t).Eventually(func(g Gomega) {
 		refused(g, operator.Create(ctx, lease("kube-system"), client.DryRunAll),
-			"may write Leases only in its own namespace "+testenv.OperatorNamespace+", not in kube-system")
+			"may not write Leases in the cluster's own namespace kube-system")
 	}, 30*time.Second).Should(Succeed())
+	refused(NewWithT(t), operator.Create(ctx, lease("kube-node-lease"), client.DryRunAll),
+		"may not write Leases in the cluster's own namespace kube-node-lease")
+	// Its own, and one --leader-election-namespace names.
 	NewWithT(t).Expect(operator.Create(ctx, lease(testenv.OperatorNamespace), client.DryRunAll)).To(Succeed())
+	NewWithT(t).Expect(operator.Create(ctx, lease(testenv.NewNamespace(t, admin, "leases-")), client.DryRunAll)).To(Succeed())
 }
 
 // grant binds rule to the operator's ServiceAccount until t ends: a platform's mistake, which
