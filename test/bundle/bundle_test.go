@@ -139,11 +139,14 @@ func TestBundleInstallsWhatConfigInstalls(t *testing.T) {
 		NewWithT(t).Expect(inBundle["spec"]).To(Equal(inConfig["spec"]))
 	})
 	// The controllers' rules are permissions, which OLM grants in the OperatorGroup's target
-	// namespaces only; the metrics endpoint's reviews are cluster-scoped.
+	// namespaces only; the metrics endpoint's reviews are cluster-scoped, and so is the watch of
+	// Namespaces (their Pod Security level), which a Role cannot grant.
 	t.Run("cluster permissions", func(t *testing.T) {
 		g := NewWithT(t)
+		var namespaceReader rbacv1.ClusterRole
+		readYAML(t, root+"/config/manifests/namespace_reader_role.yaml", &namespaceReader)
 		g.Expect(strategy.ClusterPermissions).To(HaveLen(1))
-		g.Expect(strategy.ClusterPermissions[0].Rules).To(Equal(metricsRole.Rules))
+		g.Expect(strategy.ClusterPermissions[0].Rules).To(ConsistOf(append(metricsRole.Rules, namespaceReader.Rules...)))
 	})
 	t.Run("namespace permissions", func(t *testing.T) {
 		g := NewWithT(t)
