@@ -115,11 +115,7 @@ func TestRestraintCheck(t *testing.T) {
 			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: roles[0].GetName()},
 			Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Namespace: namespace, Name: testenv.OperatorServiceAccount}},
 		})).To(Succeed())
-		moved := rest.CopyConfig(cfg)
-		moved.Impersonate = rest.ImpersonationConfig{
-			UserName: "system:serviceaccount:" + namespace + ":" + testenv.OperatorServiceAccount,
-			Groups:   []string{"system:serviceaccounts", "system:serviceaccounts:" + namespace, "system:authenticated"},
-		}
+		moved := testenv.ServiceAccountConfig(cfg, namespace, testenv.OperatorServiceAccount)
 		// The binding reaches the authorizer a moment later: until then the probe is RBAC's to
 		// refuse, and the check retries.
 		g.Expect(check(t, moved)).To(BeEquivalentTo(restraintAbsent))

@@ -28,7 +28,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes/scheme"
-	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/cmft/demo-operator/internal/test/testenv"
@@ -65,11 +64,7 @@ func TestRestraintFollowsTheServiceAccount(t *testing.T) {
 		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "cluster-admin"},
 		Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Namespace: "team-ops", Name: "acme-controller-manager"}},
 	})).To(Succeed())
-	moved := rest.CopyConfig(cfg)
-	moved.Impersonate = rest.ImpersonationConfig{
-		UserName: "system:serviceaccount:team-ops:acme-controller-manager",
-		Groups:   []string{"system:serviceaccounts", "system:serviceaccounts:team-ops", "system:authenticated"},
-	}
+	moved := testenv.ServiceAccountConfig(cfg, "team-ops", "acme-controller-manager")
 	operator, err := client.New(moved, client.Options{Scheme: scheme.Scheme})
 	g.Expect(err).NotTo(HaveOccurred())
 

@@ -143,12 +143,18 @@ func AsOperator(ctx context.Context, cfg *rest.Config) (*rest.Config, error) {
 // OperatorConfig returns a copy of the admin config cfg that impersonates the operator's
 // ServiceAccount, for tests that act with the operator's token once AsOperator has set it up.
 func OperatorConfig(cfg *rest.Config) *rest.Config {
-	operator := rest.CopyConfig(cfg)
-	operator.Impersonate = rest.ImpersonationConfig{
-		UserName: "system:serviceaccount:" + OperatorNamespace + ":" + OperatorServiceAccount,
-		Groups:   []string{"system:serviceaccounts", "system:serviceaccounts:" + OperatorNamespace, "system:authenticated"},
+	return ServiceAccountConfig(cfg, OperatorNamespace, OperatorServiceAccount)
+}
+
+// ServiceAccountConfig returns a copy of the admin config cfg that impersonates the
+// ServiceAccount namespace/name, with the groups its token would carry.
+func ServiceAccountConfig(cfg *rest.Config, namespace, name string) *rest.Config {
+	sa := rest.CopyConfig(cfg)
+	sa.Impersonate = rest.ImpersonationConfig{
+		UserName: "system:serviceaccount:" + namespace + ":" + name,
+		Groups:   []string{"system:serviceaccounts", "system:serviceaccounts:" + namespace, "system:authenticated"},
 	}
-	return operator
+	return sa
 }
 
 // waitRestrained waits until the API server enforces each of config/restraint's policies,

@@ -30,7 +30,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/rest"
+
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // TestRestraintForOLM runs docs/operate/security.md's block as written, with kubectl: the
@@ -68,11 +69,7 @@ func TestRestraintForOLM(t *testing.T) {
 	t.Cleanup(func() { _ = k8s.Delete(ctx, binding) })
 	cfg, err := cluster.RESTConfig()
 	g.Expect(err).NotTo(HaveOccurred())
-	cfg.Impersonate = rest.ImpersonationConfig{
-		UserName: "system:serviceaccount:" + namespace + ":" + account,
-		Groups:   []string{"system:serviceaccounts", "system:serviceaccounts:" + namespace, "system:authenticated"},
-	}
-	operator, err := kubernetes.NewForConfig(cfg)
+	operator, err := kubernetes.NewForConfig(testenv.ServiceAccountConfig(cfg, namespace, account))
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Eventually(func() error {
 		_, err := operator.CoreV1().Services(namespace).Create(ctx, &corev1.Service{
