@@ -1316,6 +1316,30 @@ const (
 	// ReasonCrashLoopBackOff: a pod's container keeps exiting; the message says how it last
 	// ended.
 	ReasonCrashLoopBackOff = "CrashLoopBackOff"
+	// ReasonReadinessProbeFailed: a pod's container runs but fails its readiness probe; the
+	// message is the kubelet's last probe failure. Reconciling until the Deployment's progress
+	// deadline, then Degraded.
+	ReasonReadinessProbeFailed = "ReadinessProbeFailed"
+	// ReasonVolumeMountFailed: a pod's volume cannot be attached or mounted (a missing
+	// ConfigMap, Secret or claim, a volume attached to another node); the message is the
+	// kubelet's or the attach controller's.
+	ReasonVolumeMountFailed = "VolumeMountFailed"
+	// ReasonOOMKilled: a pod's container keeps being killed for exceeding its memory limit.
+	ReasonOOMKilled = "OOMKilled"
+	// ReasonEvicted: a pod was evicted from its node (node pressure); its ReplicaSet replaces
+	// it. Reconciling while the replacement is not ready.
+	ReasonEvicted = "Evicted"
+	// ReasonAutoscalingInactive: the HorizontalPodAutoscaler cannot compute a scale (its
+	// ScalingActive condition is False: no metrics, no resource request); the message is its own.
+	ReasonAutoscalingInactive = "AutoscalingInactive"
+	// ReasonAutoscalerUnableToScale: the HorizontalPodAutoscaler cannot read or write the
+	// Deployment's scale (its AbleToScale condition is False); the message is its own.
+	ReasonAutoscalerUnableToScale = "AutoscalerUnableToScale"
+	// ReasonIngressClassNotFound: the Ingress names an IngressClass the cluster does not have:
+	// no controller serves it.
+	ReasonIngressClassNotFound = "IngressClassNotFound"
+	// ReasonIngressNotServed: the Ingress has no address: no controller reported serving it.
+	ReasonIngressNotServed = "IngressNotServed"
 	// ReasonRetrying: a step failed transiently (a timeout, throttling, the API server
 	// unavailable) and is retried.
 	ReasonRetrying = "Retrying"
