@@ -26,13 +26,7 @@ import (
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 )
 
-// podCause is what keeps an app's pods from running, as the cluster says it on a pod: a
-// reason of the Degraded condition and the pod's own message.
-type podCause struct {
-	reason, message string
-}
-
-// podCauses are the reasons of podCause, in the order a user meets them: a pod that is not
+// podCauses are the reasons of a pod's cause, in the order a user meets them: a pod that is not
 // scheduled pulls no image, and a container whose image is missing never crashes.
 var podCauses = []string{
 	paasv1.ReasonUnschedulable, paasv1.ReasonImagePullBackOff, paasv1.ReasonCreateContainerError, paasv1.ReasonCrashLoopBackOff,
@@ -58,8 +52,8 @@ const terminationMessageLimit = 256
 // podsCause returns what keeps pods from running, the first a user meets of all the pods
 // show, in the words of the first pod (by name) that shows it and counting the others; nil
 // when nothing does.
-func podsCause(pods []corev1.Pod) *podCause {
-	var first *podCause
+func podsCause(pods []corev1.Pod) *cause {
+	var first *cause
 	alike := 0
 	for _, pod := range slices.SortedFunc(slices.Values(pods), func(a, b corev1.Pod) int { return cmp.Compare(a.Name, b.Name) }) {
 		c := causeOf(&pod)
@@ -77,19 +71,19 @@ func podsCause(pods []corev1.Pod) *podCause {
 	return first
 }
 
-func rank(c *podCause) int { return slices.Index(podCauses, c.reason) }
+func rank(c *cause) int { return slices.Index(podCauses, c.reason) }
 
 // causeOf returns what keeps pod from running, nil when nothing does or the pod is going.
-func causeOf(pod *corev1.Pod) *podCause {
+func causeOf(pod *corev1.Pod) *cause {
 	if !pod.DeletionTimestamp.IsZero() || pod.Status.Phase == corev1.PodSucceeded || pod.Status.Phase == corev1.PodFailed {
 		return nil
 	}
 	for _, c := range pod.Status.Conditions {
 		if c.Type == corev1.PodScheduled && c.Status == corev1.ConditionFalse && c.Reason == corev1.PodReasonUnschedulable {
-			return &podCause{reason: paasv1.ReasonUnschedulable, message: fmt.Sprintf("Pod %s: %s", pod.Name, c.Message)}
+			return &cause{stalls: true, reason: paasv1.ReasonUnschedulable, message: fmt.Sprintf("Pod %s: %s", pod.Name, c.Message)}
 		}
 	}
-	var first *podCause
+	var first *cause
 	for _, status := range slices.Concat(pod.Status.InitContainerStatuses, pod.Status.ContainerStatuses) {
 		if c := containerCause(pod.Name, status); c != nil && (first == nil || rank(c) < rank(first)) {
 			first = c
@@ -100,7 +94,7 @@ func causeOf(pod *corev1.Pod) *podCause {
 
 // containerCause returns what keeps a container of pod from running: the kubelet's reason
 // for keeping it waiting, its exit, or, between the back-offs of a crash loop, its restarts.
-func containerCause(pod string, status corev1.ContainerStatus) *podCause {
+func containerCause(pod string, status corev1.ContainerStatus) *cause {
 	what := fmt.Sprintf("Pod %s, container %s: ", pod, status.Name)
 	last := status.LastTerminationState.Terminated
 	if w := status.State.Waiting; w != nil {
@@ -112,17 +106,17 @@ func containerCause(pod string, status corev1.ContainerStatus) *podCause {
 		if reason == paasv1.ReasonCrashLoopBackOff && last != nil {
 			what += "; last " + exited(last)
 		}
-		return &podCause{reason: reason, message: what}
+		return &cause{stalls: true, reason: reason, message: what}
 	}
 	// A container of a Deployment's pod that exited is restarted: it crashed, before the
 	// kubelet backs off.
 	if t := status.State.Terminated; t != nil {
-		return &podCause{reason: paasv1.ReasonCrashLoopBackOff, message: what + exited(t)}
+		return &cause{stalls: true, reason: paasv1.ReasonCrashLoopBackOff, message: what + exited(t)}
 	}
 	// A crashing container runs again between its back-offs: until it is ready, it still
 	// crash-loops.
 	if status.State.Running != nil && !status.Ready && status.RestartCount > 0 && last != nil {
-		return &podCause{reason: paasv1.ReasonCrashLoopBackOff,
+		return &cause{stalls: true, reason: paasv1.ReasonCrashLoopBackOff,
 			message: what + fmt.Sprintf("restarted %d times; last %s", status.RestartCount, exited(last))}
 	}
 	return nil

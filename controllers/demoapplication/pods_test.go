@@ -101,7 +101,7 @@ func TestPodsCause(t *testing.T) {
 				g.Expect(got).To(BeNil())
 				return
 			}
-			g.Expect(got).To(Equal(&podCause{reason: tc.reason, message: tc.words}))
+			g.Expect(got).To(Equal(&cause{stalls: true, reason: tc.reason, message: tc.words}))
 		})
 	}
 }

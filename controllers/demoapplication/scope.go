@@ -45,9 +45,10 @@ type scope struct {
 	// waiting says, by the step of the object it waits for (paasv1.ReasonDeploymentFailed,
 	// ReasonServiceFailed), what is not in place until the app has that object.
 	waiting map[string][]string
-	// podCause is what keeps the Deployment's pods from running, as they say it; nil when
-	// nothing does, or every pod is ready and none was read.
-	podCause *podCause
+	// causes are what keeps the app from serving as its spec asks, beyond what its steps
+	// could not do, most telling first: its pods' (none when every pod is ready and none was
+	// read), its autoscaler's, its Ingress's.
+	causes []*cause
 	// podServices counts the per-pod Services in place; nil when they could not be listed.
 	podServices *int32
 	// failures are what the steps could not do, in the order they met them.
@@ -58,6 +59,25 @@ type scope struct {
 	// misnamedPods are the pods that get no per-pod Service: their name is not a valid
 	// Service name.
 	misnamedPods []misnamedPod
+}
+
+// cause is why the app does not serve as its spec asks, in the cluster's words: the reason
+// the app reports and a message naming the object that says it. A cause that stalls lasts
+// until someone acts (Degraded, Stalled); one that does not may pass by itself (Reconciling).
+type cause struct {
+	reason, message string
+	stalls          bool
+}
+
+// firstCause returns the first of the pass's causes that stalls, or that does not; nil when
+// there is none.
+func (s *scope) firstCause(stalls bool) *cause {
+	for _, c := range s.causes {
+		if c.stalls == stalls {
+			return c
+		}
+	}
+	return nil
 }
 
 // misnamedPod is a pod whose name is not a valid Service name, for the reasons problems give.

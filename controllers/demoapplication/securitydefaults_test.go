@@ -128,5 +128,5 @@ func TestRootImageUnderDefaultsIsReported(t *testing.T) {
 	g := NewWithT(t)
 	message := "container has runAsNonRoot and image will run as root (pod: \"web-0_shop(1d2c)\", container: app)"
 	got := podsCause([]corev1.Pod{podWith("web-0", corev1.PodPending, waiting("CreateContainerConfigError", message))})
-	g.Expect(got).To(Equal(&podCause{reason: paasv1.ReasonCreateContainerError, message: "Pod web-0, container app: " + message}))
+	g.Expect(got).To(Equal(&cause{stalls: true, reason: paasv1.ReasonCreateContainerError, message: "Pod web-0, container app: " + message}))
 }

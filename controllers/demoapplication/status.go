@@ -115,7 +115,7 @@ func setDegradedCondition(s *scope) {
 	if d := s.deployment; d != nil {
 		if failed := replicaFailure(d); failed != nil {
 			c.Status, c.Reason, c.Message = metav1.ConditionTrue, paasv1.ReasonFailedCreate, failed.Message
-		} else if p := s.podCause; p != nil {
+		} else if p := s.firstCause(true); p != nil {
 			c.Status, c.Reason, c.Message = metav1.ConditionTrue, p.reason, p.message
 		} else if progressDeadlineExceeded(d) {
 			c.Status, c.Reason = metav1.ConditionTrue, paasv1.ReasonProgressDeadlineExceeded
@@ -154,7 +154,7 @@ func setSummaryConditions(s *scope) {
 
 // reconciling returns the Reconciling condition while the spec is not in place and nothing
 // keeps it from getting there: a step to retry, a Deployment not observed or missing, a
-// rollout under way, pods not yet available. Nil when the spec is in place.
+// cause that may pass by itself, a rollout under way, pods not yet available. Nil when the spec is in place.
 func reconciling(s *scope) *metav1.Condition {
 	c := &metav1.Condition{Type: paasv1.ConditionReconciling, Status: metav1.ConditionTrue}
 	conditions := s.app.Status.Conditions
@@ -165,6 +165,8 @@ func reconciling(s *scope) *metav1.Condition {
 		c.Reason, c.Message = paasv1.ReasonRetrying, s.failures[0].err.Error()
 	case !s.deploymentKnown || available == nil || progressing == nil:
 		c.Reason, c.Message = paasv1.ReasonRetrying, "The Deployment could not be read"
+	case s.firstCause(false) != nil:
+		c.Reason, c.Message = s.firstCause(false).reason, s.firstCause(false).message
 	case progressing.Status == metav1.ConditionTrue || progressing.Reason != paasv1.ReasonRolloutComplete:
 		c.Reason, c.Message = progressing.Reason, progressing.Message
 	case available.Status != metav1.ConditionTrue:

@@ -187,7 +187,7 @@ func TestSetStatus(t *testing.T) {
 			g := NewWithT(t)
 			app := testApp()
 			app.Generation = 7
-			s := &scope{app: app, deployment: tc.deployment, deploymentKnown: true, podCause: podsCause(tc.pods)}
+			s := &scope{app: app, deployment: tc.deployment, deploymentKnown: true, causes: causes(podsCause(tc.pods))}
 			s.fail(tc.step, tc.err)
 			setStatus(s)
 			for typ, status := range tc.want {
@@ -307,4 +307,12 @@ func TestDegradedSaysWhatWaits(t *testing.T) {
 	g.Expect(degraded.Reason).To(Equal(paasv1.ReasonResourceConflict))
 	g.Expect(degraded.Message).To(Equal(`Deployment "web" already exists and is not the operator's: it is controlled by no one; ` +
 		"the HorizontalPodAutoscaler waits for a Deployment of the app's own"))
+}
+
+// causes is the pass's causes when c is its only one, if any.
+func causes(c *cause) []*cause {
+	if c == nil {
+		return nil
+	}
+	return []*cause{c}
 }

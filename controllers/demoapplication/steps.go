@@ -101,7 +101,9 @@ func (r *Reconciler) observePods(ctx context.Context, s *scope) {
 		s.fail(paasv1.ReasonDeploymentFailed, fmt.Errorf("listing the Deployment's pods: %w", err))
 		return
 	}
-	s.podCause = podsCause(pods.Items)
+	if c := podsCause(pods.Items); c != nil {
+		s.causes = append(s.causes, c)
+	}
 }
 
 // replaceStrategy writes the Deployment's strategy type, with no rollingUpdate, when it is not
