@@ -402,24 +402,26 @@ type podsSeen struct {
 	// versions are the pods' UIDs and resourceVersions in the pod cache.
 	versions string
 	told     map[string]bool
+	// recheck is set when the read asked to read them again.
+	recheck bool
 }
 
-// changed reports whether app's pods changed since they were last read; on the first pass
-// of an app since the operator started they did not, so that a restart reads no healthy
-// app's pods.
-func (p *podsRead) changed(app types.NamespacedName, versions string) bool {
+// due reports whether app's pods are to be read again: they changed since they were last
+// read, or that read asked to read them again. On the first pass of an app since the
+// operator started they are not, so that a restart reads no healthy app's pods.
+func (p *podsRead) due(app types.NamespacedName, versions string) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	seen, ok := p.apps[app]
 	if !ok {
 		p.remember(app, podsSeen{versions: versions})
 	}
-	return ok && seen.versions != versions
+	return ok && (seen.versions != versions || seen.recheck)
 }
 
-// read records that app's pods were read at versions and showed ns, and returns the news not
-// yet told. What was told of pods that are gone is forgotten.
-func (p *podsRead) read(app types.NamespacedName, versions string, pods []corev1.Pod, ns []news) []news {
+// read records that app's pods were read at versions and showed ns, and whether to read them
+// again; it returns the news not yet told. What was told of pods that are gone is forgotten.
+func (p *podsRead) read(app types.NamespacedName, versions string, recheck bool, pods []corev1.Pod, ns []news) []news {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	told := map[string]bool{}
@@ -435,7 +437,7 @@ func (p *podsRead) read(app types.NamespacedName, versions string, pods []corev1
 			told[n.key] = true
 		}
 	}
-	p.remember(app, podsSeen{versions: versions, told: told})
+	p.remember(app, podsSeen{versions: versions, told: told, recheck: recheck})
 	return untold
 }
 

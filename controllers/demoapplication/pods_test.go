@@ -86,6 +86,14 @@ func kubeletEvent(reason, fieldPath, message string, ago time.Duration) corev1.E
 	}
 }
 
+// notReadyPod is a pod whose container has run for a minute, not ready.
+func notReadyPod() corev1.Pod {
+	pod := podWith("web-0", corev1.PodRunning, runningFor(time.Minute, 0, nil))
+	pod.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionFalse, Reason: "ContainersNotReady",
+		Message: "containers with unready status: [app]"}}
+	return pod
+}
+
 // evicted is a pod the kubelet evicted ago before now.
 func evicted(ago time.Duration) corev1.Pod {
 	pod := podWith("web-0", corev1.PodFailed)
@@ -109,9 +117,7 @@ var (
 func TestPodsCause(t *testing.T) {
 	deleting := podWith("web-0", corev1.PodRunning, pullBackOff)
 	deleting.DeletionTimestamp = ptr.To(metav1.Now())
-	notReady := podWith("web-0", corev1.PodRunning, runningFor(time.Minute, 0, nil))
-	notReady.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionFalse, Reason: "ContainersNotReady",
-		Message: "containers with unready status: [app]"}}
+	notReady := notReadyPod()
 	sandboxReady := creating
 	sandboxReady.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReadyToStartContainers, Status: corev1.ConditionTrue}}
 	oomLooping := crashing
@@ -246,7 +252,7 @@ func TestPodsNews(t *testing.T) {
 	read := &podsRead{}
 	tell := func(pods ...corev1.Pod) []string {
 		var notes []string
-		for _, n := range read.read(key, "v", pods, (&podsView{pods: pods, now: now}).news()) {
+		for _, n := range read.read(key, "v", false, pods, (&podsView{pods: pods, now: now}).news()) {
 			notes = append(notes, n.reason+": "+n.message)
 		}
 		return notes
@@ -258,10 +264,13 @@ func TestPodsNews(t *testing.T) {
 	g.Expect(tell(gone, recovered(2))).To(ConsistOf(ContainSubstring("restart 2")), "a new kill")
 	g.Expect(tell(recovered(2))).To(BeEmpty())
 
-	g.Expect(read.changed(types.NamespacedName{Name: "other"}, "v1")).To(BeFalse(), "a first pass since the operator started reads no healthy app's pods")
-	g.Expect(read.changed(types.NamespacedName{Name: "other"}, "v1")).To(BeFalse())
-	g.Expect(read.changed(types.NamespacedName{Name: "other"}, "v2")).To(BeTrue(), "a pod changed")
-	g.Expect(read.changed(key, "v")).To(BeFalse())
+	other := types.NamespacedName{Name: "other"}
+	g.Expect(read.due(other, "v1")).To(BeFalse(), "a first pass since the operator started reads no healthy app's pods")
+	g.Expect(read.due(other, "v1")).To(BeFalse())
+	g.Expect(read.due(other, "v2")).To(BeTrue(), "a pod changed")
+	read.read(other, "v2", true, nil, nil)
+	g.Expect(read.due(other, "v2")).To(BeTrue(), "the read asked to read again")
+	g.Expect(read.due(key, "v")).To(BeFalse())
 	read.forget(key)
 	g.Expect(read.apps).NotTo(HaveKey(key))
 }

@@ -104,7 +104,7 @@ func (r *Reconciler) observePods(ctx context.Context, s *scope) {
 		s.fail(paasv1.ReasonDeploymentFailed, err)
 		return
 	}
-	if d.Status.ReadyReplicas >= d.Status.Replicas && !r.podsRead.changed(key, versions) {
+	if d.Status.ReadyReplicas >= d.Status.Replicas && !r.podsRead.due(key, versions) {
 		return
 	}
 	pods := &corev1.PodList{}
@@ -139,7 +139,7 @@ func (r *Reconciler) observePods(ctx context.Context, s *scope) {
 	if recheck {
 		s.recheck(eventsRecheck)
 	}
-	s.news = append(s.news, r.podsRead.read(key, versions, view.pods, view.news())...)
+	s.news = append(s.news, r.podsRead.read(key, versions, recheck, view.pods, view.news())...)
 }
 
 // podVersions returns the UIDs and resourceVersions of the app's pods in the pod cache, which
