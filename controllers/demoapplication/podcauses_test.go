@@ -105,8 +105,8 @@ func TestPodCausesReachStatus(t *testing.T) {
 // BenchmarkCauseToStatus measures how long a cause takes from where the cluster writes it to
 // the app's Degraded condition: on a pod's status (the pod watch as metadata, then a read of
 // the app's pods from the API server), in a pod's Event (read again while a pod waits for its
-// volumes), beside the Deployment's ReplicaFailure condition (the
-// Deployment watch, read from the cache) as the baseline. One operation is one cause.
+// volumes), beside the Deployment's ReplicaFailure condition (the Deployment watch, read from
+// the cache) as the baseline. One operation is one cause.
 func BenchmarkCauseToStatus(b *testing.B) {
 	g := NewWithT(b)
 	ctx := context.Background()
