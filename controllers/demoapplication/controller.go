@@ -90,7 +90,7 @@ type Reconciler struct {
 
 // Reconcile makes the cluster match the DemoApplication in steps (its Deployment, its
 // Service, its per-pod Services, its Ingress, its autoscaler), each run whatever the others met, and reads what keeps its
-// pods from running while some are not ready; then it rebuilds its status from what they
+// pods from running while some are not ready or since one changed; then it rebuilds its status from what they
 // observed. Status is written at the end of every pass, failed or
 // not, once and only when it changed.
 func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {

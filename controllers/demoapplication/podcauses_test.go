@@ -163,7 +163,8 @@ func BenchmarkCauseToStatus(b *testing.B) {
 			for _, state := range []corev1.ContainerState{
 				{Running: &corev1.ContainerStateRunning{}}, {Waiting: &corev1.ContainerStateWaiting{Reason: "ContainerCreating"}},
 			} {
-				setPodStatus(g, pod, corev1.PodStatus{Phase: corev1.PodPending, ContainerStatuses: []corev1.ContainerStatus{{Name: "app", Ready: state.Running != nil, State: state}}})
+				setPodStatus(g, pod, corev1.PodStatus{Phase: corev1.PodPending,
+					ContainerStatuses: []corev1.ContainerStatus{{Name: "app", Ready: state.Running != nil, State: state}}})
 				until(paasv1.ReasonAsExpected)
 			}
 			b.StartTimer()
@@ -196,15 +197,15 @@ func BenchmarkCauseToStatus(b *testing.B) {
 }
 
 // podCauseApp creates an app with one pod its Deployment runs, and plays the Deployment
-// controller: replicas pods, ready of them ready.
-func podCauseApp(t *testing.T, g Gomega, replicas, ready int32) (*paasv1.DemoApplication, *corev1.Pod) {
+// controller: one pod, not ready.
+func podCauseApp(t *testing.T, g Gomega) (*paasv1.DemoApplication, *corev1.Pod) {
 	t.Helper()
 	ns := suite.NewNamespace(t)
 	app := builder.DemoApplication(ns, "web")
 	g.Expect(k8sClient.Create(context.Background(), app)).To(Succeed())
 	var pod *corev1.Pod
 	g.Eventually(func(g Gomega) { pod = newAppPod(g, app, "web-6b7f9-aaaaa") }).Should(Succeed())
-	setDeploymentStatus(g, app, appsv1.DeploymentStatus{Replicas: replicas, ReadyReplicas: ready})
+	setDeploymentStatus(g, app, appsv1.DeploymentStatus{Replicas: 1})
 	return app, pod
 }
 
@@ -255,7 +256,7 @@ func eventually(g Gomega, app *paasv1.DemoApplication, t string, status metav1.C
 // the Deployment's progress deadline, the app is Degraded for it, with a Warning Event.
 func TestReadinessFailureReachesStatus(t *testing.T) {
 	g := NewWithT(t)
-	app, pod := podCauseApp(t, g, 1, 0)
+	app, pod := podCauseApp(t, g)
 	setPodStatus(g, pod, corev1.PodStatus{Phase: corev1.PodRunning,
 		Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionFalse, Reason: "ContainersNotReady",
 			Message: "containers with unready status: [app]"}},
@@ -288,11 +289,12 @@ func TestReadinessFailureReachesStatus(t *testing.T) {
 // cannot mount: the app is Degraded in the kubelet's words, from the pod's Event.
 func TestVolumeMountFailureReachesStatus(t *testing.T) {
 	g := NewWithT(t)
-	app, pod := podCauseApp(t, g, 1, 0)
+	app, pod := podCauseApp(t, g)
 	setPodStatus(g, pod, corev1.PodStatus{Phase: corev1.PodPending,
 		Conditions: []corev1.PodCondition{{Type: corev1.PodScheduled, Status: corev1.ConditionTrue},
 			{Type: corev1.PodReadyToStartContainers, Status: corev1.ConditionFalse}},
-		ContainerStatuses: []corev1.ContainerStatus{{Name: "app", State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "ContainerCreating"}}}}})
+		ContainerStatuses: []corev1.ContainerStatus{{Name: "app",
+			State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "ContainerCreating"}}}}})
 	mount := `MountVolume.SetUp failed for volume "config" : configmap "web-config" not found`
 	recordPodEvent(g, pod, "", "FailedMount", mount)
 	degraded := eventually(g, app, paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonVolumeMountFailed)
@@ -307,7 +309,7 @@ func TestVolumeMountFailureReachesStatus(t *testing.T) {
 // Warning Event once per kill.
 func TestOOMKillsReachStatus(t *testing.T) {
 	g := NewWithT(t)
-	app, pod := podCauseApp(t, g, 1, 0)
+	app, pod := podCauseApp(t, g)
 	oom := corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 137, Reason: "OOMKilled"}}
 	setPodStatus(g, pod, corev1.PodStatus{Phase: corev1.PodRunning, ContainerStatuses: []corev1.ContainerStatus{{Name: "app", RestartCount: 2,
 		LastTerminationState: oom, State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{
@@ -326,7 +328,8 @@ func TestOOMKillsReachStatus(t *testing.T) {
 	eventually(g, app, paasv1.ConditionDegraded, metav1.ConditionFalse, paasv1.ReasonAsExpected)
 	setPodStatus(g, pod, readyAfter(3))
 	killed := func(restarts int) string {
-		return fmt.Sprintf("Pod web-6b7f9-aaaaa, container app: killed for exceeding its memory limit (restart %d, exited with code 137 (OOMKilled)), and ready again", restarts)
+		return fmt.Sprintf("Pod web-6b7f9-aaaaa, container app: killed for exceeding its memory limit "+
+			"(restart %d, exited with code 137 (OOMKilled)), and ready again", restarts)
 	}
 	// The events library counts a second kill of the pod on the first one's Event, as a series.
 	kills := func(g Gomega) []eventsv1.Event {
@@ -348,7 +351,7 @@ func TestOOMKillsReachStatus(t *testing.T) {
 // Reconciling in the kubelet's words, with a Warning Event once.
 func TestEvictionReachesStatus(t *testing.T) {
 	g := NewWithT(t)
-	app, pod := podCauseApp(t, g, 1, 0)
+	app, pod := podCauseApp(t, g)
 	message := "The node was low on resource: memory. Threshold quantity: 100Mi, available: 80Mi. "
 	setPodStatus(g, pod, corev1.PodStatus{Phase: corev1.PodFailed, Reason: "Evicted", Message: message,
 		Conditions: []corev1.PodCondition{{Type: corev1.DisruptionTarget, Status: corev1.ConditionTrue, Reason: "TerminationByKubelet",
@@ -368,7 +371,7 @@ func TestEvictionReachesStatus(t *testing.T) {
 func TestForeignPodChangesNothing(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
-	app, _ := podCauseApp(t, g, 1, 0)
+	app, _ := podCauseApp(t, g)
 	d := get(g, app.Namespace, app.Name, &appsv1.Deployment{})
 	eventually(g, app, paasv1.ConditionDegraded, metav1.ConditionFalse, paasv1.ReasonAsExpected)
 	foreign := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: app.Namespace, Name: "intruder", Labels: d.Spec.Template.Labels},

@@ -94,6 +94,11 @@ func notReadyPod() corev1.Pod {
 	return pod
 }
 
+// unhealthy is the kubelet's Event of a failed probe of container.
+func unhealthy(container, message string, ago time.Duration) corev1.Event {
+	return kubeletEvent("Unhealthy", "spec.containers{"+container+"}", message, ago)
+}
+
 // evicted is a pod the kubelet evicted ago before now.
 func evicted(ago time.Duration) corev1.Pod {
 	pod := podWith("web-0", corev1.PodFailed)
@@ -104,7 +109,7 @@ func evicted(ago time.Duration) corev1.Pod {
 }
 
 var (
-	probeFailed = kubeletEvent("Unhealthy", "spec.containers{app}", "Readiness probe failed: HTTP probe failed with statuscode: 503", 10*time.Second)
+	probeFailed = unhealthy("app", "Readiness probe failed: HTTP probe failed with statuscode: 503", 10*time.Second)
 	mountFailed = kubeletEvent("FailedMount", "", `MountVolume.SetUp failed for volume "config" : configmap "web-config" not found`, 5*time.Second)
 	multiAttach = kubeletEvent("FailedAttachVolume", "",
 		`Multi-Attach error for volume "pvc-1" Volume is already used by pod(s) web-7f9-zzzzz`, 2*time.Second)
@@ -121,6 +126,7 @@ func TestPodsCause(t *testing.T) {
 	sandboxReady := creating
 	sandboxReady.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReadyToStartContainers, Status: corev1.ConditionTrue}}
 	oomLooping := crashing
+	crashWords := "Pod web-1, container app: " + crashing.State.Waiting.Message + "; last exited with code 3 (Error): config missing"
 	oomLooping.LastTerminationState.Terminated = oom
 	for name, tc := range map[string]struct {
 		pods     []corev1.Pod
@@ -166,13 +172,13 @@ func TestPodsCause(t *testing.T) {
 		"readiness failing past the deadline, its Event gone: the Ready condition's words": {pods: []corev1.Pod{notReady}, deadline: true,
 			reason: paasv1.ReasonReadinessProbeFailed, words: "Pod web-0, container app: containers with unready status: [app]"},
 		"running, not yet probed":              {pods: []corev1.Pod{notReady}},
-		"running, a liveness probe failed":     {pods: []corev1.Pod{notReady}, events: []corev1.Event{kubeletEvent("Unhealthy", "spec.containers{app}", "Liveness probe failed: timeout", time.Second)}},
-		"running, another container's probe":   {pods: []corev1.Pod{notReady}, events: []corev1.Event{kubeletEvent("Unhealthy", "spec.containers{proxy}", probeFailed.Message, time.Second)}},
-		"running, the probe of an earlier run": {pods: []corev1.Pod{notReady}, events: []corev1.Event{kubeletEvent("Unhealthy", "spec.containers{app}", probeFailed.Message, time.Hour)}},
+		"running, a liveness probe failed":     {pods: []corev1.Pod{notReady}, events: []corev1.Event{unhealthy("app", "Liveness probe failed: EOF", time.Second)}},
+		"running, another container's probe":   {pods: []corev1.Pod{notReady}, events: []corev1.Event{unhealthy("proxy", probeFailed.Message, time.Second)}},
+		"running, the probe of an earlier run": {pods: []corev1.Pod{notReady}, events: []corev1.Event{unhealthy("app", probeFailed.Message, time.Hour)}},
 		"restarted once, now only failing readiness": {pods: []corev1.Pod{podWith("web-0", corev1.PodRunning, runningFor(time.Minute, 1, failed))},
 			events: []corev1.Event{probeFailed}, reason: paasv1.ReasonReadinessProbeFailed, passes: true, words: "Pod web-0, container app: " + probeFailed.Message},
 		"restarted once, no probe failed since: it crash-loops": {pods: []corev1.Pod{podWith("web-0", corev1.PodRunning, runningFor(time.Minute, 1, failed))},
-			events: []corev1.Event{kubeletEvent("Unhealthy", "spec.containers{app}", probeFailed.Message, 2*time.Minute)},
+			events: []corev1.Event{unhealthy("app", probeFailed.Message, 2*time.Minute)},
 			reason: paasv1.ReasonCrashLoopBackOff, words: "Pod web-0, container app: restarted 1 times; last exited with code 3 (Error)"},
 		"restarted long ago, not ready, not yet probed": {pods: []corev1.Pod{podWith("web-0", corev1.PodRunning, runningFor(time.Hour, 1, failed))}},
 		"restarted long ago, failing readiness": {pods: []corev1.Pod{podWith("web-0", corev1.PodRunning, runningFor(time.Hour, 1, failed))},
@@ -188,13 +194,15 @@ func TestPodsCause(t *testing.T) {
 			events: []corev1.Event{mountFailed}, reason: paasv1.ReasonVolumeMountFailed, words: "Pod web-0: " + mountFailed.Message},
 		"creating, then another pod's crash loop": {
 			pods:   []corev1.Pod{podWith("web-1", corev1.PodRunning, crashing), creating},
-			reason: paasv1.ReasonCrashLoopBackOff, words: "Pod web-1, container app: " + crashing.State.Waiting.Message + "; last exited with code 3 (Error): config missing"},
+			reason: paasv1.ReasonCrashLoopBackOff, words: crashWords},
 
 		"OOM-killed, backing off": {pods: []corev1.Pod{podWith("web-0", corev1.PodRunning, oomLooping)},
-			reason: paasv1.ReasonOOMKilled, words: "Pod web-0, container app: back-off 20s restarting failed container=app pod=web-1; last exited with code 137 (OOMKilled)"},
+			reason: paasv1.ReasonOOMKilled,
+			words:  "Pod web-0, container app: back-off 20s restarting failed container=app pod=web-1; last exited with code 137 (OOMKilled)"},
 		"OOM-killed, between back-offs": {pods: []corev1.Pod{podWith("web-0", corev1.PodRunning, runningFor(time.Second, 2, oom))},
 			reason: paasv1.ReasonOOMKilled, words: "Pod web-0, container app: restarted 2 times; last exited with code 137 (OOMKilled)"},
-		"OOM-killed, not yet restarted": {pods: []corev1.Pod{podWith("web-0", corev1.PodRunning, corev1.ContainerStatus{Name: "app", State: corev1.ContainerState{Terminated: oom}})},
+		"OOM-killed, not yet restarted": {
+			pods:   []corev1.Pod{podWith("web-0", corev1.PodRunning, corev1.ContainerStatus{Name: "app", State: corev1.ContainerState{Terminated: oom}})},
 			reason: paasv1.ReasonOOMKilled, words: "Pod web-0, container app: exited with code 137 (OOMKilled)"},
 		"OOM-killed once, ready again": {pods: []corev1.Pod{podWith("web-0", corev1.PodRunning, corev1.ContainerStatus{Name: "app", Ready: true, RestartCount: 1,
 			LastTerminationState: corev1.ContainerState{Terminated: oom}, State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{}}})}},
@@ -203,7 +211,7 @@ func TestPodsCause(t *testing.T) {
 			reason: paasv1.ReasonEvicted, passes: true, words: "Pod web-0: " + evicted(0).Status.Message},
 		"evicted long ago": {pods: []corev1.Pod{evicted(time.Hour)}},
 		"evicted, and another pod crash-loops": {pods: []corev1.Pod{evicted(time.Minute), podWith("web-1", corev1.PodRunning, crashing)},
-			reason: paasv1.ReasonCrashLoopBackOff, words: "Pod web-1, container app: " + crashing.State.Waiting.Message + "; last exited with code 3 (Error): config missing"},
+			reason: paasv1.ReasonCrashLoopBackOff, words: crashWords},
 	} {
 		t.Run(name, func(t *testing.T) {
 			g := NewWithT(t)
@@ -251,8 +259,9 @@ func TestPodsNews(t *testing.T) {
 	key := types.NamespacedName{Namespace: "shop", Name: "web"}
 	read := &podsRead{}
 	tell := func(pods ...corev1.Pod) []string {
-		var notes []string
-		for _, n := range read.read(key, "v", false, pods, (&podsView{pods: pods, now: now}).news()) {
+		told := read.read(key, "v", false, pods, (&podsView{pods: pods, now: now}).news())
+		notes := make([]string, 0, len(told))
+		for _, n := range told {
 			notes = append(notes, n.reason+": "+n.message)
 		}
 		return notes
