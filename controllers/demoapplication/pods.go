@@ -189,7 +189,9 @@ func (v *podsView) findingOf(pod *corev1.Pod) finding {
 	init := len(pod.Status.InitContainerStatuses)
 	for i, status := range slices.Concat(pod.Status.InitContainerStatuses, pod.Status.ContainerStatuses) {
 		running := status.State.Running != nil
-		if c := containerCause(pod.Name, status, v.now); c != nil && (f.cause == nil || rank(c) < rank(f.cause)) {
+		// Of two alike, a container that waits or exited crash-loops for sure.
+		if c := containerCause(pod.Name, status, v.now); c != nil &&
+			(f.cause == nil || rank(c) < rank(f.cause) || (rank(c) == rank(f.cause) && fromRunning && !running)) {
 			f.cause, fromRunning = c, running
 			if running {
 				probed = &status

@@ -180,6 +180,12 @@ func TestPodsCause(t *testing.T) {
 		"restarted once, no probe failed since: it crash-loops": {pods: []corev1.Pod{podWith("web-0", corev1.PodRunning, runningFor(time.Minute, 1, failed))},
 			events: []corev1.Event{unhealthy("app", probeFailed.Message, 2*time.Minute)},
 			reason: paasv1.ReasonCrashLoopBackOff, words: "Pod web-0, container app: restarted 1 times; last exited with code 3 (Error)"},
+		"restarted once, failing readiness, beside a container backing off": {
+			pods: []corev1.Pod{podWith("web-0", corev1.PodRunning, runningFor(time.Minute, 1, failed),
+				corev1.ContainerStatus{Name: "proxy", RestartCount: 2, LastTerminationState: corev1.ContainerState{Terminated: failed},
+					State: waiting("CrashLoopBackOff", "back-off 20s").State})},
+			events: []corev1.Event{probeFailed},
+			reason: paasv1.ReasonCrashLoopBackOff, words: "Pod web-0, container proxy: back-off 20s; last exited with code 3 (Error)"},
 		"restarted long ago, not ready, not yet probed": {pods: []corev1.Pod{podWith("web-0", corev1.PodRunning, runningFor(time.Hour, 1, failed))}},
 		"restarted long ago, failing readiness": {pods: []corev1.Pod{podWith("web-0", corev1.PodRunning, runningFor(time.Hour, 1, failed))},
 			events: []corev1.Event{probeFailed}, reason: paasv1.ReasonReadinessProbeFailed, passes: true, words: "Pod web-0, container app: " + probeFailed.Message},
