@@ -401,8 +401,8 @@ type podsRead struct {
 }
 
 type podsSeen struct {
-	// versions are the pods' UIDs and resourceVersions in the pod cache.
-	versions string
+	// versions digests the pods' UIDs and resourceVersions in the pod cache.
+	versions uint64
 	told     map[string]bool
 	// recheck is set when the read asked to read them again.
 	recheck bool
@@ -411,7 +411,7 @@ type podsSeen struct {
 // due reports whether app's pods are to be read again: they changed since they were last
 // read, or that read asked to read them again. On the first pass of an app since the
 // operator started they are not, so that a restart reads no healthy app's pods.
-func (p *podsRead) due(app types.NamespacedName, versions string) bool {
+func (p *podsRead) due(app types.NamespacedName, versions uint64) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	seen, ok := p.apps[app]
@@ -423,7 +423,7 @@ func (p *podsRead) due(app types.NamespacedName, versions string) bool {
 
 // read records that app's pods were read at versions and showed ns, and whether to read them
 // again; it returns the news not yet told. What was told of pods that are gone is forgotten.
-func (p *podsRead) read(app types.NamespacedName, versions string, recheck bool, pods []corev1.Pod, ns []news) []news {
+func (p *podsRead) read(app types.NamespacedName, versions uint64, recheck bool, pods []corev1.Pod, ns []news) []news {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	told := map[string]bool{}

@@ -265,7 +265,7 @@ func TestPodsNews(t *testing.T) {
 	key := types.NamespacedName{Namespace: "shop", Name: "web"}
 	read := &podsRead{}
 	tell := func(pods ...corev1.Pod) []string {
-		told := read.read(key, "v", false, pods, (&podsView{pods: pods, now: now}).news())
+		told := read.read(key, 7, false, pods, (&podsView{pods: pods, now: now}).news())
 		notes := make([]string, 0, len(told))
 		for _, n := range told {
 			notes = append(notes, n.reason+": "+n.message)
@@ -280,12 +280,12 @@ func TestPodsNews(t *testing.T) {
 	g.Expect(tell(recovered(2))).To(BeEmpty())
 
 	other := types.NamespacedName{Name: "other"}
-	g.Expect(read.due(other, "v1")).To(BeFalse(), "a first pass since the operator started reads no healthy app's pods")
-	g.Expect(read.due(other, "v1")).To(BeFalse())
-	g.Expect(read.due(other, "v2")).To(BeTrue(), "a pod changed")
-	read.read(other, "v2", true, nil, nil)
-	g.Expect(read.due(other, "v2")).To(BeTrue(), "the read asked to read again")
-	g.Expect(read.due(key, "v")).To(BeFalse())
+	g.Expect(read.due(other, 1)).To(BeFalse(), "a first pass since the operator started reads no healthy app's pods")
+	g.Expect(read.due(other, 1)).To(BeFalse())
+	g.Expect(read.due(other, 2)).To(BeTrue(), "a pod changed")
+	read.read(other, 2, true, nil, nil)
+	g.Expect(read.due(other, 2)).To(BeTrue(), "the read asked to read again")
+	g.Expect(read.due(key, 7)).To(BeFalse())
 	read.forget(key)
 	g.Expect(read.apps).NotTo(HaveKey(key))
 }
