@@ -142,6 +142,81 @@ func TestFoundSpecsSettle(t *testing.T) {
 	}
 }
 
+// TestFoundSpecsRefused keeps each class TestEveryAcceptedSpecBuildsValidObjects found whose
+// fields, each valid, disagreed in a way the API server's dry-run of the objects, the kubelet
+// or a controller would only find later: the CRD now refuses it, naming both fields.
+func TestFoundSpecsRefused(t *testing.T) {
+	ctx := context.Background()
+	ns := suite.NewNamespace(t)
+	for _, tc := range []struct {
+		name   string
+		change func(*paasv1.DemoApplicationSpec)
+		// fields the refusal must name, both sides of the disagreement.
+		fields []string
+	}{
+		// The Deployment is refused: its progressDeadlineSeconds must exceed minReadySeconds.
+		{"minReadySeconds at the progress deadline", func(s *paasv1.DemoApplicationSpec) { s.MinReadySeconds = 600 },
+			[]string{"spec.minReadySeconds", "spec.progressDeadlineSeconds"}},
+		// The kubelet finds no container port of the name: the probe fails every time.
+		{"a readinessProbe naming a port the container lacks", func(s *paasv1.DemoApplicationSpec) {
+			s.Ports = []paasv1.DemoApplicationPort{{Name: "http", Port: 80, TargetPort: ptr.To(intstr.FromInt32(8080))}}
+			s.ReadinessProbe = &paasv1.Probe{HTTPGet: &paasv1.HTTPGetAction{Path: "/healthz", Port: intstr.FromString("metrics")}}
+		}, []string{"spec.readinessProbe", "spec.ports[*].name"}},
+		// The container port takes the targetPort's name, not the Service port's.
+		{"a livenessProbe naming a Service port whose targetPort names the container port", func(s *paasv1.DemoApplicationSpec) {
+			s.Ports = []paasv1.DemoApplicationPort{{Name: "http", Port: 80, TargetPort: ptr.To(intstr.FromString("web"))}}
+			s.LivenessProbe = &paasv1.Probe{TCPSocket: &paasv1.TCPSocketAction{Port: intstr.FromString("http")}}
+		}, []string{"spec.livenessProbe", "spec.ports[*].name"}},
+		{"a startupProbe naming a port, without ports", func(s *paasv1.DemoApplicationSpec) {
+			s.Ports = nil
+			s.StartupProbe = &paasv1.Probe{TCPSocket: &paasv1.TCPSocketAction{Port: intstr.FromString("http")}}
+		}, []string{"spec.startupProbe", "spec.ports[*].name"}},
+		// The container port 8080 takes the first port's name: the second port's targetPort
+		// names no container port, and the EndpointSlice controller gives it no endpoints.
+		{"two ports naming one container port twice", func(s *paasv1.DemoApplicationSpec) {
+			s.Ports = []paasv1.DemoApplicationPort{
+				{Name: "http", Port: 80, TargetPort: ptr.To(intstr.FromInt32(8080))},
+				{Name: "alt", Port: 8080, TargetPort: ptr.To(intstr.FromString("metrics"))},
+			}
+		}, []string{"spec.ports[*].targetPort", "spec.ports[*].name"}},
+		// The kubelet refuses to start a container that must not run as root, as user 0.
+		{"the pod's runAsNonRoot with the container's user 0", func(s *paasv1.DemoApplicationSpec) {
+			s.PodSecurityContext = &paasv1.PodSecurityContext{RunAsNonRoot: ptr.To(true)}
+			s.SecurityContext = &paasv1.SecurityContext{RunAsUser: ptr.To[int64](0)}
+		}, []string{"spec.securityContext", "spec.podSecurityContext"}},
+		{"the container's runAsNonRoot with the pod's user 0", func(s *paasv1.DemoApplicationSpec) {
+			s.PodSecurityContext = &paasv1.PodSecurityContext{RunAsUser: ptr.To[int64](0)}
+			s.SecurityContext = &paasv1.SecurityContext{RunAsNonRoot: ptr.To(true)}
+		}, []string{"spec.securityContext", "spec.podSecurityContext"}},
+		// The autoscaler cannot compute a share of a request of 0.
+		{"autoscaling on CPU with a CPU request of 0", func(s *paasv1.DemoApplicationSpec) {
+			s.Resources = &paasv1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("0")}}
+			s.Autoscaling = &paasv1.Autoscaling{MaxReplicas: 3, TargetCPUUtilizationPercentage: ptr.To[int32](80)}
+		}, []string{"spec.autoscaling.targetCPUUtilizationPercentage", "spec.resources.requests.cpu"}},
+		{"autoscaling on memory with a memory request of 0", func(s *paasv1.DemoApplicationSpec) {
+			s.Resources = &paasv1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("0")}}
+			s.Autoscaling = &paasv1.Autoscaling{MaxReplicas: 3, TargetMemoryUtilizationPercentage: ptr.To[int32](80)}
+		}, []string{"spec.autoscaling.targetMemoryUtilizationPercentage", "spec.resources.requests.memory"}},
+		// A TLS entry without hosts: Ingress controllers serve their default certificate.
+		{"an ingress certificate for no host", func(s *paasv1.DemoApplicationSpec) {
+			s.Ingress = &paasv1.Ingress{TLSSecretName: "shop-tls"}
+		}, []string{"spec.ingress.tlsSecretName", "spec.ingress.hosts"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := NewWithT(t)
+			app := builder.DemoApplication(ns, "refused")
+			tc.change(&app.Spec)
+			// Broken indeed: the API server refuses the objects, or they fail once run.
+			g.Expect(errors.Join(applyDryRun(ctx, app.DeepCopy()), brokenAtRunTime(app))).To(HaveOccurred())
+			err := k8sClient.Create(ctx, app, client.DryRunAll)
+			g.Expect(apierrors.IsInvalid(err)).To(BeTrue(), "want the spec refused, got %v", err)
+			for _, field := range tc.fields {
+				g.Expect(err.Error()).To(ContainSubstring(field))
+			}
+		})
+	}
+}
+
 // TestRestrictedSampleMeetsRestrictedPodSecurity checks the sample docs/guide/demoapplication.md gives for namespaces
 // that enforce the restricted Pod Security Standard: the API server's PodSecurity admission
 // admits the pods its Deployment would create there, and refuses them without its security
@@ -900,6 +975,12 @@ func (g specGen) autoscaling(spec *paasv1.DemoApplicationSpec) {
 	}
 	if a.TargetCPUUtilizationPercentage == nil && a.TargetMemoryUtilizationPercentage == nil && !g.edges {
 		return
+	}
+	// A request of 0 is a request, of which no utilization is a share.
+	if len(requests) > 0 && g.crossing() && g.chance(0.3) {
+		for name := range requests {
+			requests[name] = resource.MustParse("0")
+		}
 	}
 	spec.Autoscaling = a
 }
