@@ -441,8 +441,8 @@ func envInt(t *testing.T, name string, def int) int {
 // its edges otherwise.
 type specGen struct {
 	r *rand.Rand
-	// edges says whether this case may go past the edges at all: half the cases do not, so
-	// that the valid side of every field is explored together with the others.
+	// edges says whether this case may go past the edges at all: most cases do not, so that
+	// the valid side of every field is explored together with the others.
 	edges bool
 	// dense says whether this case sets nearly every field, so that fields meet the others
 	// they depend on: a sparse case sets each now and then.
@@ -503,11 +503,6 @@ func (g specGen) count(n int) int {
 // edge reports, in a case that explores edges, with probability p, that a value goes past one.
 func (g specGen) edge(p float64) bool { return g.edges && g.chance(p) }
 
-// protocolOf returns p's protocol, TCP when unset, as the CRD defaults it.
-func protocolOf(p paasv1.DemoApplicationPort) corev1.Protocol {
-	return stdcmp.Or(p.Protocol, corev1.ProtocolTCP)
-}
-
 // word returns a string of length within [minLen, maxLen] drawn from alphabet.
 func (g specGen) word(alphabet string, minLen, maxLen int) string {
 	n := minLen + g.r.IntN(maxLen-minLen+1)
@@ -541,7 +536,8 @@ func (g specGen) app(namespace string, i int) *paasv1.DemoApplication {
 		p := g.port(j)
 		// Ports that target one container port must give it one name.
 		if !g.crossing() && slices.ContainsFunc(app.Spec.Ports, func(o paasv1.DemoApplicationPort) bool {
-			return containerPortNumber(o) == containerPortNumber(p) && protocolOf(o) == protocolOf(p) && containerPortName(o) != containerPortName(p)
+			return containerPortNumber(o) == containerPortNumber(p) && demoapplication.ProtocolOf(o) == demoapplication.ProtocolOf(p) &&
+				containerPortName(o) != containerPortName(p)
 		}) {
 			continue
 		}
