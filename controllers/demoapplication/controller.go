@@ -63,6 +63,8 @@ type Reconciler struct {
 	ConflictRetryInterval time.Duration
 	// PodLabels are the pod labeler's keys, which per-pod Services rely on.
 	PodLabels wellknown.PodLabelKeys
+	// GracePeriod overrides DefaultGracePeriod when set.
+	GracePeriod time.Duration
 }
 
 // +kubebuilder:rbac:groups=paas.cmft.com,resources=demoapplications,verbs=get;list;watch
@@ -82,6 +84,8 @@ type Reconciler struct {
 // A namespace's Pod Security level decides the Deployment's security defaults; its labels
 // are read as metadata.
 // +kubebuilder:rbac:groups="",resources=namespaces,verbs=get;list;watch
+// Whether the IngressClass an app's Ingress names exists; read as metadata.
+// +kubebuilder:rbac:groups=networking.k8s.io,resources=ingressclasses,verbs=get;list;watch
 
 // Reconcile makes the cluster match the DemoApplication in steps (its Deployment, its
 // Service, its per-pod Services, its Ingress, its autoscaler), each run whatever the others met, and reads what keeps its
@@ -127,16 +131,21 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 
 // result retries a failed pass with backoff, except when every failure is a name held by
 // someone else: only they can free it, and no event says when, so look again at intervals.
+// A pass that met a cause which passes by itself only for so long looks again when it ends.
 func (r *Reconciler) result(s *scope) (ctrl.Result, error) {
 	if len(s.failures) == 0 {
-		return ctrl.Result{}, nil
+		return ctrl.Result{RequeueAfter: s.recheck}, nil
 	}
 	for _, f := range s.failures {
 		if f.conflict == nil {
 			return ctrl.Result{}, s.err()
 		}
 	}
-	return ctrl.Result{RequeueAfter: r.conflictRetryInterval()}, nil
+	after := r.conflictRetryInterval()
+	if s.recheck > 0 {
+		after = min(after, s.recheck)
+	}
+	return ctrl.Result{RequeueAfter: after}, nil
 }
 
 // patchStatus writes app's status if it differs from original's.
@@ -173,6 +182,9 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, options controller.Optio
 	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &corev1.Service{}, podServiceAppIndex, podServiceAppOf); err != nil {
 		return fmt.Errorf("indexing per-pod Services by app: %w", err)
 	}
+	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &networkingv1.Ingress{}, ingressClassIndex, ingressClassOf); err != nil {
+		return fmt.Errorf("indexing Ingresses by IngressClass: %w", err)
+	}
 	// An informer's periodic resync replays every object unchanged: nothing to reconcile.
 	changed := builder.WithPredicates(predicate.ResourceVersionChangedPredicate{})
 	return ctrl.NewControllerManagedBy(mgr).
@@ -181,10 +193,11 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, options controller.Optio
 		Owns(&appsv1.Deployment{}, changed).
 		Owns(&corev1.Service{}, changed).
 		Owns(&networkingv1.Ingress{}, changed).
-		// An autoscaler's status changes at every metrics sync: only its spec and metadata are
-		// the operator's.
+		// An autoscaler's status changes at every metrics sync: of it, only its conditions say
+		// whether it can scale the app.
 		Owns(&autoscalingv2.HorizontalPodAutoscaler{}, builder.WithPredicates(predicate.Or[client.Object](
-			predicate.GenerationChangedPredicate{}, predicate.LabelChangedPredicate{}, predicate.AnnotationChangedPredicate{}))).
+			predicate.GenerationChangedPredicate{}, predicate.LabelChangedPredicate{}, predicate.AnnotationChangedPredicate{},
+			autoscalerConditionsChanged()))).
 		Watches(&corev1.Pod{}, handler.EnqueueRequestsFromMapFunc(r.podApp),
 			builder.OnlyMetadata, builder.WithPredicates(predicate.ResourceVersionChangedPredicate{}, predicate.NewPredicateFuncs(func(o client.Object) bool {
 				return o.GetLabels()[wellknown.LabelApplication] != ""
@@ -202,6 +215,9 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, options controller.Optio
 			}))).
 		Watches(&corev1.Namespace{}, handler.EnqueueRequestsFromMapFunc(r.namespaceApps),
 			builder.OnlyMetadata, builder.WithPredicates(podSecurityChanged())).
+		// Whether an IngressClass exists, not what it says, decides whether it serves.
+		Watches(&networkingv1.IngressClass{}, handler.EnqueueRequestsFromMapFunc(r.ingressClassApps),
+			builder.OnlyMetadata, builder.WithPredicates(predicate.Funcs{UpdateFunc: func(event.UpdateEvent) bool { return false }})).
 		WithOptions(options).
 		Complete(r)
 }

@@ -18,6 +18,7 @@ package demoapplication
 
 import (
 	"errors"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -47,8 +48,11 @@ type scope struct {
 	waiting map[string][]string
 	// causes are what keeps the app from serving as its spec asks, beyond what its steps
 	// could not do, most telling first: its pods' (none when every pod is ready and none was
-	// read), its autoscaler's, its Ingress's.
+	// read), its Ingress's, its autoscaler's, in the order of the steps.
 	causes []*cause
+	// recheck, when set, is when the pass looks again: a cause passes by itself only for so
+	// long, and no event says when that ends.
+	recheck time.Duration
 	// podServices counts the per-pod Services in place; nil when they could not be listed.
 	podServices *int32
 	// failures are what the steps could not do, in the order they met them.
