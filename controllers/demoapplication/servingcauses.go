@@ -114,14 +114,15 @@ func (r *Reconciler) observeIngress(ctx context.Context, s *scope, in *networkin
 			return
 		}
 	}
-	waited := time.Since(in.CreationTimestamp.Time)
-	if left := r.gracePeriod() - waited; left > 0 {
+	if left := in.CreationTimestamp.Add(r.gracePeriod()).Sub(time.Now()); left > 0 {
 		s.recheckWithin(left)
 		return
 	}
+	// Every pass from then on tells it again: the events library counts a repeat on the same
+	// Event, its note aside, rather than making another.
 	r.Recorder.Eventf(regarding(s.app), r.related(in), corev1.EventTypeWarning, EventIngressNotServed, "Reconcile",
-		"Ingress %s has had no address for %s: no Ingress controller reported serving it (some, such as Skipper, never report one)",
-		in.Name, waited.Round(time.Second))
+		"Ingress %s has no address %s after its creation: no Ingress controller reported serving it (some, such as Skipper, never report one)",
+		in.Name, r.gracePeriod())
 }
 
 // recheckWithin asks the pass to look again within d, when d is positive: a cause that

@@ -17,6 +17,7 @@ limitations under the License.
 package demoapplication
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -24,6 +25,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
@@ -127,4 +129,41 @@ func TestAutoscalerWatchIgnoresMetrics(t *testing.T) {
 	inactive := old.DeepCopy()
 	inactive.Status.Conditions[0].Status, inactive.Status.Conditions[0].Reason = corev1.ConditionFalse, "FailedGetResourceMetric"
 	g.Expect(changed.Update(event.UpdateEvent{ObjectOld: old, ObjectNew: inactive})).To(BeTrue())
+}
+
+// TestIngressWithoutAddress: an Ingress with no address is given the grace period, then told
+// as a Warning Event, never as a condition: some controllers serve and never report one.
+func TestIngressWithoutAddress(t *testing.T) {
+	classless := func(age time.Duration, addresses ...networkingv1.IngressLoadBalancerIngress) *networkingv1.Ingress {
+		in := &networkingv1.Ingress{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "web", CreationTimestamp: metav1.NewTime(time.Now().Add(-age))}}
+		in.Status.LoadBalancer.Ingress = addresses
+		return in
+	}
+	t.Run("within the grace period: looked at again when it ends", func(t *testing.T) {
+		g := NewWithT(t)
+		r, recorder := recordingReconciler(g, 1)
+		s := &scope{app: testApp()}
+		r.observeIngress(context.Background(), s, classless(30*time.Second))
+		g.Expect(s.recheck).To(BeNumerically("~", 90*time.Second, 5*time.Second))
+		g.Expect(s.causes).To(BeEmpty())
+		g.Expect(recorder.Events).To(BeEmpty())
+	})
+	t.Run("past it: a Warning Event", func(t *testing.T) {
+		g := NewWithT(t)
+		r, recorder := recordingReconciler(g, 1)
+		s := &scope{app: testApp()}
+		r.observeIngress(context.Background(), s, classless(3*time.Minute))
+		g.Expect(s.recheck).To(BeZero())
+		g.Expect(s.causes).To(BeEmpty(), "no condition: it may be served all the same")
+		g.Expect(<-recorder.Events).To(Equal("Warning IngressNotServed Ingress web has no address 2m0s after its creation: " +
+			"no Ingress controller reported serving it (some, such as Skipper, never report one)"))
+	})
+	t.Run("an address: nothing to say", func(t *testing.T) {
+		g := NewWithT(t)
+		r, recorder := recordingReconciler(g, 1)
+		s := &scope{app: testApp()}
+		r.observeIngress(context.Background(), s, classless(time.Hour, networkingv1.IngressLoadBalancerIngress{Hostname: "lb.example.test"}))
+		g.Expect(s.recheck).To(BeZero())
+		g.Expect(recorder.Events).To(BeEmpty())
+	})
 }
