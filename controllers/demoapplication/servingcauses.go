@@ -44,6 +44,10 @@ import (
 // balancer takes a while to come up.
 const DefaultGracePeriod = 2 * time.Minute
 
+// servingCauses are the reasons of the autoscaler's and the Ingress's causes that stall: a
+// Warning Event tells when Degraded starts saying one, as for the pods'.
+var servingCauses = []string{paasv1.ReasonAutoscalerUnableToScale, paasv1.ReasonAutoscalingInactive, paasv1.ReasonIngressClassNotFound}
+
 // EventIngressNotServed: the app's Ingress has had no address for the grace period. An Event,
 // not a condition: some Ingress controllers (Skipper) serve an Ingress and never report an
 // address, so a missing one does not say the app is not served.
@@ -114,7 +118,7 @@ func (r *Reconciler) observeIngress(ctx context.Context, s *scope, in *networkin
 			return
 		}
 	}
-	if left := in.CreationTimestamp.Add(r.gracePeriod()).Sub(time.Now()); left > 0 {
+	if left := time.Until(in.CreationTimestamp.Add(r.gracePeriod())); left > 0 {
 		s.recheckWithin(left)
 		return
 	}

@@ -50,9 +50,9 @@ func verdicts(g Gomega, app *paasv1.DemoApplication) (kstatus.Status, string) {
 }
 
 // setAutoscalerConditions plays the HPA controller, which envtest does not run: it writes
-// conditions, changed since ago, on the app's autoscaler.
-func setAutoscalerConditions(g Gomega, namespace, name string, ago time.Duration, conditions ...autoscalingv2.HorizontalPodAutoscalerCondition) {
-	hpa := get(g, namespace, name, &autoscalingv2.HorizontalPodAutoscaler{})
+// conditions, changed since ago, on the autoscaler of app.
+func setAutoscalerConditions(g Gomega, app *paasv1.DemoApplication, ago time.Duration, conditions ...autoscalingv2.HorizontalPodAutoscalerCondition) {
+	hpa := get(g, app.Namespace, app.Name, &autoscalingv2.HorizontalPodAutoscaler{})
 	for i := range conditions {
 		conditions[i].LastTransitionTime = metav1.NewTime(time.Now().Add(-ago))
 	}
@@ -60,7 +60,8 @@ func setAutoscalerConditions(g Gomega, namespace, name string, ago time.Duration
 	g.Expect(k8sClient.Status().Update(context.Background(), hpa)).To(Succeed())
 }
 
-func hpaCondition(t autoscalingv2.HorizontalPodAutoscalerConditionType, status corev1.ConditionStatus, reason, message string) autoscalingv2.HorizontalPodAutoscalerCondition {
+func hpaCondition(t autoscalingv2.HorizontalPodAutoscalerConditionType, status corev1.ConditionStatus,
+	reason, message string) autoscalingv2.HorizontalPodAutoscalerCondition {
 	return autoscalingv2.HorizontalPodAutoscalerCondition{Type: t, Status: status, Reason: reason, Message: message}
 }
 
@@ -86,7 +87,7 @@ func TestAutoscalerCauses(t *testing.T) {
 
 	t.Run("no metrics yet: Reconciling, in the autoscaler's words", func(t *testing.T) {
 		g := NewWithT(t)
-		setAutoscalerConditions(g, ns, "api", 0, able,
+		setAutoscalerConditions(g, app, 0, able,
 			hpaCondition(autoscalingv2.ScalingActive, corev1.ConditionFalse, "FailedGetResourceMetric", noMetrics))
 		start := time.Now()
 		g.Eventually(func(g Gomega) {
@@ -103,7 +104,7 @@ func TestAutoscalerCauses(t *testing.T) {
 
 	t.Run("metrics arrive: the cause clears", func(t *testing.T) {
 		g := NewWithT(t)
-		setAutoscalerConditions(g, ns, "api", 0, able,
+		setAutoscalerConditions(g, app, 0, able,
 			hpaCondition(autoscalingv2.ScalingActive, corev1.ConditionTrue, "ValidMetricFound", "the HPA was able to successfully calculate a replica count"))
 		g.Eventually(func(g Gomega) {
 			got := get(g, ns, "api", &paasv1.DemoApplication{})
@@ -117,7 +118,7 @@ func TestAutoscalerCauses(t *testing.T) {
 	t.Run("unable to scale past the grace period: Degraded", func(t *testing.T) {
 		g := NewWithT(t)
 		failed := `the HPA controller was unable to get the target's current scale: deployments/scale.apps "api" is forbidden`
-		setAutoscalerConditions(g, ns, "api", 10*time.Minute,
+		setAutoscalerConditions(g, app, 10*time.Minute,
 			hpaCondition(autoscalingv2.AbleToScale, corev1.ConditionFalse, "FailedGetScale", failed))
 		g.Eventually(func(g Gomega) {
 			got := get(g, ns, "api", &paasv1.DemoApplication{})
@@ -128,11 +129,14 @@ func TestAutoscalerCauses(t *testing.T) {
 			g.Expect(k).To(Equal(kstatus.FailedStatus))
 			g.Expect(argo).To(Equal(health.Degraded))
 		}).Should(Succeed())
+		g.Eventually(func(g Gomega) []string {
+			return eventNotes(g, ns, "api", paasv1.ReasonAutoscalerUnableToScale)
+		}).Should(ConsistOf("HorizontalPodAutoscaler api: " + failed))
 	})
 
 	t.Run("fixed: the cause clears", func(t *testing.T) {
 		g := NewWithT(t)
-		setAutoscalerConditions(g, ns, "api", 0, able)
+		setAutoscalerConditions(g, app, 0, able)
 		g.Eventually(func(g Gomega) {
 			got := get(g, ns, "api", &paasv1.DemoApplication{})
 			g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionFalse, paasv1.ReasonAsExpected))
@@ -211,8 +215,10 @@ func TestIngressCauses(t *testing.T) {
 		g.Expect(argo).To(Equal(health.Healthy))
 	}
 
-	t.Run("no such IngressClass: Degraded", func(t *testing.T) {
-		NewWithT(t).Eventually(stalled).Should(Succeed())
+	t.Run("no such IngressClass: Degraded, and a Warning Event", func(t *testing.T) {
+		g := NewWithT(t)
+		g.Eventually(stalled).Should(Succeed())
+		g.Eventually(func(g Gomega) int { return eventCount(g, ns, "shop", paasv1.ReasonIngressClassNotFound) }).Should(Equal(1))
 	})
 
 	ic := &networkingv1.IngressClass{ObjectMeta: metav1.ObjectMeta{Name: class}, Spec: networkingv1.IngressClassSpec{Controller: "example.com/lb"}}
