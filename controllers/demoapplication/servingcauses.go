@@ -20,6 +20,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
@@ -180,12 +181,13 @@ func ingressClassOf(obj client.Object) []string {
 func (r *Reconciler) ingressClassApps(ctx context.Context, obj client.Object) []reconcile.Request {
 	ingresses := &networkingv1.IngressList{}
 	if err := r.List(ctx, ingresses, client.MatchingFields{ingressClassIndex: obj.GetName()}); err != nil {
+		// The cache fails a list only when the index is missing, which SetupWithManager adds.
 		return nil
 	}
 	var requests []reconcile.Request
 	for i := range ingresses.Items {
 		in := &ingresses.Items[i]
-		if ref := metav1.GetControllerOfNoCopy(in); ref != nil && ref.Kind == "DemoApplication" {
+		if ref := metav1.GetControllerOfNoCopy(in); ref != nil && ref.Kind == "DemoApplication" && strings.HasPrefix(ref.APIVersion, paasv1.GroupVersion.Group+"/") {
 			requests = append(requests, reconcile.Request{NamespacedName: client.ObjectKey{Namespace: in.Namespace, Name: ref.Name}})
 		}
 	}

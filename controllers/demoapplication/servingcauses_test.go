@@ -115,6 +115,25 @@ func TestAutoscalerCauses(t *testing.T) {
 		}).Should(Succeed())
 	})
 
+	t.Run("metrics changing at every sync reconcile nothing", func(t *testing.T) {
+		g := NewWithT(t)
+		// A mark in the app's status that only a reconcile would take back (a status write does
+		// not reconcile it).
+		marked := get(g, ns, "api", &paasv1.DemoApplication{})
+		marked.Status.DesiredReplicas = 99
+		g.Expect(k8sClient.Status().Update(ctx, marked)).To(Succeed())
+		for i := range int32(5) {
+			hpa := get(g, ns, "api", &autoscalingv2.HorizontalPodAutoscaler{})
+			hpa.Status.CurrentReplicas = 2 + i%2
+			hpa.Status.CurrentMetrics = []autoscalingv2.MetricStatus{{Type: autoscalingv2.ResourceMetricSourceType,
+				Resource: &autoscalingv2.ResourceMetricStatus{Name: corev1.ResourceCPU, Current: autoscalingv2.MetricValueStatus{AverageUtilization: ptr.To(40 + i)}}}}
+			g.Expect(k8sClient.Status().Update(ctx, hpa)).To(Succeed())
+		}
+		g.Consistently(func(g Gomega) int32 {
+			return get(g, ns, "api", &paasv1.DemoApplication{}).Status.DesiredReplicas
+		}, 2*time.Second).Should(Equal(int32(99)))
+	})
+
 	t.Run("unable to scale past the grace period: Degraded", func(t *testing.T) {
 		g := NewWithT(t)
 		failed := `the HPA controller was unable to get the target's current scale: deployments/scale.apps "api" is forbidden`
@@ -139,6 +158,7 @@ func TestAutoscalerCauses(t *testing.T) {
 		setAutoscalerConditions(g, app, 0, able)
 		g.Eventually(func(g Gomega) {
 			got := get(g, ns, "api", &paasv1.DemoApplication{})
+			g.Expect(got.Status.DesiredReplicas).To(Equal(int32(2)))
 			g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionFalse, paasv1.ReasonAsExpected))
 			g.Expect(got).To(haveCondition(paasv1.ConditionReady, metav1.ConditionTrue, paasv1.ReasonRolloutComplete))
 		}).Should(Succeed())
