@@ -127,18 +127,18 @@ func (v *podsView) eventsFor() *corev1.Pod {
 
 // podsCause returns what keeps pods from running, the first a user meets of all the pods
 // show, in the words of the first pod (by name) that shows it and counting the others; nil
-// when nothing does. recheck is set when the first pod's Events did not yet say what they
-// may say.
+// when nothing does. recheck is set while the first pod's Events say why: a probe that keeps
+// failing, or a volume that keeps failing to mount, changes nothing on the pod, and the
+// kubelet's latest words (a 503 after a refused connection) are the ones that matter.
 func (v *podsView) podsCause() (first *cause, recheck bool) {
 	fs := v.findings()
 	if len(fs) == 0 {
 		return nil, false
 	}
 	if fs[0].ask != "" {
+		recheck = true
 		if c := v.fromEvents(&fs[0]); c != nil {
 			fs[0].cause = c
-		} else {
-			recheck = true
 		}
 	}
 	alike := 0

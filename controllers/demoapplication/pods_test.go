@@ -242,6 +242,12 @@ func TestEventsForOnePod(t *testing.T) {
 	g.Expect(view.eventsFor()).To(HaveField("Name", "web-2"), "a volume is mounted before a probe runs")
 	_, recheck := view.podsCause()
 	g.Expect(recheck).To(BeTrue(), "the kubelet may yet say it in an Event")
+	view.pods, view.events = []corev1.Pod{notReadyPod()}, []corev1.Event{probeFailed}
+	c, recheck := view.podsCause()
+	g.Expect(c.reason).To(Equal(paasv1.ReasonReadinessProbeFailed))
+	g.Expect(recheck).To(BeTrue(), "a probe that keeps failing changes nothing on the pod: its latest words are in its next Events")
+	view.events = nil
+	view.pods = []corev1.Pod{probing, creating2}
 	view.pods = append(view.pods, podWith("web-0", corev1.PodPending, pullBackOff))
 	g.Expect(view.eventsFor()).To(HaveField("Name", "web-2"))
 	view.pods = []corev1.Pod{probing, podWith("web-0", corev1.PodPending, pullBackOff)}
