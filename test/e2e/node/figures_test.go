@@ -22,6 +22,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -126,14 +127,8 @@ func (r causeResults) markdown() string {
 }
 
 func versions(v map[string]string) string {
-	var parts []string
-	for _, k := range slices.Sorted(func(yield func(string) bool) {
-		for k := range v {
-			if !yield(k) {
-				return
-			}
-		}
-	}) {
+	parts := make([]string, 0, len(v))
+	for _, k := range slices.Sorted(maps.Keys(v)) {
 		parts = append(parts, k+" "+v[k])
 	}
 	return strings.Join(parts, ", ")

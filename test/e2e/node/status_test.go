@@ -75,6 +75,10 @@ func TestCausesReachStatus(t *testing.T) {
 	t.Cleanup(func() { figures.write(t) })
 	start := time.Now()
 	t.Cleanup(func() { t.Logf("all causes in %s", time.Since(start).Round(100*time.Millisecond)) })
+	// Side by side: subtests run from goroutines, since go test runs no more parallel ones at
+	// once than -parallel, GOMAXPROCS by default.
+	var causes sync.WaitGroup
+	run := func(name string, test func(t *testing.T)) { causes.Go(func() { t.Run(name, test) }) }
 	for _, tc := range []causeCase{
 		{
 			name: "image that cannot be pulled",
@@ -147,8 +151,7 @@ func TestCausesReachStatus(t *testing.T) {
 			},
 		},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
+		run(tc.name, func(t *testing.T) {
 			g := NewWithT(t)
 			ctx := context.Background()
 			ns := framework.NewNamespace(t, k8s, metav1.ObjectMeta{GenerateName: "e2e-"})
@@ -186,10 +189,8 @@ func TestCausesReachStatus(t *testing.T) {
 			g.Expect(health.ArgoCDOf(app)).To(HaveField("Status", health.Healthy))
 		})
 	}
-	t.Run("OOM kill, then recovery", func(t *testing.T) {
-		t.Parallel()
-		testOOMRecovery(t, figures)
-	})
+	run("OOM kill, then recovery", func(t *testing.T) { testOOMRecovery(t, figures) })
+	causes.Wait()
 }
 
 // servingApp is an app of podname with a readiness probe on /ready, checked every second.
@@ -223,6 +224,7 @@ func observeCause(t *testing.T, app *paasv1.DemoApplication, tc causeCase, old s
 				}
 				if what, at := tc.report(&p, kubeletEvents(events.Items, p.Name)); !at.IsZero() {
 					f.Pod, f.Report, f.ReportedAt, f.SeenAt = p.Name, what, at, time.Now()
+					t.Logf("%s: the kubelet's %s on pod %s at %s", tc.name, what, p.Name, at.Format(time.TimeOnly))
 					break
 				}
 			}
