@@ -135,7 +135,22 @@ func TestCausesReachStatus(t *testing.T) {
 				app.Spec.Env = []paasv1.EnvVar{{Name: "READY_AFTER", Value: "87600h"}}
 			},
 			reason: paasv1.ReasonReadinessProbeFailed, words: "503",
-			report: kubeletEvent("Unhealthy", "Readiness probe failed"),
+			report: kubeletEvent("Unhealthy", "Readiness probe failed: HTTP probe failed with statuscode: 503"),
+			fix: func(g Gomega, app *paasv1.DemoApplication) {
+				updateApp(g, app, func(app *paasv1.DemoApplication) { app.Spec.Env = nil })
+			},
+		},
+		{
+			// Its one restart is history: the app is not crash-looping.
+			name: "readiness never passing after a restart",
+			broken: func(app *paasv1.DemoApplication) {
+				app.Spec.Env = []paasv1.EnvVar{{Name: "CRASH", Value: "first start"}, {Name: "FAIL_ONCE", Value: "/scratch/failed"},
+					{Name: "READY_AFTER", Value: "87600h"}}
+				app.Spec.Volumes = []paasv1.Volume{{Name: "scratch", EmptyDir: &paasv1.EmptyDirVolumeSource{}}}
+				app.Spec.VolumeMounts = []paasv1.VolumeMount{{Name: "scratch", MountPath: "/scratch"}}
+			},
+			reason: paasv1.ReasonReadinessProbeFailed, words: "503",
+			report: kubeletEvent("Unhealthy", "Readiness probe failed: HTTP probe failed with statuscode: 503"),
 			fix: func(g Gomega, app *paasv1.DemoApplication) {
 				updateApp(g, app, func(app *paasv1.DemoApplication) { app.Spec.Env = nil })
 			},
@@ -145,7 +160,7 @@ func TestCausesReachStatus(t *testing.T) {
 			broken:  func(app *paasv1.DemoApplication) { app.Spec.Image = neverReadyImage },
 			rollout: true,
 			reason:  paasv1.ReasonReadinessProbeFailed, words: "503",
-			report: kubeletEvent("Unhealthy", "Readiness probe failed"),
+			report: kubeletEvent("Unhealthy", "Readiness probe failed: HTTP probe failed with statuscode: 503"),
 			fix: func(g Gomega, app *paasv1.DemoApplication) {
 				updateApp(g, app, func(app *paasv1.DemoApplication) { app.Spec.Image = appImage })
 			},
