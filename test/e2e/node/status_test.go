@@ -57,6 +57,9 @@ type causeCase struct {
 	stalls bool
 	// words are the kubelet's, in the app's message.
 	words string
+	// last are the words of the kubelet's last report, which the message comes to say: a
+	// probe first refused while the server starts, then answered 503.
+	last string
 	// report returns the kubelet's report of the cause on pod, from its status or its Events:
 	// what it is and its time; zero until the kubelet reported it.
 	report func(pod *corev1.Pod, events []corev1.Event) (string, time.Time)
@@ -134,8 +137,8 @@ func TestCausesReachStatus(t *testing.T) {
 			broken: func(app *paasv1.DemoApplication) {
 				app.Spec.Env = []paasv1.EnvVar{{Name: "READY_AFTER", Value: "87600h"}}
 			},
-			reason: paasv1.ReasonReadinessProbeFailed, words: "503",
-			report: kubeletEvent("Unhealthy", "Readiness probe failed: HTTP probe failed with statuscode: 503"),
+			reason: paasv1.ReasonReadinessProbeFailed, words: "Readiness probe failed", last: "statuscode: 503",
+			report: kubeletEvent("Unhealthy", "Readiness probe failed"),
 			fix: func(g Gomega, app *paasv1.DemoApplication) {
 				updateApp(g, app, func(app *paasv1.DemoApplication) { app.Spec.Env = nil })
 			},
@@ -149,8 +152,8 @@ func TestCausesReachStatus(t *testing.T) {
 				app.Spec.Volumes = []paasv1.Volume{{Name: "scratch", EmptyDir: &paasv1.EmptyDirVolumeSource{}}}
 				app.Spec.VolumeMounts = []paasv1.VolumeMount{{Name: "scratch", MountPath: "/scratch"}}
 			},
-			reason: paasv1.ReasonReadinessProbeFailed, words: "503",
-			report: kubeletEvent("Unhealthy", "Readiness probe failed: HTTP probe failed with statuscode: 503"),
+			reason: paasv1.ReasonReadinessProbeFailed, words: "Readiness probe failed", last: "statuscode: 503",
+			report: kubeletEvent("Unhealthy", "Readiness probe failed"),
 			fix: func(g Gomega, app *paasv1.DemoApplication) {
 				updateApp(g, app, func(app *paasv1.DemoApplication) { app.Spec.Env = nil })
 			},
@@ -159,8 +162,8 @@ func TestCausesReachStatus(t *testing.T) {
 			name:    "bad rollout, the old pod serving",
 			broken:  func(app *paasv1.DemoApplication) { app.Spec.Image = neverReadyImage },
 			rollout: true,
-			reason:  paasv1.ReasonReadinessProbeFailed, words: "503",
-			report: kubeletEvent("Unhealthy", "Readiness probe failed: HTTP probe failed with statuscode: 503"),
+			reason:  paasv1.ReasonReadinessProbeFailed, words: "Readiness probe failed", last: "statuscode: 503",
+			report: kubeletEvent("Unhealthy", "Readiness probe failed"),
 			fix: func(g Gomega, app *paasv1.DemoApplication) {
 				updateApp(g, app, func(app *paasv1.DemoApplication) { app.Spec.Image = appImage })
 			},
@@ -189,6 +192,13 @@ func TestCausesReachStatus(t *testing.T) {
 			g.Expect(f.Message).To(ContainSubstring(f.Pod), "the pod is named")
 			g.Expect(time.Duration(f.Seconds * float64(time.Second))).To(BeNumerically("<=", statusBudget))
 			expectVerdicts(g, said, tc.stalls)
+			if tc.last != "" {
+				g.Eventually(func(g Gomega) {
+					g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), app)).To(Succeed())
+					g.Expect(apimeta.FindStatusCondition(app.Status.Conditions, f.Condition)).To(And(HaveField("Reason", tc.reason),
+						HaveField("Message", ContainSubstring(tc.last))))
+				}, statusBudget, 250*time.Millisecond).Should(Succeed())
+			}
 			if tc.rollout {
 				expectOldPodServing(g, app, old)
 			}
@@ -339,19 +349,25 @@ func kubeletEvents(events []corev1.Event, pod string) []corev1.Event {
 	return of
 }
 
-// kubeletEvent reports the first kubelet Event of reason whose message has words, at the time
-// of its first occurrence.
+// kubeletEvent reports the earliest kubelet Event of reason whose message has words, at the
+// time of its first occurrence.
 func kubeletEvent(reason, words string) func(*corev1.Pod, []corev1.Event) (string, time.Time) {
 	return func(_ *corev1.Pod, events []corev1.Event) (string, time.Time) {
+		var what string
+		var first time.Time
 		for _, e := range events {
-			if e.Reason == reason && strings.Contains(e.Message, words) {
-				if !e.EventTime.IsZero() {
-					return "Event " + reason + " eventTime", e.EventTime.Time
-				}
-				return "Event " + reason + " firstTimestamp", e.FirstTimestamp.Time
+			if e.Reason != reason || !strings.Contains(e.Message, words) {
+				continue
+			}
+			at, field := e.FirstTimestamp.Time, "firstTimestamp"
+			if !e.EventTime.IsZero() {
+				at, field = e.EventTime.Time, "eventTime"
+			}
+			if first.IsZero() || at.Before(first) {
+				what, first = "Event "+reason+" "+field, at
 			}
 		}
-		return "", time.Time{}
+		return what, first
 	}
 }
 
