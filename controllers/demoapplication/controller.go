@@ -63,6 +63,8 @@ type Reconciler struct {
 	ConflictRetryInterval time.Duration
 	// PodLabels are the pod labeler's keys, which per-pod Services rely on.
 	PodLabels wellknown.PodLabelKeys
+	// podsRead is what the reconciler last read of each app's pods.
+	podsRead podsRead
 }
 
 // +kubebuilder:rbac:groups=paas.cmft.com,resources=demoapplications,verbs=get;list;watch
@@ -79,13 +81,16 @@ type Reconciler struct {
 // +kubebuilder:rbac:groups=autoscaling,resources=horizontalpodautoscalers,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
+// The kubelet says why a readiness probe failed or a volume did not mount in a pod's Events
+// alone.
+// +kubebuilder:rbac:groups="",resources=events,verbs=list
 // A namespace's Pod Security level decides the Deployment's security defaults; its labels
 // are read as metadata.
 // +kubebuilder:rbac:groups="",resources=namespaces,verbs=get;list;watch
 
 // Reconcile makes the cluster match the DemoApplication in steps (its Deployment, its
 // Service, its per-pod Services, its Ingress, its autoscaler), each run whatever the others met, and reads what keeps its
-// pods from running while some are not ready; then it rebuilds its status from what they
+// pods from running while some are not ready or since one changed; then it rebuilds its status from what they
 // observed. Status is written at the end of every pass, failed or
 // not, once and only when it changed.
 func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
@@ -95,11 +100,13 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if err := r.Get(ctx, req.NamespacedName, app); err != nil {
 		if apierrors.IsNotFound(err) {
 			forgetMetrics(req.NamespacedName)
+			r.podsRead.forget(req.NamespacedName)
 		}
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	if !app.DeletionTimestamp.IsZero() {
 		forgetMetrics(req.NamespacedName)
+		r.podsRead.forget(req.NamespacedName)
 		return ctrl.Result{}, nil
 	}
 	original := app.DeepCopy()
@@ -127,16 +134,21 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 
 // result retries a failed pass with backoff, except when every failure is a name held by
 // someone else: only they can free it, and no event says when, so look again at intervals.
+// A pass that failed nothing looks again when it asked to.
 func (r *Reconciler) result(s *scope) (ctrl.Result, error) {
 	if len(s.failures) == 0 {
-		return ctrl.Result{}, nil
+		return ctrl.Result{RequeueAfter: s.recheckAfter}, nil
 	}
 	for _, f := range s.failures {
 		if f.conflict == nil {
 			return ctrl.Result{}, s.err()
 		}
 	}
-	return ctrl.Result{RequeueAfter: r.conflictRetryInterval()}, nil
+	retry := r.conflictRetryInterval()
+	if s.recheckAfter > 0 {
+		retry = min(retry, s.recheckAfter)
+	}
+	return ctrl.Result{RequeueAfter: retry}, nil
 }
 
 // patchStatus writes app's status if it differs from original's.

@@ -49,8 +49,11 @@ const (
 	EventPodServiceNameInvalid = "PodServiceNameInvalid"
 	// What keeps the pods from running, as the cluster says it, is a Warning Event of
 	// Degraded's reason, once when it starts, not per pass: paasv1.ReasonFailedCreate (the
-	// ReplicaSet cannot create pods), ReasonUnschedulable, ReasonImagePullBackOff,
-	// ReasonCreateContainerError, ReasonCrashLoopBackOff.
+	// ReplicaSet cannot create pods), ReasonUnschedulable, ReasonVolumeMountFailed,
+	// ReasonImagePullBackOff, ReasonCreateContainerError, ReasonOOMKilled,
+	// ReasonCrashLoopBackOff, ReasonReadinessProbeFailed (past the progress deadline).
+	// What no condition keeps is a Warning Event once, about the pod: paasv1.ReasonOOMKilled
+	// (a container killed for its memory is ready again), ReasonEvicted (a pod was evicted).
 	// Any other failure that lasts until someone acts (a delete refused by an admission
 	// policy, a read forbidden by RBAC) is a Warning Event whose reason names the step, as
 	// the Degraded condition does: paasv1.ReasonDeploymentFailed, ReasonServiceFailed,
@@ -58,8 +61,8 @@ const (
 )
 
 // recordEvents turns the scope into the app's Events, at the end of every pass: what the
-// pass created, updated and deleted, the pods it could give no Service, and what kept the
-// app from its spec. Nothing else raises a DemoApplication's Events.
+// pass created, updated and deleted, the pods it could give no Service, the news of its
+// pods, and what kept the app from its spec. Nothing else raises a DemoApplication's Events.
 func (r *Reconciler) recordEvents(s *scope) {
 	r.recordCreated(s)
 	for _, obj := range s.updated {
@@ -71,6 +74,9 @@ func (r *Reconciler) recordEvents(s *scope) {
 	for _, pod := range s.misnamedPods {
 		r.Recorder.Eventf(regarding(s.app), nil, corev1.EventTypeWarning, EventPodServiceNameInvalid, "Apply",
 			"Pod %s gets no Service of its own: its name is not a valid Service name: %s", pod.name, strings.Join(pod.problems, "; "))
+	}
+	for _, n := range s.news {
+		r.Recorder.Eventf(regarding(s.app), r.related(n.pod), corev1.EventTypeWarning, n.reason, "Reconcile", "%s", n.message)
 	}
 	r.recordFailures(s)
 }

@@ -19,10 +19,12 @@ package demoapplication
 import (
 	"strings"
 	"testing"
+	"time"
 
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
@@ -59,12 +61,81 @@ var (
 		State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{}}}
 )
 
+// now is when the tests' pods are read.
+var now = time.Date(2026, 11, 27, 15, 0, 0, 0, time.UTC)
+
+// podsCause is what observePods finds in pods, before the progress deadline, with no Event.
+func podsCause(pods []corev1.Pod) *cause {
+	c, _ := (&podsView{pods: pods, now: now}).podsCause()
+	return c
+}
+
+// runningFor is a container that has run for d, not ready, after restarts.
+func runningFor(d time.Duration, restarts int32, last *corev1.ContainerStateTerminated) corev1.ContainerStatus {
+	return corev1.ContainerStatus{Name: "app", RestartCount: restarts, Started: ptr.To(true),
+		LastTerminationState: corev1.ContainerState{Terminated: last},
+		State:                corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: metav1.NewTime(now.Add(-d))}}}
+}
+
+// kubeletEvent is an Event about pod web-0 as the kubelet writes it, ago before now.
+func kubeletEvent(reason, fieldPath, message string, ago time.Duration) corev1.Event {
+	return corev1.Event{
+		InvolvedObject: corev1.ObjectReference{Kind: "Pod", Name: "web-0", FieldPath: fieldPath},
+		Reason:         reason, Message: message, Type: corev1.EventTypeWarning,
+		FirstTimestamp: metav1.NewTime(now.Add(-ago - time.Minute)), LastTimestamp: metav1.NewTime(now.Add(-ago)), Count: 4,
+	}
+}
+
+// notReadyPod is a pod whose container has run for a minute, not ready.
+func notReadyPod() corev1.Pod {
+	pod := podWith("web-0", corev1.PodRunning, runningFor(time.Minute, 0, nil))
+	pod.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionFalse, Reason: "ContainersNotReady",
+		Message: "containers with unready status: [app]"}}
+	return pod
+}
+
+// unhealthy is the kubelet's Event of a failed probe of container.
+func unhealthy(container, message string, ago time.Duration) corev1.Event {
+	return kubeletEvent("Unhealthy", "spec.containers{"+container+"}", message, ago)
+}
+
+// evicted is a pod the kubelet evicted ago before now.
+func evicted(ago time.Duration) corev1.Pod {
+	pod := podWith("web-0", corev1.PodFailed)
+	pod.Status.Reason, pod.Status.Message = "Evicted", "The node was low on resource: memory. Threshold quantity: 100Mi, available: 80Mi. "
+	pod.Status.Conditions = []corev1.PodCondition{{Type: corev1.DisruptionTarget, Status: corev1.ConditionTrue, Reason: "TerminationByKubelet",
+		LastTransitionTime: metav1.NewTime(now.Add(-ago))}}
+	return pod
+}
+
+var (
+	probeFailed = unhealthy("app", "Readiness probe failed: HTTP probe failed with statuscode: 503", 10*time.Second)
+	mountFailed = kubeletEvent("FailedMount", "", `MountVolume.SetUp failed for volume "config" : configmap "web-config" not found`, 5*time.Second)
+	multiAttach = kubeletEvent("FailedAttachVolume", "",
+		`Multi-Attach error for volume "pvc-1" Volume is already used by pod(s) web-7f9-zzzzz`, 2*time.Second)
+	oom    = &corev1.ContainerStateTerminated{ExitCode: 137, Reason: "OOMKilled"}
+	failed = &corev1.ContainerStateTerminated{ExitCode: 3, Reason: "Error"}
+	// creating is a pod whose container waits for its volumes.
+	creating = podWith("web-0", corev1.PodPending, waiting("ContainerCreating", ""))
+)
+
 func TestPodsCause(t *testing.T) {
 	deleting := podWith("web-0", corev1.PodRunning, pullBackOff)
 	deleting.DeletionTimestamp = ptr.To(metav1.Now())
+	notReady := notReadyPod()
+	sandboxReady := creating
+	sandboxReady.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReadyToStartContainers, Status: corev1.ConditionTrue}}
+	oomLooping := crashing
+	crashWords := "Pod web-1, container app: " + crashing.State.Waiting.Message + "; last exited with code 3 (Error): config missing"
+	oomLooping.LastTerminationState.Terminated = oom
 	for name, tc := range map[string]struct {
-		pods          []corev1.Pod
-		reason, words string
+		pods     []corev1.Pod
+		events   []corev1.Event
+		deadline bool
+		reason   string
+		words    string
+		// passes is set for a cause that may pass by itself.
+		passes bool
 	}{
 		"no pods":        {},
 		"ready":          {pods: []corev1.Pod{podWith("web-0", corev1.PodRunning, ready)}},
@@ -93,17 +164,130 @@ func TestPodsCause(t *testing.T) {
 				podWith("web-1", corev1.PodPending, pullFailed), podWith("web-0", corev1.PodRunning, ready),
 			},
 			reason: paasv1.ReasonImagePullBackOff, words: "Pod web-1, container app: " + pullFailed.State.Waiting.Message + " (and 1 more pods)"},
+
+		"readiness failing, in the probe's words": {pods: []corev1.Pod{notReady}, events: []corev1.Event{probeFailed},
+			reason: paasv1.ReasonReadinessProbeFailed, passes: true, words: "Pod web-0, container app: " + probeFailed.Message},
+		"readiness failing past the progress deadline stalls": {pods: []corev1.Pod{notReady}, events: []corev1.Event{probeFailed}, deadline: true,
+			reason: paasv1.ReasonReadinessProbeFailed, words: "Pod web-0, container app: " + probeFailed.Message},
+		"readiness failing past the deadline, its Event gone: the Ready condition's words": {pods: []corev1.Pod{notReady}, deadline: true,
+			reason: paasv1.ReasonReadinessProbeFailed, words: "Pod web-0, container app: containers with unready status: [app]"},
+		"running, not yet probed":              {pods: []corev1.Pod{notReady}},
+		"running, a liveness probe failed":     {pods: []corev1.Pod{notReady}, events: []corev1.Event{unhealthy("app", "Liveness probe failed: EOF", time.Second)}},
+		"running, another container's probe":   {pods: []corev1.Pod{notReady}, events: []corev1.Event{unhealthy("proxy", probeFailed.Message, time.Second)}},
+		"running, the probe of an earlier run": {pods: []corev1.Pod{notReady}, events: []corev1.Event{unhealthy("app", probeFailed.Message, time.Hour)}},
+		"restarted once, now only failing readiness": {pods: []corev1.Pod{podWith("web-0", corev1.PodRunning, runningFor(time.Minute, 1, failed))},
+			events: []corev1.Event{probeFailed}, reason: paasv1.ReasonReadinessProbeFailed, passes: true, words: "Pod web-0, container app: " + probeFailed.Message},
+		"restarted once, no probe failed since: it crash-loops": {pods: []corev1.Pod{podWith("web-0", corev1.PodRunning, runningFor(time.Minute, 1, failed))},
+			events: []corev1.Event{unhealthy("app", probeFailed.Message, 2*time.Minute)},
+			reason: paasv1.ReasonCrashLoopBackOff, words: "Pod web-0, container app: restarted 1 times; last exited with code 3 (Error)"},
+		"restarted once, failing readiness, beside a container backing off": {
+			pods: []corev1.Pod{podWith("web-0", corev1.PodRunning, runningFor(time.Minute, 1, failed),
+				corev1.ContainerStatus{Name: "proxy", RestartCount: 2, LastTerminationState: corev1.ContainerState{Terminated: failed},
+					State: waiting("CrashLoopBackOff", "back-off 20s").State})},
+			events: []corev1.Event{probeFailed},
+			reason: paasv1.ReasonCrashLoopBackOff, words: "Pod web-0, container proxy: back-off 20s; last exited with code 3 (Error)"},
+		"restarted long ago, not ready, not yet probed": {pods: []corev1.Pod{podWith("web-0", corev1.PodRunning, runningFor(time.Hour, 1, failed))}},
+		"restarted long ago, failing readiness": {pods: []corev1.Pod{podWith("web-0", corev1.PodRunning, runningFor(time.Hour, 1, failed))},
+			events: []corev1.Event{probeFailed}, reason: paasv1.ReasonReadinessProbeFailed, passes: true, words: "Pod web-0, container app: " + probeFailed.Message},
+
+		"a volume cannot mount": {pods: []corev1.Pod{creating}, events: []corev1.Event{mountFailed},
+			reason: paasv1.ReasonVolumeMountFailed, words: "Pod web-0: " + mountFailed.Message},
+		"a volume attached elsewhere": {pods: []corev1.Pod{creating}, events: []corev1.Event{mountFailed, multiAttach},
+			reason: paasv1.ReasonVolumeMountFailed, words: "Pod web-0: " + multiAttach.Message},
+		"volumes mounted, the sandbox made": {pods: []corev1.Pod{sandboxReady}, events: []corev1.Event{mountFailed}},
+		"a volume cannot mount, before another pod's crash loop": {
+			pods:   []corev1.Pod{podWith("web-1", corev1.PodRunning, crashing), creating},
+			events: []corev1.Event{mountFailed}, reason: paasv1.ReasonVolumeMountFailed, words: "Pod web-0: " + mountFailed.Message},
+		"creating, then another pod's crash loop": {
+			pods:   []corev1.Pod{podWith("web-1", corev1.PodRunning, crashing), creating},
+			reason: paasv1.ReasonCrashLoopBackOff, words: crashWords},
+
+		"OOM-killed, backing off": {pods: []corev1.Pod{podWith("web-0", corev1.PodRunning, oomLooping)},
+			reason: paasv1.ReasonOOMKilled,
+			words:  "Pod web-0, container app: back-off 20s restarting failed container=app pod=web-1; last exited with code 137 (OOMKilled)"},
+		"OOM-killed, between back-offs": {pods: []corev1.Pod{podWith("web-0", corev1.PodRunning, runningFor(time.Second, 2, oom))},
+			reason: paasv1.ReasonOOMKilled, words: "Pod web-0, container app: restarted 2 times; last exited with code 137 (OOMKilled)"},
+		"OOM-killed, not yet restarted": {
+			pods:   []corev1.Pod{podWith("web-0", corev1.PodRunning, corev1.ContainerStatus{Name: "app", State: corev1.ContainerState{Terminated: oom}})},
+			reason: paasv1.ReasonOOMKilled, words: "Pod web-0, container app: exited with code 137 (OOMKilled)"},
+		"OOM-killed once, ready again": {pods: []corev1.Pod{podWith("web-0", corev1.PodRunning, corev1.ContainerStatus{Name: "app", Ready: true, RestartCount: 1,
+			LastTerminationState: corev1.ContainerState{Terminated: oom}, State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{}}})}},
+
+		"evicted": {pods: []corev1.Pod{evicted(time.Minute)},
+			reason: paasv1.ReasonEvicted, passes: true, words: "Pod web-0: " + evicted(0).Status.Message},
+		"evicted long ago": {pods: []corev1.Pod{evicted(time.Hour)}},
+		"evicted, and another pod crash-loops": {pods: []corev1.Pod{evicted(time.Minute), podWith("web-1", corev1.PodRunning, crashing)},
+			reason: paasv1.ReasonCrashLoopBackOff, words: crashWords},
 	} {
 		t.Run(name, func(t *testing.T) {
 			g := NewWithT(t)
-			got := podsCause(tc.pods)
+			view := &podsView{pods: tc.pods, events: tc.events, deadlineExceeded: tc.deadline, now: now}
+			got, _ := view.podsCause()
 			if tc.reason == "" {
 				g.Expect(got).To(BeNil())
 				return
 			}
-			g.Expect(got).To(Equal(&cause{stalls: true, reason: tc.reason, message: tc.words}))
+			g.Expect(got).To(Equal(&cause{stalls: !tc.passes, reason: tc.reason, message: tc.words}))
 		})
 	}
+}
+
+// TestEventsForOnePod: a pass reads the Events of one pod at most, the first whose Events may
+// say what its status cannot, and none when a pod's status says more already.
+func TestEventsForOnePod(t *testing.T) {
+	g := NewWithT(t)
+	probing := podWith("web-1", corev1.PodRunning, runningFor(time.Minute, 0, nil))
+	creating2 := podWith("web-2", corev1.PodPending, waiting("ContainerCreating", ""))
+	view := &podsView{pods: []corev1.Pod{probing, creating2}, now: now}
+	g.Expect(view.eventsFor()).To(HaveField("Name", "web-2"), "a volume is mounted before a probe runs")
+	_, recheck := view.podsCause()
+	g.Expect(recheck).To(BeTrue(), "the kubelet may yet say it in an Event")
+	view.pods = append(view.pods, podWith("web-0", corev1.PodPending, pullBackOff))
+	g.Expect(view.eventsFor()).To(HaveField("Name", "web-2"))
+	view.pods = []corev1.Pod{probing, podWith("web-0", corev1.PodPending, pullBackOff)}
+	g.Expect(view.eventsFor()).To(BeNil(), "an image pull fails before a probe runs")
+	_, recheck = view.podsCause()
+	g.Expect(recheck).To(BeFalse())
+}
+
+// TestPodsNews: a kill for memory that the container recovered from, and an eviction, are
+// told once each; a new kill is told again.
+func TestPodsNews(t *testing.T) {
+	g := NewWithT(t)
+	recovered := func(restarts int32) corev1.Pod {
+		pod := podWith("web-1", corev1.PodRunning, corev1.ContainerStatus{Name: "app", Ready: true, RestartCount: restarts,
+			LastTerminationState: corev1.ContainerState{Terminated: oom}, State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{}}})
+		pod.UID = "uid-1"
+		return pod
+	}
+	gone := evicted(time.Minute)
+	gone.UID = "uid-0"
+	key := types.NamespacedName{Namespace: "shop", Name: "web"}
+	read := &podsRead{}
+	tell := func(pods ...corev1.Pod) []string {
+		told := read.read(key, 7, false, pods, (&podsView{pods: pods, now: now}).news())
+		notes := make([]string, 0, len(told))
+		for _, n := range told {
+			notes = append(notes, n.reason+": "+n.message)
+		}
+		return notes
+	}
+	g.Expect(tell(gone, recovered(1))).To(ConsistOf(
+		"Evicted: Pod web-0: "+gone.Status.Message,
+		"OOMKilled: Pod web-1, container app: killed for exceeding its memory limit (restart 1, exited with code 137 (OOMKilled)), and ready again"))
+	g.Expect(tell(gone, recovered(1))).To(BeEmpty(), "told once")
+	g.Expect(tell(gone, recovered(2))).To(ConsistOf(ContainSubstring("restart 2")), "a new kill")
+	g.Expect(tell(recovered(2))).To(BeEmpty())
+
+	other := types.NamespacedName{Name: "other"}
+	g.Expect(read.due(other, 1)).To(BeFalse(), "a first pass since the operator started reads no healthy app's pods")
+	g.Expect(read.due(other, 1)).To(BeFalse())
+	g.Expect(read.due(other, 2)).To(BeTrue(), "a pod changed")
+	read.read(other, 2, true, nil, nil)
+	g.Expect(read.due(other, 2)).To(BeTrue(), "the read asked to read again")
+	g.Expect(read.due(key, 7)).To(BeFalse())
+	read.forget(key)
+	g.Expect(read.apps).NotTo(HaveKey(key))
 }
 
 // TestTerminationMessageIsCut checks that a long termination message does not fill the

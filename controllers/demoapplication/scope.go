@@ -18,6 +18,7 @@ package demoapplication
 
 import (
 	"errors"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -49,6 +50,11 @@ type scope struct {
 	// could not do, most telling first: its pods' (none when every pod is ready and none was
 	// read), its autoscaler's, its Ingress's.
 	causes []*cause
+	// news are what the pass tells once in a Warning Event, as no condition keeps it.
+	news []news
+	// recheckAfter, when set, is when the pass asks to look again: what it could not yet see
+	// changes nothing it watches.
+	recheckAfter time.Duration
 	// podServices counts the per-pod Services in place; nil when they could not be listed.
 	podServices *int32
 	// failures are what the steps could not do, in the order they met them.
@@ -78,6 +84,13 @@ func (s *scope) firstCause(stalls bool) *cause {
 		}
 	}
 	return nil
+}
+
+// recheck asks to look again after at most d.
+func (s *scope) recheck(d time.Duration) {
+	if s.recheckAfter == 0 || d < s.recheckAfter {
+		s.recheckAfter = d
+	}
 }
 
 // misnamedPod is a pod whose name is not a valid Service name, for the reasons problems give.

@@ -19,6 +19,7 @@ package demoapplication
 import (
 	"errors"
 	"testing"
+	"time"
 
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
@@ -54,8 +55,10 @@ func TestSetStatus(t *testing.T) {
 		deployment *appsv1.Deployment
 		step       string
 		err        error
-		// pods are the Deployment's pods, as observePods reads them.
+		// pods are the Deployment's pods, as observePods reads them, and events the Events
+		// it reads of one of them.
 		pods    []corev1.Pod
+		events  []corev1.Event
 		want    map[string]metav1.ConditionStatus
 		reasons map[string]string
 		// kstatus is the verdict of cli-utils' kstatus (Flux's health checks) on the app.
@@ -175,6 +178,54 @@ func TestSetStatus(t *testing.T) {
 			reasons:    map[string]string{paasv1.ConditionDegraded: paasv1.ReasonAsExpected},
 		},
 		{
+			name:       "readiness failing",
+			kstatus:    kstatus.InProgressStatus,
+			deployment: deployment(appsv1.DeploymentStatus{ObservedGeneration: 3, Replicas: 2, UpdatedReplicas: 2, ReadyReplicas: 1, AvailableReplicas: 1}),
+			pods:       []corev1.Pod{notReadyPod(), podWith("web-1", corev1.PodRunning, ready)},
+			events:     []corev1.Event{probeFailed},
+			want: map[string]metav1.ConditionStatus{paasv1.ConditionDegraded: "False", paasv1.ConditionReconciling: "True",
+				paasv1.ConditionReady: "False"},
+			reasons: map[string]string{paasv1.ConditionReconciling: paasv1.ReasonReadinessProbeFailed, paasv1.ConditionReady: paasv1.ReasonReadinessProbeFailed},
+		},
+		{
+			name:    "readiness failing past the progress deadline",
+			kstatus: kstatus.FailedStatus,
+			deployment: deployment(appsv1.DeploymentStatus{ObservedGeneration: 3, Replicas: 2, UpdatedReplicas: 2, ReadyReplicas: 1, AvailableReplicas: 1,
+				Conditions: []appsv1.DeploymentCondition{stalled}}),
+			pods:   []corev1.Pod{notReadyPod(), podWith("web-1", corev1.PodRunning, ready)},
+			events: []corev1.Event{probeFailed},
+			want: map[string]metav1.ConditionStatus{paasv1.ConditionDegraded: "True", paasv1.ConditionStalled: "True",
+				paasv1.ConditionProgressing: "False"},
+			reasons: map[string]string{paasv1.ConditionDegraded: paasv1.ReasonReadinessProbeFailed, paasv1.ConditionReady: paasv1.ReasonReadinessProbeFailed,
+				paasv1.ConditionProgressing: paasv1.ReasonProgressDeadlineExceeded},
+		},
+		{
+			name:       "a volume cannot mount",
+			kstatus:    kstatus.FailedStatus,
+			deployment: deployment(appsv1.DeploymentStatus{ObservedGeneration: 3, Replicas: 2, UpdatedReplicas: 2}),
+			pods:       []corev1.Pod{creating},
+			events:     []corev1.Event{mountFailed},
+			want:       map[string]metav1.ConditionStatus{paasv1.ConditionDegraded: "True", paasv1.ConditionStalled: "True"},
+			reasons:    map[string]string{paasv1.ConditionDegraded: paasv1.ReasonVolumeMountFailed, paasv1.ConditionReady: paasv1.ReasonVolumeMountFailed},
+		},
+		{
+			name:       "OOM-killed",
+			kstatus:    kstatus.FailedStatus,
+			deployment: deployment(appsv1.DeploymentStatus{ObservedGeneration: 3, Replicas: 2, UpdatedReplicas: 2, ReadyReplicas: 1, AvailableReplicas: 1}),
+			pods:       []corev1.Pod{podWith("web-0", corev1.PodRunning, ready), podWith("web-1", corev1.PodRunning, runningFor(time.Second, 2, oom))},
+			want:       map[string]metav1.ConditionStatus{paasv1.ConditionDegraded: "True", paasv1.ConditionStalled: "True"},
+			reasons:    map[string]string{paasv1.ConditionDegraded: paasv1.ReasonOOMKilled, paasv1.ConditionReady: paasv1.ReasonOOMKilled},
+		},
+		{
+			name:       "evicted",
+			kstatus:    kstatus.InProgressStatus,
+			deployment: deployment(appsv1.DeploymentStatus{ObservedGeneration: 3, Replicas: 2, UpdatedReplicas: 2, ReadyReplicas: 1, AvailableReplicas: 1}),
+			pods:       []corev1.Pod{evicted(time.Minute), podWith("web-1", corev1.PodRunning, ready)},
+			want: map[string]metav1.ConditionStatus{paasv1.ConditionDegraded: "False", paasv1.ConditionReconciling: "True",
+				paasv1.ConditionReady: "False"},
+			reasons: map[string]string{paasv1.ConditionReconciling: paasv1.ReasonEvicted, paasv1.ConditionReady: paasv1.ReasonEvicted},
+		},
+		{
 			name:    "a transient failure",
 			kstatus: kstatus.InProgressStatus,
 			step:    paasv1.ReasonDeploymentFailed,
@@ -187,7 +238,9 @@ func TestSetStatus(t *testing.T) {
 			g := NewWithT(t)
 			app := testApp()
 			app.Generation = 7
-			s := &scope{app: app, deployment: tc.deployment, deploymentKnown: true, causes: causes(podsCause(tc.pods))}
+			view := &podsView{pods: tc.pods, events: tc.events, deadlineExceeded: tc.deployment != nil && progressDeadlineExceeded(tc.deployment), now: now}
+			c, _ := view.podsCause()
+			s := &scope{app: app, deployment: tc.deployment, deploymentKnown: true, causes: causes(c)}
 			s.fail(tc.step, tc.err)
 			setStatus(s)
 			for typ, status := range tc.want {

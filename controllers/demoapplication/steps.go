@@ -19,8 +19,10 @@ package demoapplication
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
 	"maps"
 	"slices"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
@@ -86,24 +88,93 @@ func known(done outcome, f *failure) bool {
 	return done != absent || f == nil || f.afterRead()
 }
 
-// observePods reads, while some of the Deployment's pods are not ready, what keeps them from
-// running: the scheduler and the kubelet say it on the pods alone, and the pod cache holds
-// only their metadata.
+// observePods reads, while some of the Deployment's pods are not ready or since one changed,
+// what keeps them from running: the scheduler and the kubelet say it on the pods and in their
+// Events alone, and the pod cache holds only the pods' metadata. Only the pods the Deployment
+// runs count: the app's label, which whoever may create a pod can set, does not make a pod
+// the app's.
 func (r *Reconciler) observePods(ctx context.Context, s *scope) {
-	if d := s.deployment; d == nil || d.Status.ReadyReplicas >= d.Status.Replicas {
+	d := s.deployment
+	if d == nil {
+		return
+	}
+	key := client.ObjectKeyFromObject(s.app)
+	versions, err := r.podVersions(ctx, s.app)
+	if err != nil {
+		s.fail(paasv1.ReasonDeploymentFailed, err)
+		return
+	}
+	if d.Status.ReadyReplicas >= d.Status.Replicas && !r.podsRead.due(key, versions) {
 		return
 	}
 	pods := &corev1.PodList{}
 	// From the API server's watch cache (resourceVersion 0), as the pod cache would be.
-	err := r.APIReader.List(ctx, pods, client.InNamespace(s.app.Namespace), client.MatchingLabels{wellknown.LabelApplication: s.app.Name},
+	err = r.APIReader.List(ctx, pods, client.InNamespace(s.app.Namespace), client.MatchingLabels{wellknown.LabelApplication: s.app.Name},
 		&client.ListOptions{Raw: &metav1.ListOptions{ResourceVersion: "0"}})
 	if err != nil {
 		s.fail(paasv1.ReasonDeploymentFailed, fmt.Errorf("listing the Deployment's pods: %w", err))
 		return
 	}
-	if c := podsCause(pods.Items); c != nil {
+	view := &podsView{deadlineExceeded: progressDeadlineExceeded(d), now: time.Now()}
+	for i := range pods.Items {
+		runs, err := r.runs(ctx, d, &pods.Items[i])
+		if err != nil {
+			s.fail(paasv1.ReasonDeploymentFailed, err)
+			return
+		}
+		if runs {
+			view.pods = append(view.pods, pods.Items[i])
+		}
+	}
+	if pod := view.eventsFor(); pod != nil {
+		if view.events, err = r.podEvents(ctx, pod); err != nil {
+			s.fail(paasv1.ReasonDeploymentFailed, err)
+			return
+		}
+	}
+	c, recheck := view.podsCause()
+	if c != nil {
 		s.causes = append(s.causes, c)
 	}
+	if recheck {
+		s.recheck(eventsRecheck)
+	}
+	s.news = append(s.news, r.podsRead.read(key, versions, recheck, view.pods, view.news())...)
+}
+
+// podVersions returns a digest of the UIDs and resourceVersions of the app's pods in the pod
+// cache, which changes with any change of a pod, its status included.
+func (r *Reconciler) podVersions(ctx context.Context, app *paasv1.DemoApplication) (uint64, error) {
+	pods := &metav1.PartialObjectMetadataList{}
+	pods.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("PodList"))
+	// Read only: no copy of every pod's metadata at every pass.
+	if err := r.List(ctx, pods, client.InNamespace(app.Namespace), client.MatchingLabels{wellknown.LabelApplication: app.Name},
+		client.UnsafeDisableDeepCopy); err != nil {
+		return 0, fmt.Errorf("listing pods: %w", err)
+	}
+	versions := make([]string, 0, len(pods.Items))
+	for _, pod := range pods.Items {
+		versions = append(versions, string(pod.UID)+"@"+pod.ResourceVersion)
+	}
+	slices.Sort(versions)
+	digest := fnv.New64a()
+	for _, v := range versions {
+		_, _ = digest.Write([]byte(v + ","))
+	}
+	return digest.Sum64(), nil
+}
+
+// podEvents returns pod's Events, where the kubelet alone says why a probe failed or a volume
+// did not mount. The API server keeps no watch cache of Events: this reads etcd, for one pod
+// of an app whose pods do not run, at most once a pass.
+func (r *Reconciler) podEvents(ctx context.Context, pod *corev1.Pod) ([]corev1.Event, error) {
+	events := &corev1.EventList{}
+	err := r.APIReader.List(ctx, events, client.InNamespace(pod.Namespace),
+		client.MatchingFields{"involvedObject.uid": string(pod.UID)}, &client.ListOptions{Raw: &metav1.ListOptions{ResourceVersion: "0"}})
+	if err != nil {
+		return nil, fmt.Errorf("listing the Events of pod %s: %w", klog.KObj(pod), err)
+	}
+	return events.Items, nil
 }
 
 // replaceStrategy writes the Deployment's strategy type, with no rollingUpdate, when it is not
@@ -378,17 +449,17 @@ func (r *Reconciler) labelledPods(ctx context.Context, s *scope) (map[string]*me
 
 // runs reports whether pod is one of d's: controlled by a ReplicaSet that d controls. The
 // app's label, which whoever may create a pod can set, does not make a pod the app's.
-func (r *Reconciler) runs(ctx context.Context, d *appsv1.Deployment, pod *metav1.PartialObjectMetadata) (bool, error) {
+func (r *Reconciler) runs(ctx context.Context, d *appsv1.Deployment, pod metav1.Object) (bool, error) {
 	ref := metav1.GetControllerOfNoCopy(pod)
 	if ref == nil || ref.APIVersion != appsv1.SchemeGroupVersion.String() || ref.Kind != "ReplicaSet" {
 		return false, nil
 	}
 	rs := &metav1.PartialObjectMetadata{}
 	rs.SetGroupVersionKind(appsv1.SchemeGroupVersion.WithKind("ReplicaSet"))
-	if err := r.Get(ctx, client.ObjectKey{Namespace: pod.Namespace, Name: ref.Name}, rs); apierrors.IsNotFound(err) {
+	if err := r.Get(ctx, client.ObjectKey{Namespace: pod.GetNamespace(), Name: ref.Name}, rs); apierrors.IsNotFound(err) {
 		return false, nil
 	} else if err != nil {
-		return false, fmt.Errorf("getting ReplicaSet %s: %w", klog.KRef(pod.Namespace, ref.Name), err)
+		return false, fmt.Errorf("getting ReplicaSet %s: %w", klog.KRef(pod.GetNamespace(), ref.Name), err)
 	}
 	return rs.UID == ref.UID && metav1.IsControlledBy(rs, d), nil
 }
