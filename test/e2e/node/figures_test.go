@@ -66,14 +66,17 @@ type causeResults struct {
 	Machine       string            `json:"machine"`
 	Versions      map[string]string `json:"versions"`
 	BudgetSeconds float64           `json:"budgetSeconds"`
-	Figures       []causeFigure     `json:"figures"`
+	// Passed is whether the test passed: a failure of another of its checks (a message, a fix)
+	// leaves the figures standing.
+	Passed  bool          `json:"testPassed"`
+	Figures []causeFigure `json:"figures"`
 }
 
 // write writes the figures to $CAUSE_TO_STATUS_RESULTS, when set, as
 // results-cause-to-status.json and RESULTS-cause-to-status.md.
 func (c *causeFigures) write(t *testing.T) {
 	dir := os.Getenv("CAUSE_TO_STATUS_RESULTS")
-	if dir == "" || t.Failed() {
+	if dir == "" {
 		return
 	}
 	if !filepath.IsAbs(dir) {
@@ -83,7 +86,7 @@ func (c *causeFigures) write(t *testing.T) {
 	defer c.mu.Unlock()
 	slices.SortFunc(c.all, func(a, b causeFigure) int { return strings.Compare(a.Cause, b.Cause) })
 	r := causeResults{Date: time.Now().UTC().Format(time.RFC3339), Commit: commit(), Machine: machine(), Versions: nodeVersions(),
-		BudgetSeconds: statusBudget.Seconds(), Figures: c.all}
+		BudgetSeconds: statusBudget.Seconds(), Passed: !t.Failed(), Figures: c.all}
 	data, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		t.Fatal(err)
@@ -102,6 +105,9 @@ func (r causeResults) markdown() string {
 	b.WriteString("# Time from cause to status, on the real node\n\n")
 	b.WriteString("Written by `make bench-cause-to-status` (TestCausesReachStatus of test/e2e/node, all causes side by side); do not edit.\n\n")
 	fmt.Fprintf(&b, "- date: %s; commit %s\n- machine: %s\n- versions: %s\n", r.Date, r.Commit, r.Machine, versions(r.Versions))
+	if !r.Passed {
+		b.WriteString("- the test failed a check other than these figures' (its log says which)\n")
+	}
 	b.WriteString("- from: the kubelet's own report of the cause, its Event's time or the container's exit in the pod's status " +
 		"(whole seconds, as the API has them: a figure is up to 1 s longer than the true one)\n")
 	b.WriteString("- to: the time the test first saw the app's condition say the reason (it polls every 250 ms), " +
