@@ -36,8 +36,12 @@ import (
 // +kubebuilder:validation:XValidation:rule="!has(self.volumeMounts) || self.volumeMounts.all(m, has(self.volumes) && self.volumes.exists(v, v.name == m.name))",message="every volumeMount must name a volume of spec.volumes",fieldPath=".volumeMounts"
 // +kubebuilder:validation:XValidation:rule="!has(self.ingress) || (has(self.ports) && self.ports.exists(p, p.protocol == 'TCP'))",message="ingress needs a TCP port in spec.ports to route to",fieldPath=".ingress"
 // +kubebuilder:validation:XValidation:rule="!has(self.ingress) || !has(self.ingress.paths) || self.ingress.paths.all(x, !has(x.port) || (has(self.ports) && self.ports.exists(p, p.protocol == 'TCP' && (type(x.port) == int ? p.port == x.port : (has(p.name) && p.name == x.port)))))",message="every ingress path's port must name or number a TCP port of spec.ports",fieldPath=".ingress.paths"
-// +kubebuilder:validation:XValidation:rule="!has(self.autoscaling) || !has(self.autoscaling.targetCPUUtilizationPercentage) || (has(self.resources) && has(self.resources.requests) && 'cpu' in self.resources.requests)",message="autoscaling on CPU needs resources.requests.cpu: utilization is a share of the request",fieldPath=".autoscaling.targetCPUUtilizationPercentage"
-// +kubebuilder:validation:XValidation:rule="!has(self.autoscaling) || !has(self.autoscaling.targetMemoryUtilizationPercentage) || (has(self.resources) && has(self.resources.requests) && 'memory' in self.resources.requests)",message="autoscaling on memory needs resources.requests.memory: utilization is a share of the request",fieldPath=".autoscaling.targetMemoryUtilizationPercentage"
+// +kubebuilder:validation:XValidation:rule="!has(self.autoscaling) || !has(self.autoscaling.targetCPUUtilizationPercentage) || (has(self.resources) && has(self.resources.requests) && 'cpu' in self.resources.requests && quantity(string(self.resources.requests['cpu'])).compareTo(quantity('0')) > 0)",message="autoscaling on CPU needs resources.requests.cpu, above 0: spec.autoscaling.targetCPUUtilizationPercentage is a share of spec.resources.requests.cpu",fieldPath=".autoscaling.targetCPUUtilizationPercentage"
+// +kubebuilder:validation:XValidation:rule="!has(self.autoscaling) || !has(self.autoscaling.targetMemoryUtilizationPercentage) || (has(self.resources) && has(self.resources.requests) && 'memory' in self.resources.requests && quantity(string(self.resources.requests['memory'])).compareTo(quantity('0')) > 0)",message="autoscaling on memory needs resources.requests.memory, above 0: spec.autoscaling.targetMemoryUtilizationPercentage is a share of spec.resources.requests.memory",fieldPath=".autoscaling.targetMemoryUtilizationPercentage"
+// +kubebuilder:validation:XValidation:rule="!has(self.readinessProbe) || [has(self.readinessProbe.httpGet) ? self.readinessProbe.httpGet.port : 0, has(self.readinessProbe.tcpSocket) ? self.readinessProbe.tcpSocket.port : 0].all(x, type(x) == int || (has(self.ports) && self.ports.exists(p, (has(p.targetPort) && type(p.targetPort) == string) ? p.targetPort == x : (has(p.name) && p.name == x))))",message="spec.readinessProbe's port, by name, must name a container port: a spec.ports[*].name, or its targetPort when that is a name (the kubelet probes no other)",fieldPath=".readinessProbe"
+// +kubebuilder:validation:XValidation:rule="!has(self.livenessProbe) || [has(self.livenessProbe.httpGet) ? self.livenessProbe.httpGet.port : 0, has(self.livenessProbe.tcpSocket) ? self.livenessProbe.tcpSocket.port : 0].all(x, type(x) == int || (has(self.ports) && self.ports.exists(p, (has(p.targetPort) && type(p.targetPort) == string) ? p.targetPort == x : (has(p.name) && p.name == x))))",message="spec.livenessProbe's port, by name, must name a container port: a spec.ports[*].name, or its targetPort when that is a name (the kubelet probes no other)",fieldPath=".livenessProbe"
+// +kubebuilder:validation:XValidation:rule="!has(self.startupProbe) || [has(self.startupProbe.httpGet) ? self.startupProbe.httpGet.port : 0, has(self.startupProbe.tcpSocket) ? self.startupProbe.tcpSocket.port : 0].all(x, type(x) == int || (has(self.ports) && self.ports.exists(p, (has(p.targetPort) && type(p.targetPort) == string) ? p.targetPort == x : (has(p.name) && p.name == x))))",message="spec.startupProbe's port, by name, must name a container port: a spec.ports[*].name, or its targetPort when that is a name (the kubelet probes no other)",fieldPath=".startupProbe"
+// +kubebuilder:validation:XValidation:rule="!((has(self.securityContext) && has(self.securityContext.runAsNonRoot)) ? self.securityContext.runAsNonRoot : (has(self.podSecurityContext) && has(self.podSecurityContext.runAsNonRoot) && self.podSecurityContext.runAsNonRoot)) || ((has(self.securityContext) && has(self.securityContext.runAsUser)) ? self.securityContext.runAsUser != 0 : (!has(self.podSecurityContext) || !has(self.podSecurityContext.runAsUser) || self.podSecurityContext.runAsUser != 0))",message="runAsNonRoot of spec.securityContext or spec.podSecurityContext cannot hold with runAsUser 0 of the other: the container's fields override the pod's, and the kubelet would never start it",fieldPath=".securityContext"
 type DemoApplicationSpec struct {
 	// image is the container image to run, for example nginx:1.27.
 	// +required
@@ -55,10 +59,13 @@ type DemoApplicationSpec struct {
 	Replica *int32 `json:"replica,omitempty"`
 
 	// ports are exposed by the application's Service. The Service is of type NodePort when
-	// any port sets a nodePort, ClusterIP otherwise.
+	// any port sets a nodePort, ClusterIP otherwise. Each is a port of the container too, of its
+	// targetPort's number and name (else its own): ports that target one container port (number
+	// and protocol) give it one name.
 	// +optional
 	// +listType=atomic
 	// +kubebuilder:validation:MaxItems=24
+	// +kubebuilder:validation:XValidation:rule="self.all(p, self.all(q, p.protocol != q.protocol || ((has(p.targetPort) && type(p.targetPort) == int) ? int(p.targetPort) : p.port) != ((has(q.targetPort) && type(q.targetPort) == int) ? int(q.targetPort) : q.port) || ((has(p.targetPort) && type(p.targetPort) == string) ? string(p.targetPort) : (has(p.name) ? p.name : '')) == ((has(q.targetPort) && type(q.targetPort) == string) ? string(q.targetPort) : (has(q.name) ? q.name : ''))))",message="ports that target one container port (the number and protocol of spec.ports[*].targetPort, else port) must give it one name (their targetPort's when a name, else spec.ports[*].name): a container port has one name"
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Ports"
 	Ports []DemoApplicationPort `json:"ports,omitempty"`
 
@@ -178,9 +185,11 @@ type DemoApplicationSpec struct {
 	Strategy *DeploymentStrategy `json:"strategy,omitempty"`
 
 	// minReadySeconds is how long a new pod must be ready, without a container crashing, to
-	// count as available.
+	// count as available: less than the Deployment's progress deadline (600 seconds), past
+	// which a rollout counts as stuck.
 	// +optional
 	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:XValidation:rule="self < 600",message="spec.minReadySeconds must be less than the Deployment's spec.progressDeadlineSeconds, 600: the Deployment would be refused"
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Minimum Ready Seconds",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:number"}
 	MinReadySeconds int32 `json:"minReadySeconds,omitempty"`
 
@@ -246,7 +255,8 @@ type DemoApplicationSpec struct {
 	// podSecurityContext leave unset gets the standard's values (no privilege escalation, every
 	// capability dropped, runAsNonRoot, the RuntimeDefault seccomp profile), so that the pods
 	// are admitted; elsewhere, unset fields stay unset. The restricted sample
-	// (config/samples/paas_v1_demoapplication_restricted.yaml) sets them all itself.
+	// (config/samples/paas_v1_demoapplication_restricted.yaml) sets them all itself. Its fields
+	// override podSecurityContext's one by one: runAsNonRoot cannot meet a runAsUser 0 of either.
 	// +optional
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Security Context"
 	SecurityContext *SecurityContext `json:"securityContext,omitempty"`
@@ -1042,6 +1052,7 @@ type WeightedPodAffinityTerm struct {
 }
 
 // Ingress routes HTTP requests for the app's hosts and paths to its Service.
+// +kubebuilder:validation:XValidation:rule="!has(self.tlsSecretName) || (has(self.hosts) && size(self.hosts) > 0)",message="spec.ingress.tlsSecretName needs spec.ingress.hosts: an Ingress controller serves a certificate for the hosts named with it, and with none, its own default certificate",fieldPath=".tlsSecretName"
 type Ingress struct {
 	// className names the IngressClass, the controller that serves the Ingress; empty, the
 	// cluster's default class.
@@ -1067,7 +1078,8 @@ type Ingress struct {
 	Paths []IngressPath `json:"paths,omitempty"`
 
 	// tlsSecretName names the Secret (of type kubernetes.io/tls) in the app's namespace that
-	// holds the certificate for the hosts; unset, the Ingress serves plain HTTP.
+	// holds the certificate for the hosts; unset, the Ingress serves plain HTTP. It needs
+	// hosts: an Ingress controller serves a certificate for the hosts named with it.
 	// +optional
 	TLSSecretName ObjectName `json:"tlsSecretName,omitempty"`
 
@@ -1119,14 +1131,14 @@ type Autoscaling struct {
 	MaxReplicas int32 `json:"maxReplicas"`
 
 	// targetCPUUtilizationPercentage is the pods' average CPU use the autoscaler aims at, as
-	// a percentage of their CPU request.
+	// a percentage of their CPU request, which must be set and above 0.
 	// +optional
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=1000
 	TargetCPUUtilizationPercentage *int32 `json:"targetCPUUtilizationPercentage,omitempty"`
 
 	// targetMemoryUtilizationPercentage is the pods' average memory use the autoscaler aims
-	// at, as a percentage of their memory request.
+	// at, as a percentage of their memory request, which must be set and above 0.
 	// +optional
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=1000

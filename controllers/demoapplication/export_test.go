@@ -28,4 +28,5 @@ var (
 	Settled            = settled
 	OwnedFields        = ownedFields
 	Convert            = convert
+	ProtocolOf         = protocolOf
 )

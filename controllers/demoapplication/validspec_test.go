@@ -17,8 +17,10 @@ limitations under the License.
 package demoapplication_test
 
 import (
+	stdcmp "cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -32,6 +34,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -58,12 +61,17 @@ import (
 
 // TestEveryAcceptedSpecBuildsValidObjects submits generated DemoApplications to the API server
 // and, for every one it accepts, server-side dry-runs the Deployment, Service and per-pod
-// Service the operator would build from it: an app the API server accepts must never sit
-// Degraded because what it asks for is invalid, nor have its objects applied on every pass
-// because the API server stores, in fields the operator owns, other than what it asked. Half the cases go past edges (lengths,
-// characters, ranges, combinations); the other half stay within them, and each of those must
-// be accepted, so that the rules refuse nothing a pod could be. DEMOAPP_CASES and DEMOAPP_SEED
-// rerun it larger or again.
+// Service, Ingress and autoscaler the operator would build from it, then checks them against
+// the rules the kubelet and the controllers apply only once they run them (brokenAtRunTime):
+// an app the API server accepts must never sit Degraded because what it asks for is invalid,
+// never wait for a pod that cannot start or become ready, nor have its objects applied on
+// every pass because the API server stores, in fields the operator owns, other than what it
+// asked. A third of the cases go past edges (lengths, characters, ranges); a third keep every
+// field within its edges but let fields disagree with each other (a probe naming a port the
+// container lacks, a pod's user 0 under the container's runAsNonRoot); the last third stay
+// within every edge and agree, and each of those must be accepted, so that the rules refuse
+// nothing a pod could be. Half the cases are dense, nearly every field set, so that fields
+// meet each other. DEMOAPP_CASES and DEMOAPP_SEED rerun it larger or again.
 func TestEveryAcceptedSpecBuildsValidObjects(t *testing.T) {
 	ctx := context.Background()
 	ns := suite.NewNamespace(t)
@@ -74,7 +82,8 @@ func TestEveryAcceptedSpecBuildsValidObjects(t *testing.T) {
 
 	accepted, failures := 0, 0
 	for i := range cases {
-		gen := specGen{r: r, edges: r.IntN(2) == 0}
+		kind := r.IntN(3)
+		gen := specGen{r: r, edges: kind == 0, cross: kind == 1, dense: r.IntN(2) == 0, edgeRate: []float64{0.1, 1}[r.IntN(2)]}
 		app := gen.app(ns, i)
 		submitted, _ := json.Marshal(app)
 		err := k8sClient.Create(ctx, app, client.DryRunAll)
@@ -82,7 +91,7 @@ func TestEveryAcceptedSpecBuildsValidObjects(t *testing.T) {
 			if !apierrors.IsInvalid(err) && !apierrors.IsBadRequest(err) {
 				t.Fatalf("case %d: %v", i, err)
 			}
-			if !gen.edges {
+			if !gen.crossing() {
 				t.Errorf("a spec with no value past an edge, refused: %v\n%s", err, submitted)
 			}
 			continue
@@ -91,9 +100,15 @@ func TestEveryAcceptedSpecBuildsValidObjects(t *testing.T) {
 		if refused := applyDryRun(ctx, app); refused != nil {
 			failures++
 			t.Errorf("accepted, then its objects refused or never settled: %v\n%s", refused, submitted)
+			continue
+		}
+		if broken := brokenAtRunTime(app); broken != nil {
+			failures++
+			t.Errorf("accepted, then broken where the kubelet or a controller runs it: %v\n%s", broken, submitted)
 		}
 	}
-	t.Logf("%d cases: %d accepted, %d refused by the API server; %d accepted then refused or never settled", cases, accepted, cases-accepted, failures)
+	t.Logf("%d cases: %d accepted, %d refused by the API server; %d accepted then refused, never settled or broken at run time",
+		cases, accepted, cases-accepted, failures)
 	if accepted < cases/20 || accepted == cases {
 		t.Errorf("%d of %d accepted: the generator no longer covers both sides of the schema", accepted, cases)
 	}
@@ -123,6 +138,81 @@ func TestFoundSpecsSettle(t *testing.T) {
 			g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
 			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(app), app)).To(Succeed())
 			g.Expect(applyDryRun(ctx, app)).To(Succeed())
+		})
+	}
+}
+
+// TestFoundSpecsRefused keeps each class TestEveryAcceptedSpecBuildsValidObjects found whose
+// fields, each valid, disagreed in a way the API server's dry-run of the objects, the kubelet
+// or a controller would only find later: the CRD now refuses it, naming both fields.
+func TestFoundSpecsRefused(t *testing.T) {
+	ctx := context.Background()
+	ns := suite.NewNamespace(t)
+	for _, tc := range []struct {
+		name   string
+		change func(*paasv1.DemoApplicationSpec)
+		// fields the refusal must name, both sides of the disagreement.
+		fields []string
+	}{
+		// The Deployment is refused: its progressDeadlineSeconds must exceed minReadySeconds.
+		{"minReadySeconds at the progress deadline", func(s *paasv1.DemoApplicationSpec) { s.MinReadySeconds = 600 },
+			[]string{"spec.minReadySeconds", "spec.progressDeadlineSeconds"}},
+		// The kubelet finds no container port of the name: the probe fails every time.
+		{"a readinessProbe naming a port the container lacks", func(s *paasv1.DemoApplicationSpec) {
+			s.Ports = []paasv1.DemoApplicationPort{{Name: "http", Port: 80, TargetPort: ptr.To(intstr.FromInt32(8080))}}
+			s.ReadinessProbe = &paasv1.Probe{HTTPGet: &paasv1.HTTPGetAction{Path: "/healthz", Port: intstr.FromString("metrics")}}
+		}, []string{"spec.readinessProbe", "spec.ports[*].name"}},
+		// The container port takes the targetPort's name, not the Service port's.
+		{"a livenessProbe naming a Service port whose targetPort names the container port", func(s *paasv1.DemoApplicationSpec) {
+			s.Ports = []paasv1.DemoApplicationPort{{Name: "http", Port: 80, TargetPort: ptr.To(intstr.FromString("web"))}}
+			s.LivenessProbe = &paasv1.Probe{TCPSocket: &paasv1.TCPSocketAction{Port: intstr.FromString("http")}}
+		}, []string{"spec.livenessProbe", "spec.ports[*].name"}},
+		{"a startupProbe naming a port, without ports", func(s *paasv1.DemoApplicationSpec) {
+			s.Ports = nil
+			s.StartupProbe = &paasv1.Probe{TCPSocket: &paasv1.TCPSocketAction{Port: intstr.FromString("http")}}
+		}, []string{"spec.startupProbe", "spec.ports[*].name"}},
+		// The container port 8080 takes the first port's name: the second port's targetPort
+		// names no container port, and the EndpointSlice controller gives it no endpoints.
+		{"two ports naming one container port twice", func(s *paasv1.DemoApplicationSpec) {
+			s.Ports = []paasv1.DemoApplicationPort{
+				{Name: "http", Port: 80, TargetPort: ptr.To(intstr.FromInt32(8080))},
+				{Name: "alt", Port: 8080, TargetPort: ptr.To(intstr.FromString("metrics"))},
+			}
+		}, []string{"spec.ports[*].targetPort", "spec.ports[*].name"}},
+		// The kubelet refuses to start a container that must not run as root, as user 0.
+		{"the pod's runAsNonRoot with the container's user 0", func(s *paasv1.DemoApplicationSpec) {
+			s.PodSecurityContext = &paasv1.PodSecurityContext{RunAsNonRoot: ptr.To(true)}
+			s.SecurityContext = &paasv1.SecurityContext{RunAsUser: ptr.To[int64](0)}
+		}, []string{"spec.securityContext", "spec.podSecurityContext"}},
+		{"the container's runAsNonRoot with the pod's user 0", func(s *paasv1.DemoApplicationSpec) {
+			s.PodSecurityContext = &paasv1.PodSecurityContext{RunAsUser: ptr.To[int64](0)}
+			s.SecurityContext = &paasv1.SecurityContext{RunAsNonRoot: ptr.To(true)}
+		}, []string{"spec.securityContext", "spec.podSecurityContext"}},
+		// The autoscaler cannot compute a share of a request of 0.
+		{"autoscaling on CPU with a CPU request of 0", func(s *paasv1.DemoApplicationSpec) {
+			s.Resources = &paasv1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("0")}}
+			s.Autoscaling = &paasv1.Autoscaling{MaxReplicas: 3, TargetCPUUtilizationPercentage: ptr.To[int32](80)}
+		}, []string{"spec.autoscaling.targetCPUUtilizationPercentage", "spec.resources.requests.cpu"}},
+		{"autoscaling on memory with a memory request of 0", func(s *paasv1.DemoApplicationSpec) {
+			s.Resources = &paasv1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("0")}}
+			s.Autoscaling = &paasv1.Autoscaling{MaxReplicas: 3, TargetMemoryUtilizationPercentage: ptr.To[int32](80)}
+		}, []string{"spec.autoscaling.targetMemoryUtilizationPercentage", "spec.resources.requests.memory"}},
+		// A TLS entry without hosts: Ingress controllers serve their default certificate.
+		{"an ingress certificate for no host", func(s *paasv1.DemoApplicationSpec) {
+			s.Ingress = &paasv1.Ingress{TLSSecretName: "shop-tls"}
+		}, []string{"spec.ingress.tlsSecretName", "spec.ingress.hosts"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := NewWithT(t)
+			app := builder.DemoApplication(ns, "refused")
+			tc.change(&app.Spec)
+			// Broken indeed: the API server refuses the objects, or they fail once run.
+			g.Expect(errors.Join(applyDryRun(ctx, app.DeepCopy()), brokenAtRunTime(app))).To(HaveOccurred())
+			err := k8sClient.Create(ctx, app, client.DryRunAll)
+			g.Expect(apierrors.IsInvalid(err)).To(BeTrue(), "want the spec refused, got %v", err)
+			for _, field := range tc.fields {
+				g.Expect(err.Error()).To(ContainSubstring(field))
+			}
 		})
 	}
 }
@@ -236,6 +326,104 @@ func dryRunApply(ctx context.Context, cs kubernetes.Interface, desired runtime.A
 	return nil, fmt.Errorf("no client for %T", desired)
 }
 
+// brokenAtRunTime returns why app's objects, valid to the API server, still fail where the
+// kubelet or a controller runs them, by rules a dry-run cannot see; nil when they do not.
+func brokenAtRunTime(app *paasv1.DemoApplication) error {
+	var deployment appsv1.Deployment
+	demoapplication.Convert(demoapplication.NewDeployment(app, nil, wellknown.DefaultPodLabelKeys), &deployment)
+	pod := deployment.Spec.Template.Spec
+	container := pod.Containers[0]
+	var portNames []string
+	for _, p := range container.Ports {
+		if p.Name != "" {
+			portNames = append(portNames, p.Name)
+		}
+	}
+
+	// The kubelet looks a probe's named port up among the container's ports: not there, the
+	// probe fails every time.
+	for name, probe := range map[string]*corev1.Probe{
+		"readinessProbe": container.ReadinessProbe, "livenessProbe": container.LivenessProbe, "startupProbe": container.StartupProbe,
+	} {
+		var port intstr.IntOrString
+		switch {
+		case probe == nil:
+			continue
+		case probe.HTTPGet != nil:
+			port = probe.HTTPGet.Port
+		case probe.TCPSocket != nil:
+			port = probe.TCPSocket.Port
+		}
+		if port.Type == intstr.String && !slices.Contains(portNames, port.StrVal) {
+			return fmt.Errorf("the kubelet cannot find the %s's port %q among the container's ports %v", name, port.StrVal, portNames)
+		}
+	}
+	// The EndpointSlice controller looks a Service's named targetPort up among the pod's ports:
+	// not there, the port gets no endpoints.
+	if desired := demoapplication.NewService(app); desired != nil {
+		var svc corev1.Service
+		demoapplication.Convert(desired, &svc)
+		for _, p := range svc.Spec.Ports {
+			if p.TargetPort.Type == intstr.String && !slices.Contains(portNames, p.TargetPort.StrVal) {
+				return fmt.Errorf("the Service's port %q targets %q, not among the container's ports %v: it never gets endpoints", p.Name, p.TargetPort.StrVal, portNames)
+			}
+		}
+	}
+
+	// The kubelet refuses to start, as root, a container that must not run as root; the
+	// container's security context overrides the pod's field by field.
+	podSC := ptr.Deref(pod.SecurityContext, corev1.PodSecurityContext{})
+	sc := ptr.Deref(container.SecurityContext, corev1.SecurityContext{})
+	if ptr.Deref(stdcmp.Or(sc.RunAsNonRoot, podSC.RunAsNonRoot), false) && ptr.Deref(stdcmp.Or(sc.RunAsUser, podSC.RunAsUser), -1) == 0 {
+		return errors.New("the kubelet refuses to start the container: runAsNonRoot, as user 0")
+	}
+
+	// The Deployment controller reports a rollout stuck once its progress deadline passes, so
+	// that a pod must become available well before.
+	if deadline := ptr.Deref(deployment.Spec.ProgressDeadlineSeconds, 600); deployment.Spec.MinReadySeconds >= deadline {
+		return fmt.Errorf("minReadySeconds %d is not below the progress deadline, %d s", deployment.Spec.MinReadySeconds, deadline)
+	}
+
+	// The autoscaler computes utilization as a share of each container's request (a request
+	// left out is its limit): without one, or of 0, it cannot scale.
+	if desired := demoapplication.NewAutoscaler(app); desired != nil {
+		var hpa autoscalingv2.HorizontalPodAutoscaler
+		demoapplication.Convert(desired, &hpa)
+		for _, m := range hpa.Spec.Metrics {
+			request, ok := container.Resources.Requests[m.Resource.Name]
+			if !ok {
+				request, ok = container.Resources.Limits[m.Resource.Name]
+			}
+			if !ok || request.IsZero() {
+				return fmt.Errorf("the autoscaler targets %s utilization, and the container requests no %s", m.Resource.Name, m.Resource.Name)
+			}
+		}
+	}
+
+	// Ingress controllers serve a TLS certificate for the hosts its entry names, and route
+	// only the hosts of the rules: a TLS entry without hosts, or with one no rule has, serves
+	// no request.
+	if desired := demoapplication.NewIngress(app); desired != nil {
+		var ingress networkingv1.Ingress
+		demoapplication.Convert(desired, &ingress)
+		var hosts []string
+		for _, rule := range ingress.Spec.Rules {
+			hosts = append(hosts, rule.Host)
+		}
+		for _, tls := range ingress.Spec.TLS {
+			if len(tls.Hosts) == 0 {
+				return fmt.Errorf("the Ingress's TLS certificate %q is for no host", tls.SecretName)
+			}
+			for _, host := range tls.Hosts {
+				if !slices.Contains(hosts, host) {
+					return fmt.Errorf("the Ingress's TLS host %q is the host of no rule %v", host, hosts)
+				}
+			}
+		}
+	}
+	return nil
+}
+
 func envInt(t *testing.T, name string, def int) int {
 	t.Helper()
 	v := os.Getenv(name)
@@ -253,10 +441,22 @@ func envInt(t *testing.T, name string, def int) int {
 // its edges otherwise.
 type specGen struct {
 	r *rand.Rand
-	// edges says whether this case may go past the edges at all: half the cases do not, so
-	// that the valid side of every field is explored together with the others.
+	// edges says whether this case may go past the edges at all: most cases do not, so that
+	// the valid side of every field is explored together with the others.
 	edges bool
+	// dense says whether this case sets nearly every field, so that fields meet the others
+	// they depend on: a sparse case sets each now and then.
+	dense bool
+	// edgeRate is how often, in a case that explores edges, a pick may go past one: now and
+	// then, so that one mistake meets many valid fields, or whenever it can.
+	edgeRate float64
+	// cross says whether this case, each field within its edges, may set fields that
+	// disagree with each other.
+	cross bool
 }
+
+// crossing reports whether fields may disagree with each other.
+func (g specGen) crossing() bool { return g.edges || g.cross }
 
 // edge marks where a pick's valid choices end and its invalid ones begin.
 const edge = "\x00edge"
@@ -272,7 +472,7 @@ func (g specGen) pickN(choices ...int) int { return pickWithin(g, edgeN, choices
 
 func pickWithin[T comparable](g specGen, marker T, choices []T) T {
 	if i := slices.Index(choices, marker); i >= 0 {
-		if !g.edges {
+		if !g.edges || !g.chance(g.edgeRate) {
 			choices = choices[:i]
 		} else {
 			choices = slices.Delete(slices.Clone(choices), i, i+1)
@@ -282,6 +482,23 @@ func pickWithin[T comparable](g specGen, marker T, choices []T) T {
 }
 
 func (g specGen) chance(p float64) bool { return g.r.Float64() < p }
+
+// set reports whether to set an optional field a sparse case sets with probability p.
+func (g specGen) set(p float64) bool {
+	if g.dense {
+		p = max(p, 0.85)
+	}
+	return g.chance(p)
+}
+
+// count returns how many items to give a list of fewer than n: any number in a sparse case,
+// the upper half in a dense one.
+func (g specGen) count(n int) int {
+	if g.dense {
+		return n/2 + g.r.IntN(n-n/2)
+	}
+	return g.r.IntN(n)
+}
 
 // edge reports, in a case that explores edges, with probability p, that a value goes past one.
 func (g specGen) edge(p float64) bool { return g.edges && g.chance(p) }
@@ -312,29 +529,37 @@ func (g specGen) app(namespace string, i int) *paasv1.DemoApplication {
 			Image: g.pick("nginx", "nginx:1.27", "registry.example.com:5000/team/app@sha256:"+strings.Repeat("a", 64), "a"),
 		},
 	}
-	if g.chance(0.5) {
+	if g.set(0.5) {
 		app.Spec.Replica = ptr.To(int32(g.pickN(0, 1, 3, 2147483647)))
 	}
-	for j := range g.r.IntN(4) {
-		app.Spec.Ports = append(app.Spec.Ports, g.port(j))
+	for j := range g.count(4) {
+		p := g.port(j)
+		// Ports that target one container port must give it one name.
+		if !g.crossing() && slices.ContainsFunc(app.Spec.Ports, func(o paasv1.DemoApplicationPort) bool {
+			return containerPortNumber(o) == containerPortNumber(p) && demoapplication.ProtocolOf(o) == demoapplication.ProtocolOf(p) &&
+				containerPortName(o) != containerPortName(p)
+		}) {
+			continue
+		}
+		app.Spec.Ports = append(app.Spec.Ports, p)
 	}
-	for range g.r.IntN(4) {
+	for range g.count(4) {
 		e := g.env()
 		// Names are keys: the same one twice is an edge.
 		if g.edges || !slices.ContainsFunc(app.Spec.Env, func(o paasv1.EnvVar) bool { return o.Name == e.Name }) {
 			app.Spec.Env = append(app.Spec.Env, e)
 		}
 	}
-	if g.chance(0.4) {
+	if g.set(0.4) {
 		app.Spec.Resources = g.resources()
 	}
 	g.podFields(&app.Spec)
 	g.rollout(&app.Spec)
 	g.ingress(&app.Spec)
 	g.autoscaling(&app.Spec)
-	if g.chance(0.3) {
+	if g.set(0.3) {
 		ps := &paasv1.PodServices{
-			Enabled: g.chance(0.8) && (len(app.Spec.Ports) > 0 || g.edges),
+			Enabled: g.chance(0.8) && (len(app.Spec.Ports) > 0 || g.crossing()),
 			Type:    corev1.ServiceType(g.pick("", "ClusterIP", "NodePort", "LoadBalancer")),
 		}
 		for _, p := range app.Spec.Ports {
@@ -437,12 +662,15 @@ func (g specGen) resources() *paasv1.ResourceRequirements {
 	quantities := []string{"1", "100m", "500m", "2", "64Mi", "1Gi", "0", "-1", "1.5"}
 	if !g.edges {
 		// Requests alone or limits alone: what is left out is then the other.
-		names = names[:3]
-		if g.chance(0.5) {
-			return &paasv1.ResourceRequirements{Requests: corev1.ResourceList{names[g.r.IntN(3)]: resource.MustParse(quantities[g.r.IntN(6)])}}
+		list := corev1.ResourceList{}
+		for range 1 + g.count(3) {
+			list[names[g.r.IntN(3)]] = resource.MustParse(quantities[g.r.IntN(6)])
 		}
-		return &paasv1.ResourceRequirements{Limits: corev1.ResourceList{
-			names[g.r.IntN(3)]: resource.MustParse(quantities[g.r.IntN(6)]), "example.com/gpu": resource.MustParse("1")}}
+		if g.chance(0.5) {
+			return &paasv1.ResourceRequirements{Requests: list}
+		}
+		list["example.com/gpu"] = resource.MustParse("1")
+		return &paasv1.ResourceRequirements{Limits: list}
 	}
 	if g.chance(0.6) {
 		names, quantities = names[:2], quantities[:6]
@@ -465,7 +693,7 @@ func (g specGen) resources() *paasv1.ResourceRequirements {
 // podFields sets, now and then, each field of the pod spec an app may declare beyond its
 // container's image, ports, env and resources.
 func (g specGen) podFields(spec *paasv1.DemoApplicationSpec) {
-	if g.chance(0.2) {
+	if g.set(0.2) {
 		spec.ImagePullPolicy = corev1.PullPolicy(g.pick("Always", "IfNotPresent", "Never", edge, "Sometimes"))
 	}
 	for range g.r.IntN(3) {
@@ -474,11 +702,11 @@ func (g specGen) podFields(spec *paasv1.DemoApplicationSpec) {
 			spec.ImagePullSecrets = append(spec.ImagePullSecrets, secret)
 		}
 	}
-	if g.chance(0.2) {
+	if g.set(0.2) {
 		spec.Command = []string{g.pick("/bin/sh", "", "$(HOME)/run")}
 		spec.Args = []string{"-c", g.pick("", "echo $(A)", strings.Repeat("x", 1000))}
 	}
-	for range g.r.IntN(2) {
+	for range g.count(2) {
 		from := paasv1.EnvFromSource{Prefix: g.pick("", "", "DB_", edge, "1X", "A=B")}
 		switch g.r.IntN(9) {
 		case 0, 1, 2, 3:
@@ -495,73 +723,83 @@ func (g specGen) podFields(spec *paasv1.DemoApplicationSpec) {
 		}
 		spec.EnvFrom = append(spec.EnvFrom, from)
 	}
-	if g.chance(0.2) {
+	if g.set(0.2) {
 		spec.ServiceAccountName = g.objectName()
 	}
-	if g.chance(0.2) {
+	if g.set(0.2) {
 		spec.AutomountServiceAccountToken = ptr.To(g.chance(0.5))
 	}
-	if g.chance(0.3) {
+	if g.set(0.3) {
 		spec.PodLabels = map[string]paasv1.LabelValue{g.labelKey(): paasv1.LabelValue(g.labelValue())}
 	}
-	if g.chance(0.3) {
+	if g.set(0.3) {
 		key := g.labelKey()
 		if g.edge(0.1) {
 			key = g.pick("container.apparmor.security.beta.kubernetes.io/app", "seccomp.security.alpha.kubernetes.io/pod")
 		}
 		spec.PodAnnotations = map[string]string{key: g.pick("", "true", strings.Repeat("v", 5000), "multi\nline")}
 	}
-	if g.chance(0.3) {
+	if g.set(0.3) {
 		spec.NodeSelector = map[string]paasv1.LabelValue{g.labelKey(): paasv1.LabelValue(g.labelValue())}
 	}
-	if g.chance(0.2) {
-		spec.MinReadySeconds = int32(g.pickN(0, 10, edgeN, -1))
+	if g.set(0.2) {
+		spec.MinReadySeconds = int32(g.pickN(0, 10, 599, edgeN, -1))
+		// Past the Deployment's progress deadline, which the app does not set.
+		if g.crossing() && g.chance(0.3) {
+			spec.MinReadySeconds = int32(g.pickN(600, 3600))
+		}
 	}
-	if g.chance(0.3) {
-		spec.ReadinessProbe = g.probe()
+	if g.set(0.3) {
+		spec.ReadinessProbe = g.probe(spec.Ports)
 	}
-	if g.chance(0.2) {
-		spec.LivenessProbe = g.probe()
+	if g.set(0.2) {
+		spec.LivenessProbe = g.probe(spec.Ports)
 	}
-	if g.chance(0.1) {
-		spec.StartupProbe = g.probe()
+	if g.set(0.1) {
+		spec.StartupProbe = g.probe(spec.Ports)
 	}
-	if g.chance(0.3) {
+	if g.set(0.3) {
 		spec.SecurityContext = g.securityContext()
 	}
-	if g.chance(0.3) {
+	if g.set(0.3) {
 		spec.PodSecurityContext = g.podSecurityContext()
+	}
+	// The container's runAsUser overrides the pod's, and its runAsNonRoot the pod's: each
+	// context alone may hold with the other's user 0.
+	if !g.crossing() && runsAsNonRootAsRoot(spec) {
+		spec.SecurityContext = ptr.To(ptr.Deref(spec.SecurityContext, paasv1.SecurityContext{}))
+		spec.SecurityContext.RunAsUser = ptr.To[int64](1000)
 	}
 	g.volumes(spec)
 	g.scheduling(spec)
-	if g.chance(0.25) {
+	if g.set(0.25) {
 		spec.Affinity = g.affinity()
 	}
 }
 
 // scheduling gives spec tolerations and spread constraints, at and past their edges now and then.
 func (g specGen) scheduling(spec *paasv1.DemoApplicationSpec) {
-	for range g.r.IntN(3) {
+	for range g.count(3) {
 		t := paasv1.Toleration{
 			Key:      g.pick("dedicated", "example.com/gpu", g.labelKey(), edge, "", "bad key", "node-role.kubernetes.io/control-plane"),
 			Operator: corev1.TolerationOperator(g.pick("", "Equal", "Exists", "Exists")),
 			Effect:   corev1.TaintEffect(g.pick("", "NoSchedule", "NoExecute", "PreferNoSchedule", edge, "Sometimes")),
 		}
-		if t.Operator != corev1.TolerationOpExists || g.edges {
+		if t.Operator != corev1.TolerationOpExists || g.crossing() {
 			t.Value = paasv1.LabelValue(g.pick("", "shop", edge, "-x"))
 		}
-		if g.chance(0.2) && (g.edges || t.Effect == corev1.TaintEffectNoExecute) {
+		if g.chance(0.2) && (g.crossing() || t.Effect == corev1.TaintEffectNoExecute) {
 			t.TolerationSeconds = ptr.To(int64(g.pickN(300, 0, edgeN, -1)))
 		}
 		spec.Tolerations = append(spec.Tolerations, t)
 	}
-	for range g.r.IntN(3) {
+	for range g.count(3) {
 		c := paasv1.TopologySpreadConstraint{
 			MaxSkew:           int32(g.pickN(1, 1, 2, edgeN, 0)),
 			TopologyKey:       g.pick("topology.kubernetes.io/zone", "kubernetes.io/hostname", edge, "", "bad key"),
 			WhenUnsatisfiable: corev1.UnsatisfiableConstraintAction(g.pick("DoNotSchedule", "ScheduleAnyway", edge, "Never")),
 		}
-		if g.chance(0.2) && (g.edges || c.WhenUnsatisfiable == corev1.DoNotSchedule) {
+		if g.chance(0.2) && (g.crossing() || c.WhenUnsatisfiable == corev1.DoNotSchedule) {
 			c.MinDomains = ptr.To(int32(g.pickN(2, 1, edgeN, 0)))
 		}
 		if !g.edges && slices.ContainsFunc(spec.TopologySpreadConstraints, func(o paasv1.TopologySpreadConstraint) bool {
@@ -625,11 +863,11 @@ func (g specGen) affinity() *paasv1.Affinity {
 
 // rollout gives spec a strategy now and then, its bounds at and past their edges.
 func (g specGen) rollout(spec *paasv1.DemoApplicationSpec) {
-	if !g.chance(0.3) {
+	if !g.set(0.3) {
 		return
 	}
 	st := &paasv1.DeploymentStrategy{Type: appsv1.DeploymentStrategyType(g.pick("", "RollingUpdate", "Recreate", edge, "BlueGreen"))}
-	if g.chance(0.6) && (st.Type != appsv1.RecreateDeploymentStrategyType || g.edges) {
+	if g.chance(0.6) && (st.Type != appsv1.RecreateDeploymentStrategyType || g.crossing()) {
 		bound := func(max string) *intstr.IntOrString {
 			switch g.r.IntN(3) {
 			case 0:
@@ -643,7 +881,7 @@ func (g specGen) rollout(spec *paasv1.DemoApplicationSpec) {
 		isZero := func(v *intstr.IntOrString) bool {
 			return v != nil && (v.String() == "0" || strings.Trim(v.String(), "0") == "%")
 		}
-		if isZero(ru.MaxUnavailable) && isZero(ru.MaxSurge) && !g.edges {
+		if isZero(ru.MaxUnavailable) && isZero(ru.MaxSurge) && !g.crossing() {
 			ru.MaxSurge = ptr.To(intstr.FromInt32(1))
 		}
 		st.RollingUpdate = ru
@@ -659,11 +897,11 @@ func (g specGen) ingress(spec *paasv1.DemoApplicationSpec) {
 			tcp = append(tcp, p)
 		}
 	}
-	if !g.chance(0.3) || (len(tcp) == 0 && !g.edges) {
+	if !g.set(0.3) || (len(tcp) == 0 && !g.crossing()) {
 		return
 	}
 	in := &paasv1.Ingress{}
-	if g.chance(0.3) {
+	if g.set(0.3) {
 		in.ClassName = g.objectName()
 	}
 	for _, host := range []string{"shop.example.com", "*.shop.example.com", "a-b.c"}[:g.r.IntN(4)] {
@@ -675,10 +913,10 @@ func (g specGen) ingress(spec *paasv1.DemoApplicationSpec) {
 	for _, path := range []string{"/", "/api", "/static/"}[:g.r.IntN(4)] {
 		in.Paths = append(in.Paths, g.ingressPath(path, spec.Ports, tcp))
 	}
-	if g.chance(0.3) {
+	if g.set(0.3) && (len(in.Hosts) > 0 || g.crossing()) {
 		in.TLSSecretName = g.objectName()
 	}
-	if g.chance(0.3) {
+	if g.set(0.3) {
 		in.Annotations = map[string]string{g.pick("example.com/rewrite", "zalando.org/skipper-filter", edge, "bad key", "a/b/c"): g.pick("x", "", "setPath(\"/\")")}
 	}
 	spec.Ingress = in
@@ -691,7 +929,7 @@ func (g specGen) ingressPath(path string, ports, tcp []paasv1.DemoApplicationPor
 	if g.edge(0.2) {
 		ip.Path = g.pick("api", "/a//b", "/a/./b", "/a/..", "/%2F", "/a b", "/über", "/*", "/a?b=c")
 	}
-	if !g.edges {
+	if !g.crossing() {
 		ports = tcp
 	}
 	if g.chance(0.4) && len(ports) > 0 {
@@ -710,7 +948,7 @@ func (g specGen) ingressPath(path string, ports, tcp []paasv1.DemoApplicationPor
 // autoscaling gives spec autoscaling now and then, on the resources it requests, or past the
 // edges.
 func (g specGen) autoscaling(spec *paasv1.DemoApplicationSpec) {
-	if !g.chance(0.3) {
+	if !g.set(0.3) {
 		return
 	}
 	requests := corev1.ResourceList{}
@@ -718,28 +956,34 @@ func (g specGen) autoscaling(spec *paasv1.DemoApplicationSpec) {
 		requests = spec.Resources.Requests
 	}
 	a := &paasv1.Autoscaling{MaxReplicas: int32(g.pickN(1, 5, 100, edgeN, 0, -1))}
-	if g.chance(0.5) {
+	if g.set(0.5) {
 		a.MinReplicas = ptr.To(int32(g.pickN(1, 1, edgeN, 0, 200)))
-		if !g.edges && *a.MinReplicas > a.MaxReplicas {
+		if !g.crossing() && *a.MinReplicas > a.MaxReplicas {
 			a.MinReplicas = &a.MaxReplicas
 		}
 	}
 	target := func() *int32 { return ptr.To(int32(g.pickN(50, 80, 150, 1000, edgeN, 0, 1001))) }
-	if _, ok := requests[corev1.ResourceCPU]; (ok || g.edges) && g.chance(0.7) {
+	if _, ok := requests[corev1.ResourceCPU]; (ok || g.crossing()) && g.chance(0.7) {
 		a.TargetCPUUtilizationPercentage = target()
 	}
-	if _, ok := requests[corev1.ResourceMemory]; (ok || g.edges) && g.chance(0.5) {
+	if _, ok := requests[corev1.ResourceMemory]; (ok || g.crossing()) && g.chance(0.5) {
 		a.TargetMemoryUtilizationPercentage = target()
 	}
 	if a.TargetCPUUtilizationPercentage == nil && a.TargetMemoryUtilizationPercentage == nil && !g.edges {
 		return
+	}
+	// A request of 0 is a request, of which no utilization is a share.
+	if len(requests) > 0 && g.crossing() && g.chance(0.3) {
+		for name := range requests {
+			requests[name] = resource.MustParse("0")
+		}
 	}
 	spec.Autoscaling = a
 }
 
 // volumes gives spec volumes of each source and mounts of them, or of volumes it lacks.
 func (g specGen) volumes(spec *paasv1.DemoApplicationSpec) {
-	for i := range g.r.IntN(3) {
+	for i := range g.count(3) {
 		v := paasv1.Volume{Name: g.pick(fmt.Sprintf("vol%d", i), edge, "Vol", "a.b", strings.Repeat("v", 64))}
 		mode := func() *int32 {
 			if g.chance(0.8) {
@@ -787,16 +1031,17 @@ func (g specGen) volumes(spec *paasv1.DemoApplicationSpec) {
 	}
 }
 
-func (g specGen) probe() *paasv1.Probe {
+// probe returns a probe of the container, which has the container ports of ports.
+func (g specGen) probe(ports []paasv1.DemoApplicationPort) *paasv1.Probe {
 	p := &paasv1.Probe{}
 	switch g.r.IntN(9) {
 	case 0, 1, 2:
-		p.HTTPGet = &paasv1.HTTPGetAction{Path: g.pick("", "/healthz", "healthz"), Port: g.probePort(), Scheme: corev1.URIScheme(g.pick("", "HTTP", "HTTPS"))}
+		p.HTTPGet = &paasv1.HTTPGetAction{Path: g.pick("", "/healthz", "healthz"), Port: g.probePort(ports), Scheme: corev1.URIScheme(g.pick("", "HTTP", "HTTPS"))}
 		if g.chance(0.2) {
 			p.HTTPGet.HTTPHeaders = []paasv1.HTTPHeader{{Name: g.pick("X-Probe", edge, "Bad Header", ""), Value: "1"}}
 		}
 	case 3, 4:
-		p.TCPSocket = &paasv1.TCPSocketAction{Port: g.probePort()}
+		p.TCPSocket = &paasv1.TCPSocketAction{Port: g.probePort(ports)}
 	case 5:
 		p.GRPC = &paasv1.GRPCAction{Port: int32(g.pickN(9090, edgeN, 0, 65536))}
 		if g.chance(0.3) {
@@ -823,40 +1068,79 @@ func (g specGen) probe() *paasv1.Probe {
 	return p
 }
 
-func (g specGen) probePort() intstr.IntOrString {
-	if g.chance(0.7) {
+// probePort returns a port number, or the name of one of the container ports of ports (or,
+// past the edges, of any port of ports, or any name).
+func (g specGen) probePort(ports []paasv1.DemoApplicationPort) intstr.IntOrString {
+	if g.chance(0.5) {
 		return intstr.FromInt32(int32(g.pickN(8080, 80, edgeN, 0, 65536)))
 	}
-	return intstr.FromString(g.portName())
+	var names, others []string
+	for _, p := range ports {
+		names = append(names, containerPortName(p))
+		others = append(others, p.Name)
+	}
+	if g.crossing() && g.chance(0.3) {
+		names = append(others, g.portName())
+	}
+	if len(names) == 0 || names[0] == "" {
+		return intstr.FromInt32(8080)
+	}
+	return intstr.FromString(names[g.r.IntN(len(names))])
+}
+
+// containerPortName returns the name p gives its container port: its targetPort's, when that
+// is a name, else its own.
+func containerPortName(p paasv1.DemoApplicationPort) string {
+	if p.TargetPort != nil && p.TargetPort.Type == intstr.String {
+		return p.TargetPort.StrVal
+	}
+	return p.Name
+}
+
+// containerPortNumber returns the number of p's container port: its targetPort's, when that
+// is a number, else its own.
+func containerPortNumber(p paasv1.DemoApplicationPort) int32 {
+	if p.TargetPort != nil && p.TargetPort.Type == intstr.Int {
+		return p.TargetPort.IntVal
+	}
+	return p.Port
+}
+
+// runsAsNonRoot reports whether spec's container must not run as root and runs as user 0, its
+// security context overriding the pod's field by field.
+func runsAsNonRootAsRoot(spec *paasv1.DemoApplicationSpec) bool {
+	sc := ptr.Deref(spec.SecurityContext, paasv1.SecurityContext{})
+	podSC := ptr.Deref(spec.PodSecurityContext, paasv1.PodSecurityContext{})
+	return ptr.Deref(stdcmp.Or(sc.RunAsNonRoot, podSC.RunAsNonRoot), false) && ptr.Deref(stdcmp.Or(sc.RunAsUser, podSC.RunAsUser), -1) == 0
 }
 
 func (g specGen) securityContext() *paasv1.SecurityContext {
 	sc := &paasv1.SecurityContext{}
-	if g.chance(0.5) {
+	if g.set(0.5) {
 		sc.RunAsNonRoot = ptr.To(g.chance(0.7))
 	}
-	if g.chance(0.4) {
+	if g.set(0.4) {
 		sc.RunAsUser = ptr.To(int64(g.pickN(1000, 65534, 0, edgeN, -1)))
 	}
-	if g.chance(0.3) {
+	if g.set(0.3) {
 		sc.RunAsGroup = ptr.To(int64(g.pickN(1000, 0)))
 	}
-	if g.chance(0.5) {
+	if g.set(0.5) {
 		sc.AllowPrivilegeEscalation = ptr.To(g.chance(0.3))
 	}
-	if g.chance(0.3) {
+	if g.set(0.3) {
 		sc.ReadOnlyRootFilesystem = ptr.To(true)
 	}
-	if g.chance(0.4) {
+	if g.set(0.4) {
 		sc.Capabilities = &paasv1.Capabilities{Drop: []paasv1.Capability{"ALL"}}
 		if g.chance(0.5) {
 			sc.Capabilities.Add = []paasv1.Capability{paasv1.Capability(g.pick("NET_BIND_SERVICE", edge, "ALL", "SYS_ADMIN", "CAP_SYS_ADMIN", "net_raw"))}
 		}
 	}
-	if g.chance(0.4) {
+	if g.set(0.4) {
 		sc.SeccompProfile = g.seccompProfile()
 	}
-	if !g.edges && ptr.Deref(sc.RunAsNonRoot, false) && sc.RunAsUser != nil && *sc.RunAsUser == 0 {
+	if !g.crossing() && ptr.Deref(sc.RunAsNonRoot, false) && sc.RunAsUser != nil && *sc.RunAsUser == 0 {
 		sc.RunAsUser = ptr.To[int64](1000)
 	}
 	return sc
@@ -864,22 +1148,22 @@ func (g specGen) securityContext() *paasv1.SecurityContext {
 
 func (g specGen) podSecurityContext() *paasv1.PodSecurityContext {
 	sc := &paasv1.PodSecurityContext{}
-	if g.chance(0.5) {
+	if g.set(0.5) {
 		sc.RunAsNonRoot = ptr.To(g.chance(0.7))
 	}
-	if g.chance(0.4) {
+	if g.set(0.4) {
 		sc.RunAsUser = ptr.To(int64(g.pickN(1000, 65534, 0)))
 	}
-	if g.chance(0.3) {
+	if g.set(0.3) {
 		sc.RunAsGroup, sc.FSGroup = ptr.To(int64(g.pickN(1000, 0))), ptr.To(int64(g.pickN(2000, 0, edgeN, -1)))
 	}
-	if g.chance(0.2) {
+	if g.set(0.2) {
 		sc.SupplementalGroups = []int64{int64(g.pickN(3000, 0, edgeN, -1))}
 	}
-	if g.chance(0.4) {
+	if g.set(0.4) {
 		sc.SeccompProfile = g.seccompProfile()
 	}
-	if !g.edges && ptr.Deref(sc.RunAsNonRoot, false) && sc.RunAsUser != nil && *sc.RunAsUser == 0 {
+	if !g.crossing() && ptr.Deref(sc.RunAsNonRoot, false) && sc.RunAsUser != nil && *sc.RunAsUser == 0 {
 		sc.RunAsUser = ptr.To[int64](1000)
 	}
 	return sc

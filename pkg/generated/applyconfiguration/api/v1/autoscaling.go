@@ -28,10 +28,10 @@ type AutoscalingApplyConfiguration struct {
 	// maxReplicas is the most pods the autoscaler runs.
 	MaxReplicas *int32 `json:"maxReplicas,omitempty"`
 	// targetCPUUtilizationPercentage is the pods' average CPU use the autoscaler aims at, as
-	// a percentage of their CPU request.
+	// a percentage of their CPU request, which must be set and above 0.
 	TargetCPUUtilizationPercentage *int32 `json:"targetCPUUtilizationPercentage,omitempty"`
 	// targetMemoryUtilizationPercentage is the pods' average memory use the autoscaler aims
-	// at, as a percentage of their memory request.
+	// at, as a percentage of their memory request, which must be set and above 0.
 	TargetMemoryUtilizationPercentage *int32 `json:"targetMemoryUtilizationPercentage,omitempty"`
 }
 

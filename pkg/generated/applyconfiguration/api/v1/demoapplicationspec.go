@@ -34,7 +34,9 @@ type DemoApplicationSpecApplyConfiguration struct {
 	// replica is the number of pods to run.
 	Replica *int32 `json:"replica,omitempty"`
 	// ports are exposed by the application's Service. The Service is of type NodePort when
-	// any port sets a nodePort, ClusterIP otherwise.
+	// any port sets a nodePort, ClusterIP otherwise. Each is a port of the container too, of its
+	// targetPort's number and name (else its own): ports that target one container port (number
+	// and protocol) give it one name.
 	Ports []DemoApplicationPortApplyConfiguration `json:"ports,omitempty"`
 	// env lists environment variables set in the application's container.
 	Env []EnvVarApplyConfiguration `json:"env,omitempty"`
@@ -80,7 +82,8 @@ type DemoApplicationSpecApplyConfiguration struct {
 	// default), a few at a time, or Recreate, all of them stopped before any new one starts.
 	Strategy *DeploymentStrategyApplyConfiguration `json:"strategy,omitempty"`
 	// minReadySeconds is how long a new pod must be ready, without a container crashing, to
-	// count as available.
+	// count as available: less than the Deployment's progress deadline (600 seconds), past
+	// which a rollout counts as stuck.
 	MinReadySeconds *int32 `json:"minReadySeconds,omitempty"`
 	// affinity attracts the pods to nodes (nodeAffinity) and keeps the app's pods apart from
 	// each other (podAntiAffinity) over nodes, zones or any topology domain.
@@ -112,7 +115,8 @@ type DemoApplicationSpecApplyConfiguration struct {
 	// podSecurityContext leave unset gets the standard's values (no privilege escalation, every
 	// capability dropped, runAsNonRoot, the RuntimeDefault seccomp profile), so that the pods
 	// are admitted; elsewhere, unset fields stay unset. The restricted sample
-	// (config/samples/paas_v1_demoapplication_restricted.yaml) sets them all itself.
+	// (config/samples/paas_v1_demoapplication_restricted.yaml) sets them all itself. Its fields
+	// override podSecurityContext's one by one: runAsNonRoot cannot meet a runAsUser 0 of either.
 	SecurityContext *SecurityContextApplyConfiguration `json:"securityContext,omitempty"`
 	// podSecurityContext is the pod's: the user, group and filesystem group of every
 	// container, and its seccomp profile.

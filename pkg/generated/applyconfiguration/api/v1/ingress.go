@@ -37,7 +37,8 @@ type IngressApplyConfiguration struct {
 	// to the first TCP port of spec.ports.
 	Paths []IngressPathApplyConfiguration `json:"paths,omitempty"`
 	// tlsSecretName names the Secret (of type kubernetes.io/tls) in the app's namespace that
-	// holds the certificate for the hosts; unset, the Ingress serves plain HTTP.
+	// holds the certificate for the hosts; unset, the Ingress serves plain HTTP. It needs
+	// hosts: an Ingress controller serves a certificate for the hosts named with it.
 	TLSSecretName *apiv1.ObjectName `json:"tlsSecretName,omitempty"`
 	// annotations of the Ingress, which many Ingress controllers read as their settings.
 	Annotations map[string]string `json:"annotations,omitempty"`
