@@ -1218,6 +1218,12 @@ type DemoApplicationStatus struct {
 	// +optional
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
 
+	// desiredReplicas is the number of pods the Deployment asks for: spec.replica, or what the
+	// autoscaler set when spec.autoscaling owns the replicas.
+	// +optional
+	// +operator-sdk:csv:customresourcedefinitions:type=status,displayName="Desired Replicas"
+	DesiredReplicas int32 `json:"desiredReplicas,omitempty"`
+
 	// replicas is the number of pods the Deployment runs.
 	// +optional
 	// +operator-sdk:csv:customresourcedefinitions:type=status,displayName="Replicas",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:podCount"}
@@ -1343,14 +1349,19 @@ const (
 	ReasonEvicted = "Evicted"
 	// ReasonAutoscalingInactive: the HorizontalPodAutoscaler cannot compute a scale (its
 	// ScalingActive condition is False: no metrics, no resource request); the message is its own.
+	// Reconciling while metrics may still come (a grace period from the condition's change),
+	// then Degraded.
 	ReasonAutoscalingInactive = "AutoscalingInactive"
 	// ReasonAutoscalerUnableToScale: the HorizontalPodAutoscaler cannot read or write the
-	// Deployment's scale (its AbleToScale condition is False); the message is its own.
+	// Deployment's scale (its AbleToScale condition is False); the message is its own. As
+	// ReasonAutoscalingInactive, Reconciling for a grace period, then Degraded.
 	ReasonAutoscalerUnableToScale = "AutoscalerUnableToScale"
-	// ReasonIngressClassNotFound: the Ingress names an IngressClass the cluster does not have:
-	// no controller serves it.
+	// ReasonIngressClassNotFound: the Ingress names an IngressClass the cluster does not have,
+	// and no controller reported an address for it: no controller that goes by IngressClasses
+	// serves it. Degraded until the IngressClass exists or an address is reported.
 	ReasonIngressClassNotFound = "IngressClassNotFound"
-	// ReasonIngressNotServed: the Ingress has no address: no controller reported serving it.
+	// ReasonIngressNotServed: the Ingress has had no address for a while (a Warning Event, not
+	// a condition): no controller reported serving it, though some serve and never report one.
 	ReasonIngressNotServed = "IngressNotServed"
 	// ReasonRetrying: a step failed transiently (a timeout, throttling, the API server
 	// unavailable) and is retried.
@@ -1363,7 +1374,7 @@ const (
 // +kubebuilder:storageversion
 // +kubebuilder:resource:shortName=demoapp;demoapps,categories=all
 // +kubebuilder:printcolumn:name="Image",type=string,JSONPath=`.spec.image`
-// +kubebuilder:printcolumn:name="Desired",type=integer,JSONPath=`.spec.replica`
+// +kubebuilder:printcolumn:name="Desired",type=integer,JSONPath=`.status.desiredReplicas`
 // +kubebuilder:printcolumn:name="Ready",type=integer,JSONPath=`.status.readyReplicas`
 // +kubebuilder:printcolumn:name="Available",type=string,JSONPath=`.status.conditions[?(@.type=="Available")].status`
 // +kubebuilder:printcolumn:name="Status",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].reason`

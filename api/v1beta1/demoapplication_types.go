@@ -27,7 +27,7 @@ import (
 // +kubebuilder:deprecatedversion:warning="paas.cmft.com/v1beta1 DemoApplication is deprecated: use paas.cmft.com/v1, which has the same schema"
 // +kubebuilder:resource:shortName=demoapp;demoapps,categories=all
 // +kubebuilder:printcolumn:name="Image",type=string,JSONPath=`.spec.image`
-// +kubebuilder:printcolumn:name="Desired",type=integer,JSONPath=`.spec.replica`
+// +kubebuilder:printcolumn:name="Desired",type=integer,JSONPath=`.status.desiredReplicas`
 // +kubebuilder:printcolumn:name="Ready",type=integer,JSONPath=`.status.readyReplicas`
 // +kubebuilder:printcolumn:name="Available",type=string,JSONPath=`.status.conditions[?(@.type=="Available")].status`
 // +kubebuilder:printcolumn:name="Status",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].reason`

@@ -65,6 +65,8 @@ type Reconciler struct {
 	PodLabels wellknown.PodLabelKeys
 	// podsRead is what the reconciler last read of each app's pods.
 	podsRead podsRead
+	// GracePeriod overrides DefaultGracePeriod when set.
+	GracePeriod time.Duration
 }
 
 // +kubebuilder:rbac:groups=paas.cmft.com,resources=demoapplications,verbs=get;list;watch
@@ -87,6 +89,8 @@ type Reconciler struct {
 // A namespace's Pod Security level decides the Deployment's security defaults; its labels
 // are read as metadata.
 // +kubebuilder:rbac:groups="",resources=namespaces,verbs=get;list;watch
+// Whether the IngressClass an app's Ingress names exists; read as metadata.
+// +kubebuilder:rbac:groups=networking.k8s.io,resources=ingressclasses,verbs=get;list;watch
 
 // Reconcile makes the cluster match the DemoApplication in steps (its Deployment, its
 // Service, its per-pod Services, its Ingress, its autoscaler), each run whatever the others met, and reads what keeps its
@@ -185,6 +189,9 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, options controller.Optio
 	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &corev1.Service{}, podServiceAppIndex, podServiceAppOf); err != nil {
 		return fmt.Errorf("indexing per-pod Services by app: %w", err)
 	}
+	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &networkingv1.Ingress{}, ingressClassIndex, ingressClassOf); err != nil {
+		return fmt.Errorf("indexing Ingresses by IngressClass: %w", err)
+	}
 	// An informer's periodic resync replays every object unchanged: nothing to reconcile.
 	changed := builder.WithPredicates(predicate.ResourceVersionChangedPredicate{})
 	return ctrl.NewControllerManagedBy(mgr).
@@ -193,10 +200,11 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, options controller.Optio
 		Owns(&appsv1.Deployment{}, changed).
 		Owns(&corev1.Service{}, changed).
 		Owns(&networkingv1.Ingress{}, changed).
-		// An autoscaler's status changes at every metrics sync: only its spec and metadata are
-		// the operator's.
+		// An autoscaler's status changes at every metrics sync: of it, only its conditions say
+		// whether it can scale the app.
 		Owns(&autoscalingv2.HorizontalPodAutoscaler{}, builder.WithPredicates(predicate.Or[client.Object](
-			predicate.GenerationChangedPredicate{}, predicate.LabelChangedPredicate{}, predicate.AnnotationChangedPredicate{}))).
+			predicate.GenerationChangedPredicate{}, predicate.LabelChangedPredicate{}, predicate.AnnotationChangedPredicate{},
+			autoscalerConditionsChanged()))).
 		Watches(&corev1.Pod{}, handler.EnqueueRequestsFromMapFunc(r.podApp),
 			builder.OnlyMetadata, builder.WithPredicates(predicate.ResourceVersionChangedPredicate{}, predicate.NewPredicateFuncs(func(o client.Object) bool {
 				return o.GetLabels()[wellknown.LabelApplication] != ""
@@ -214,6 +222,9 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, options controller.Optio
 			}))).
 		Watches(&corev1.Namespace{}, handler.EnqueueRequestsFromMapFunc(r.namespaceApps),
 			builder.OnlyMetadata, builder.WithPredicates(podSecurityChanged())).
+		// Whether an IngressClass exists, not what it says, decides whether it serves.
+		Watches(&networkingv1.IngressClass{}, handler.EnqueueRequestsFromMapFunc(r.ingressClassApps),
+			builder.OnlyMetadata, builder.WithPredicates(predicate.Funcs{UpdateFunc: func(event.UpdateEvent) bool { return false }})).
 		WithOptions(options).
 		Complete(r)
 }

@@ -104,7 +104,7 @@ func (r *Reconciler) recordTransitions(s *scope, before *paasv1.DemoApplicationS
 // clusterCause reports whether reason, Degraded's, is a cause the cluster reports on the
 // Deployment or its pods rather than a failed step.
 func clusterCause(reason string) bool {
-	return reason == paasv1.ReasonFailedCreate || slices.Contains(podCauses, reason)
+	return reason == paasv1.ReasonFailedCreate || slices.Contains(podCauses, reason) || slices.Contains(servingCauses, reason)
 }
 
 // recordCreated records what the pass created as one Event of its app, for kubectl describe,

@@ -48,7 +48,7 @@ type scope struct {
 	waiting map[string][]string
 	// causes are what keeps the app from serving as its spec asks, beyond what its steps
 	// could not do, most telling first: its pods' (none when every pod is ready and none was
-	// read), its autoscaler's, its Ingress's.
+	// read), its Ingress's, its autoscaler's, in the order of the steps.
 	causes []*cause
 	// news are what the pass tells once in a Warning Event, as no condition keeps it.
 	news []news
@@ -86,9 +86,9 @@ func (s *scope) firstCause(stalls bool) *cause {
 	return nil
 }
 
-// recheck asks to look again after at most d.
+// recheck asks to look again after at most d, when d is positive.
 func (s *scope) recheck(d time.Duration) {
-	if s.recheckAfter == 0 || d < s.recheckAfter {
+	if d > 0 && (s.recheckAfter == 0 || d < s.recheckAfter) {
 		s.recheckAfter = d
 	}
 }

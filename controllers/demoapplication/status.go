@@ -36,7 +36,9 @@ func setStatus(s *scope) {
 	app := s.app
 	if s.deploymentKnown {
 		app.Status.Replicas, app.Status.ReadyReplicas, app.Status.AvailableReplicas = 0, 0, 0
+		app.Status.DesiredReplicas = 0
 		if d := s.deployment; d != nil {
+			app.Status.DesiredReplicas = ptr.Deref(d.Spec.Replicas, 1)
 			app.Status.Replicas = d.Status.Replicas
 			app.Status.ReadyReplicas = d.Status.ReadyReplicas
 			app.Status.AvailableReplicas = d.Status.AvailableReplicas

@@ -278,7 +278,9 @@ func (r *Reconciler) reconcileIngress(ctx context.Context, s *scope) {
 		s.wait(paasv1.ReasonServiceFailed, "the Ingress waits for a Service of the app's own")
 		r.deleteStep(ctx, s, step, current)
 	default:
-		r.applyStep(ctx, s, step, current, desired)
+		if r.applyStep(ctx, s, step, current, desired) != absent {
+			r.observeIngress(ctx, s, current)
+		}
 	}
 }
 
@@ -298,15 +300,19 @@ func (r *Reconciler) reconcileAutoscaler(ctx context.Context, s *scope) {
 		s.wait(paasv1.ReasonDeploymentFailed, "the HorizontalPodAutoscaler waits for a Deployment of the app's own")
 		r.deleteStep(ctx, s, step, current)
 	default:
-		r.applyStep(ctx, s, step, current, desired)
+		if r.applyStep(ctx, s, step, current, desired) != absent {
+			r.observeAutoscaler(s, current)
+		}
 	}
 }
 
-// applyStep applies desired into current for step, recording what it did and met.
-func (r *Reconciler) applyStep(ctx context.Context, s *scope, step string, current client.Object, desired runtime.ApplyConfiguration) {
+// applyStep applies desired into current for step, recording what it did and met, and returns
+// what it did: current holds the object unless absent.
+func (r *Reconciler) applyStep(ctx context.Context, s *scope, step string, current client.Object, desired runtime.ApplyConfiguration) outcome {
 	done, err := r.apply(ctx, s.app, current, desired)
 	s.note(current, done)
 	s.fail(step, err)
+	return done
 }
 
 // deleteStep deletes the app's object named like current for step, if the app owns one,

@@ -139,8 +139,8 @@ func TestBundleInstallsWhatConfigInstalls(t *testing.T) {
 		NewWithT(t).Expect(inBundle["spec"]).To(Equal(inConfig["spec"]))
 	})
 	// The controllers' rules are permissions, which OLM grants in the OperatorGroup's target
-	// namespaces only; the metrics endpoint's reviews are cluster-scoped, and so is the watch of
-	// Namespaces (their Pod Security level), which a Role cannot grant.
+	// namespaces only; the metrics endpoint's reviews are cluster-scoped, and so are the watches
+	// of Namespaces (their Pod Security level) and IngressClasses, which a Role cannot grant.
 	t.Run("cluster permissions", func(t *testing.T) {
 		g := NewWithT(t)
 		var namespaceReader rbacv1.ClusterRole

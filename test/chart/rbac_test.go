@@ -55,11 +55,13 @@ var (
 		"get pods", "list pods", "watch pods", "list events",
 		"create events.k8s.io/events", "patch events.k8s.io/events",
 		"get namespaces", "list namespaces", "watch namespaces",
+		"get networking.k8s.io/ingressclasses", "list networking.k8s.io/ingressclasses", "watch networking.k8s.io/ingressclasses",
 	}
-	// A namespace's Pod Security level decides the security defaults of its apps' Deployments:
-	// Namespaces have no namespace, so their reads stay cluster-wide whatever the manager
-	// watches.
-	namespaceReadGrants = []string{"get namespaces", "list namespaces", "watch namespaces"}
+	// A namespace's Pod Security level decides the security defaults of its apps' Deployments,
+	// and an IngressClass's existence whether an app's Ingress is served: neither has a
+	// namespace, so their reads stay cluster-wide whatever the manager watches.
+	namespaceReadGrants = []string{"get namespaces", "list namespaces", "watch namespaces",
+		"get networking.k8s.io/ingressclasses", "list networking.k8s.io/ingressclasses", "watch networking.k8s.io/ingressclasses"}
 	// The secure metrics endpoint authenticates and authorizes each scrape with the API
 	// server: TokenReviews and SubjectAccessReviews have no namespace, so these stay
 	// cluster-wide whatever the manager watches.

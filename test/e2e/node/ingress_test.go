@@ -29,7 +29,9 @@ import (
 
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
@@ -118,6 +120,14 @@ func startSkipper(t *testing.T, namespace string) string {
 		Files: []imagebuild.File{{Path: "/skipper", Source: binary}}})
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(cluster.PushImage(ctx, b, local, image)).To(Succeed())
+
+	// Skipper serves an Ingress by its class's name alone, but spec.ingressClassName names an
+	// IngressClass: without one, the app says IngressClassNotFound.
+	class := &networkingv1.IngressClass{ObjectMeta: metav1.ObjectMeta{Name: "skipper"}, Spec: networkingv1.IngressClassSpec{Controller: "zalando.org/skipper"}}
+	if err := k8s.Create(ctx, class); !apierrors.IsAlreadyExists(err) {
+		g.Expect(err).NotTo(HaveOccurred())
+		t.Cleanup(func() { _ = k8s.Delete(context.Background(), class) })
+	}
 
 	// What Skipper's -kubernetes mode reads, in this namespace only.
 	meta := metav1.ObjectMeta{Namespace: namespace, Name: "skipper"}

@@ -33,6 +33,9 @@ type DemoApplicationStatusApplyConfiguration struct {
 	// metadata.generation until the operator has acted on a change; Ready, Reconciling and
 	// Stalled then say whether it is in place.
 	ObservedGeneration *int64 `json:"observedGeneration,omitempty"`
+	// desiredReplicas is the number of pods the Deployment asks for: spec.replica, or what the
+	// autoscaler set when spec.autoscaling owns the replicas.
+	DesiredReplicas *int32 `json:"desiredReplicas,omitempty"`
 	// replicas is the number of pods the Deployment runs.
 	Replicas *int32 `json:"replicas,omitempty"`
 	// readyReplicas is the number of pods that are ready.
@@ -60,6 +63,14 @@ func DemoApplicationStatus() *DemoApplicationStatusApplyConfiguration {
 // If called multiple times, the ObservedGeneration field is set to the value of the last call.
 func (b *DemoApplicationStatusApplyConfiguration) WithObservedGeneration(value int64) *DemoApplicationStatusApplyConfiguration {
 	b.ObservedGeneration = &value
+	return b
+}
+
+// WithDesiredReplicas sets the DesiredReplicas field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the DesiredReplicas field is set to the value of the last call.
+func (b *DemoApplicationStatusApplyConfiguration) WithDesiredReplicas(value int32) *DemoApplicationStatusApplyConfiguration {
+	b.DesiredReplicas = &value
 	return b
 }
 
