@@ -566,3 +566,7 @@ bench-150k: envtest ## Memory, then labelling (manager defaults), at 150,000 pod
 		-out bench/results-150k-memory.json -markdown bench/RESULTS-150k-memory.md $(BENCH_FLAGS)
 	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" $(BENCH) -pods 150000 -runs 1 -scenarios labeling -settings defaults -plot-sizes= \
 		-out bench/results-150k-labeling.json -markdown bench/RESULTS-150k-labeling.md $(BENCH_FLAGS)
+
+.PHONY: bench-cause-to-status
+bench-cause-to-status: ## Time from each cause's kubelet report to the app's status, on the real node (root, Linux; make test-node's TestCausesReachStatus): bench/RESULTS-cause-to-status.md.
+	CAUSE_TO_STATUS_RESULTS=bench $(MAKE) test-node E2E_FLAGS="-run TestCausesReachStatus -v"

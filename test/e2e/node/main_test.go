@@ -54,6 +54,9 @@ var (
 	cs      kubernetes.Interface
 	// The images the tests built, as the node pulls them from the local registry.
 	managerImage, appImage, kubectlImage string
+	// neverReadyImage is appImage whose /ready never passes: a release that fails its readiness
+	// probe, for a bad rollout.
+	neverReadyImage string
 	// The chart as users install it: an OCI artifact pushed by make helm-push to the registry's
 	// TLS endpoint, in its version and the next (helm upgrade's).
 	chartRef, chartVersion, nextChartVersion string
@@ -187,6 +190,7 @@ func buildImages(ctx context.Context) error {
 	root := testenv.Root()
 	registry := cluster.RegistryHost()
 	managerImage, appImage, kubectlImage = registry+"/demo-operator:e2e", registry+"/podname:e2e", inLocalRegistry(releaseTestImage)
+	neverReadyImage = registry + "/podname:never-ready"
 
 	if os.Getenv("E2E_CONTAINER_TOOL") == "docker" {
 		if err := buildManagerWithDocker(ctx, managerImage, inLocalRegistry(releaseImage)); err != nil {
@@ -208,6 +212,9 @@ func buildImages(ctx context.Context) error {
 	}
 	for ref, spec := range map[string]imagebuild.ImageSpec{
 		appImage: {Name: appLocalImage, Entrypoint: []string{"/podname"}, User: "65532:65532",
+			Files: []imagebuild.File{{Path: "/podname", Source: filepath.Join(bin, "podname")}}},
+		neverReadyImage: {Name: "localhost/demo-operator-node/podname:never-ready", Entrypoint: []string{"/podname"}, User: "65532:65532",
+			Env:   []string{"READY_AFTER=87600h"},
 			Files: []imagebuild.File{{Path: "/podname", Source: filepath.Join(bin, "podname")}}},
 		// kubectl as registry.k8s.io/kubectl has it: on the PATH of an image without a shell.
 		kubectlImage: {Name: "localhost/demo-operator-node/kubectl:v1.37.1", Entrypoint: []string{"/bin/kubectl"},

@@ -20,14 +20,18 @@ package node
 
 import (
 	"context"
-	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
+	eventsv1 "k8s.io/api/events/v1"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	kstatus "sigs.k8s.io/cli-utils/pkg/kstatus/status"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -37,32 +41,58 @@ import (
 	"github.com/cmft/demo-operator/internal/test/health"
 )
 
-// TestFailingPodsReachStatus runs, on the real node, an app whose image cannot be pulled and
-// one whose container exits at start: each says why in its status within seconds of its pod
-// saying it, in the kubelet's words (Degraded and Stalled, kstatus Failed, Argo CD Degraded),
-// and becomes Ready once its spec is fixed.
-func TestFailingPodsReachStatus(t *testing.T) {
+// statusBudget is how long after the kubelet reports a cause the app may take to say it.
+const statusBudget = 10 * time.Second
+
+// causeCase is a cause of an app not serving, as a team meets it on a real node.
+type causeCase struct {
+	name string
+	// broken adds the cause to a serving app's spec.
+	broken func(app *paasv1.DemoApplication)
+	// rollout: the app first serves, then rolls out the broken spec.
+	rollout bool
+	reason  string
+	// stalls: the app is Degraded and Stalled (kstatus Failed, Argo CD Degraded) rather than
+	// Reconciling (InProgress, Progressing).
+	stalls bool
+	// words are the kubelet's, in the app's message.
+	words string
+	// last are the words of the kubelet's last report, which the message comes to say: a
+	// probe first refused while the server starts, then answered 503.
+	last string
+	// report returns the kubelet's report of the cause on pod, from its status or its Events:
+	// what it is and its time; zero until the kubelet reported it.
+	report func(pod *corev1.Pod, events []corev1.Event) (string, time.Time)
+	// fix removes the cause, from the app's spec or the cluster.
+	fix func(g Gomega, app *paasv1.DemoApplication)
+}
+
+// TestCausesReachStatus runs, on the real node and side by side, an app for each everyday cause
+// of not serving: each says it in its status, with the kubelet's words and the pod named,
+// within statusBudget of the kubelet's own report, with the verdicts kstatus and Argo CD
+// give it, and becomes Ready once fixed. CAUSE_TO_STATUS_RESULTS names a directory (relative
+// to the repository) where the figures go, as bench/RESULTS-cause-to-status.md.
+func TestCausesReachStatus(t *testing.T) {
 	installOperator(t)
-	for _, tc := range []struct {
-		name   string
-		broken func(app *paasv1.DemoApplication)
-		// shows reports whether the kubelet's status of the container shows the cause.
-		shows  func(corev1.ContainerStatus) bool
-		reason string
-		words  string
-		fix    func(app *paasv1.DemoApplication)
-	}{
+	figures := &causeFigures{}
+	t.Cleanup(func() { figures.write(t) })
+	start := time.Now()
+	t.Cleanup(func() { t.Logf("all causes in %s", time.Since(start).Round(100*time.Millisecond)) })
+	// Side by side: subtests run from goroutines, since go test runs no more parallel ones at
+	// once than -parallel, GOMAXPROCS by default.
+	var causes sync.WaitGroup
+	run := func(name string, test func(t *testing.T)) { causes.Go(func() { t.Run(name, test) }) }
+	for _, tc := range []causeCase{
 		{
 			name: "image that cannot be pulled",
 			broken: func(app *paasv1.DemoApplication) {
 				app.Spec.Image = cluster.RegistryHost() + "/demo-operator-node/missing:e2e"
 			},
-			shows: func(c corev1.ContainerStatus) bool {
-				return c.State.Waiting != nil && slices.Contains([]string{"ErrImagePull", "ImagePullBackOff"}, c.State.Waiting.Reason)
+			reason: paasv1.ReasonImagePullBackOff, stalls: true, words: "missing:e2e",
+			report: kubeletEvent("Failed", "Failed to pull image"),
+			fix: func(g Gomega, app *paasv1.DemoApplication) {
+				updateApp(g, app, func(app *paasv1.DemoApplication) { app.Spec.Image = appImage })
 			},
-			reason: paasv1.ReasonImagePullBackOff,
-			words:  "missing:e2e",
-			fix:    func(app *paasv1.DemoApplication) { app.Spec.Image = appImage },
 		},
 		{
 			name: "crash loop",
@@ -70,51 +100,113 @@ func TestFailingPodsReachStatus(t *testing.T) {
 				app.Spec.Env = []paasv1.EnvVar{{Name: "CRASH", Value: "no database"}}
 			},
 			// The first exit, before the kubelet backs off.
-			shows: func(c corev1.ContainerStatus) bool {
-				return c.State.Terminated != nil || c.LastTerminationState.Terminated != nil
+			reason: paasv1.ReasonCrashLoopBackOff, stalls: true, words: "exited with code 1 (Error)",
+			report: exit("Error"),
+			fix: func(g Gomega, app *paasv1.DemoApplication) {
+				updateApp(g, app, func(app *paasv1.DemoApplication) { app.Spec.Env = nil })
 			},
-			reason: paasv1.ReasonCrashLoopBackOff,
-			words:  "exited with code 1 (Error)",
-			fix:    func(app *paasv1.DemoApplication) { app.Spec.Env = nil },
+		},
+		{
+			name: "OOM kill",
+			broken: func(app *paasv1.DemoApplication) {
+				app.Spec.Resources = &paasv1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("32Mi")}}
+				app.Spec.Env = []paasv1.EnvVar{{Name: "ALLOCATE_MIB", Value: "64"}}
+			},
+			reason: paasv1.ReasonOOMKilled, stalls: true, words: "OOMKilled",
+			report: exit("OOMKilled"),
+			fix: func(g Gomega, app *paasv1.DemoApplication) {
+				updateApp(g, app, func(app *paasv1.DemoApplication) { app.Spec.Env = nil })
+			},
+		},
+		{
+			name: "ConfigMap volume missing",
+			broken: func(app *paasv1.DemoApplication) {
+				app.Spec.Volumes = []paasv1.Volume{{Name: "settings", ConfigMap: &paasv1.ConfigMapVolumeSource{Name: "settings"}}}
+				app.Spec.VolumeMounts = []paasv1.VolumeMount{{Name: "settings", MountPath: "/settings"}}
+			},
+			reason: paasv1.ReasonVolumeMountFailed, stalls: true, words: `configmap "settings" not found`,
+			report: kubeletEvent("FailedMount", `configmap "settings" not found`),
+			// Created, the ConfigMap is mounted on the kubelet's next try: no spec change.
+			fix: func(g Gomega, app *paasv1.DemoApplication) {
+				g.Expect(k8s.Create(context.Background(), &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: app.Namespace, Name: "settings"},
+					Data: map[string]string{"mode": "fixed"}})).To(Succeed())
+			},
+		},
+		{
+			name: "readiness never passing",
+			broken: func(app *paasv1.DemoApplication) {
+				app.Spec.Env = []paasv1.EnvVar{{Name: "READY_AFTER", Value: "87600h"}}
+			},
+			reason: paasv1.ReasonReadinessProbeFailed, words: "Readiness probe failed", last: "statuscode: 503",
+			report: kubeletEvent("Unhealthy", "Readiness probe failed"),
+			fix: func(g Gomega, app *paasv1.DemoApplication) {
+				updateApp(g, app, func(app *paasv1.DemoApplication) { app.Spec.Env = nil })
+			},
+		},
+		{
+			// Its one restart is history: the app is not crash-looping.
+			name: "readiness never passing after a restart",
+			broken: func(app *paasv1.DemoApplication) {
+				app.Spec.Env = []paasv1.EnvVar{{Name: "CRASH", Value: "first start"}, {Name: "FAIL_ONCE", Value: "/scratch/failed"},
+					{Name: "READY_AFTER", Value: "87600h"}}
+				app.Spec.Volumes = []paasv1.Volume{{Name: "scratch", EmptyDir: &paasv1.EmptyDirVolumeSource{}}}
+				app.Spec.VolumeMounts = []paasv1.VolumeMount{{Name: "scratch", MountPath: "/scratch"}}
+			},
+			reason: paasv1.ReasonReadinessProbeFailed, words: "Readiness probe failed", last: "statuscode: 503",
+			report: kubeletEvent("Unhealthy", "Readiness probe failed"),
+			fix: func(g Gomega, app *paasv1.DemoApplication) {
+				updateApp(g, app, func(app *paasv1.DemoApplication) { app.Spec.Env = nil })
+			},
+		},
+		{
+			name:    "bad rollout, the old pod serving",
+			broken:  func(app *paasv1.DemoApplication) { app.Spec.Image = neverReadyImage },
+			rollout: true,
+			reason:  paasv1.ReasonReadinessProbeFailed, words: "Readiness probe failed", last: "statuscode: 503",
+			report: kubeletEvent("Unhealthy", "Readiness probe failed"),
+			fix: func(g Gomega, app *paasv1.DemoApplication) {
+				updateApp(g, app, func(app *paasv1.DemoApplication) { app.Spec.Image = appImage })
+			},
 		},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
+		run(tc.name, func(t *testing.T) {
 			g := NewWithT(t)
 			ctx := context.Background()
 			ns := framework.NewNamespace(t, k8s, metav1.ObjectMeta{GenerateName: "e2e-"})
-			app := builder.DemoApplication(ns, "web", builder.Image(appImage), builder.Ports(builder.Port("http", 80, 8080)))
-			tc.broken(app)
-			g.Expect(k8s.Create(ctx, app)).To(Succeed())
+			app := servingApp(ns)
+			var old string
+			if tc.rollout {
+				g.Expect(k8s.Create(ctx, app)).To(Succeed())
+				old = expectServing(t, app, 1)[0].Name
+				updateApp(g, app, tc.broken)
+			} else {
+				tc.broken(app)
+				g.Expect(k8s.Create(ctx, app)).To(Succeed())
+			}
 
-			// Polled together, so that the two times compare: when the pod first showed the
-			// cause, and when the app first said it.
-			var shown, said time.Time
-			g.Eventually(func(g Gomega) {
-				pods := &corev1.PodList{}
-				g.Expect(k8s.List(ctx, pods, client.InNamespace(ns), client.MatchingLabels(podsOf(app)))).To(Succeed())
-				for _, p := range pods.Items {
-					for _, c := range p.Status.ContainerStatuses {
-						if shown.IsZero() && tc.shows(c) {
-							shown = time.Now()
-						}
-					}
-				}
-				g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), app)).To(Succeed())
-				degraded := apimeta.FindStatusCondition(app.Status.Conditions, paasv1.ConditionDegraded)
-				g.Expect(degraded).To(And(Not(BeNil()), HaveField("Status", metav1.ConditionTrue), HaveField("Reason", tc.reason)))
-				g.Expect(degraded.Message).To(ContainSubstring(tc.words))
-				said = time.Now()
-			}, 3*time.Minute, 100*time.Millisecond).Should(Succeed())
-			g.Expect(shown).NotTo(BeZero(), "the pod showed the cause before the app said it")
-			t.Logf("the app said %s %s after its pod showed it: %s", tc.reason, said.Sub(shown).Round(100*time.Millisecond),
-				apimeta.FindStatusCondition(app.Status.Conditions, paasv1.ConditionDegraded).Message)
-			g.Expect(said.Sub(shown)).To(BeNumerically("<=", 10*time.Second))
-			g.Expect(apimeta.IsStatusConditionTrue(app.Status.Conditions, paasv1.ConditionStalled)).To(BeTrue())
-			g.Expect(health.Kstatus(app)).To(Equal(kstatus.FailedStatus))
-			g.Expect(health.ArgoCDOf(app)).To(HaveField("Status", health.Degraded))
+			f, said := observeCause(t, app, tc, old)
+			t.Logf("%s: the app said %s %.1f s after the kubelet's %s at %s (%.1f s after the test saw it): %s", tc.name, tc.reason,
+				f.Seconds, f.Report, f.ReportedAt.Format(time.TimeOnly), f.SecondsFromSeen, f.Message)
+			figures.add(f)
+			g.Expect(f.Message).To(ContainSubstring(tc.words))
+			g.Expect(f.Message).To(ContainSubstring(f.Pod), "the pod is named")
+			g.Expect(time.Duration(f.Seconds * float64(time.Second))).To(BeNumerically("<=", statusBudget))
+			expectVerdicts(g, said, tc.stalls)
+			if tc.rollout {
+				expectOldPodServing(g, app, old)
+			}
+			if tc.last != "" {
+				// A failure here lets the rest run: a stale message is not a wrong status.
+				kept := NewGomega(func(message string, _ ...int) { t.Error(message) })
+				kept.Eventually(func(g Gomega) {
+					g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), app)).To(Succeed())
+					g.Expect(apimeta.FindStatusCondition(app.Status.Conditions, f.Condition)).To(And(HaveField("Reason", tc.reason),
+						HaveField("Message", ContainSubstring(tc.last))))
+				}, statusBudget, 250*time.Millisecond).Should(Succeed(), "the message says the kubelet's last probe failure")
+			}
 
-			// Fixed: the new pods run, the app is Ready, nothing says the cause any more.
-			updateApp(g, app, tc.fix)
+			// Fixed: the pods run, the app is Ready, nothing says the cause any more.
+			tc.fix(g, app)
 			g.Eventually(func(g Gomega) {
 				g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), app)).To(Succeed())
 				g.Expect(apimeta.IsStatusConditionTrue(app.Status.Conditions, paasv1.ConditionReady)).To(BeTrue(), "%v", app.Status.Conditions)
@@ -124,4 +216,185 @@ func TestFailingPodsReachStatus(t *testing.T) {
 			g.Expect(health.ArgoCDOf(app)).To(HaveField("Status", health.Healthy))
 		})
 	}
+	run("OOM kill, then recovery", func(t *testing.T) { testOOMRecovery(t, figures) })
+	causes.Wait()
+}
+
+// servingApp is an app of podname with a readiness probe on /ready, checked every second.
+func servingApp(namespace string) *paasv1.DemoApplication {
+	app := builder.DemoApplication(namespace, "web", builder.Image(appImage), builder.Replicas(1), builder.Ports(builder.Port("http", 80, 8080)))
+	app.Spec.ReadinessProbe = &paasv1.Probe{HTTPGet: &paasv1.HTTPGetAction{Path: "/ready", Port: intstr.FromInt32(8080)},
+		PeriodSeconds: 1, FailureThreshold: 1}
+	return app
+}
+
+// observeCause polls, together, the app's pods with their kubelet Events, and the app, until
+// the kubelet reported the cause on a pod (not old's) and the app said it; it returns the
+// figure and the app as it first said it.
+func observeCause(t *testing.T, app *paasv1.DemoApplication, tc causeCase, old string) (causeFigure, *paasv1.DemoApplication) {
+	t.Helper()
+	ctx := context.Background()
+	f := causeFigure{Cause: tc.name, Reason: tc.reason, Condition: paasv1.ConditionReconciling}
+	if tc.stalls {
+		f.Condition = paasv1.ConditionDegraded
+	}
+	var said *paasv1.DemoApplication
+	NewWithT(t).Eventually(func(g Gomega) {
+		if f.ReportedAt.IsZero() {
+			pods := &corev1.PodList{}
+			g.Expect(k8s.List(ctx, pods, client.InNamespace(app.Namespace), client.MatchingLabels(podsOf(app)))).To(Succeed())
+			events := &corev1.EventList{}
+			g.Expect(k8s.List(ctx, events, client.InNamespace(app.Namespace))).To(Succeed())
+			for _, p := range pods.Items {
+				if p.Name == old {
+					continue
+				}
+				if what, at := tc.report(&p, kubeletEvents(events.Items, p.Name)); !at.IsZero() {
+					f.Pod, f.Report, f.ReportedAt, f.SeenAt = p.Name, what, at, time.Now()
+					t.Logf("%s: the kubelet's %s on pod %s at %s", tc.name, what, p.Name, at.Format(time.TimeOnly))
+					break
+				}
+			}
+		}
+		if said == nil {
+			current := &paasv1.DemoApplication{}
+			g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), current)).To(Succeed())
+			if c := apimeta.FindStatusCondition(current.Status.Conditions, f.Condition); c != nil && c.Status == metav1.ConditionTrue && c.Reason == tc.reason {
+				said, f.SaidAt, f.Message = current, time.Now(), c.Message
+			} else {
+				g.Expect(current.Status.Conditions).To(ContainElement(And(HaveField("Type", f.Condition), HaveField("Reason", tc.reason))))
+			}
+		}
+		g.Expect(f.ReportedAt).NotTo(BeZero(), "the kubelet has not reported the cause on a pod yet")
+	}, 3*time.Minute, 250*time.Millisecond).Should(Succeed())
+	f.Seconds = f.SaidAt.Sub(f.ReportedAt).Seconds()
+	f.SecondsFromSeen = f.SaidAt.Sub(f.SeenAt).Seconds()
+	return f, said
+}
+
+// expectVerdicts checks app's summary conditions and the verdicts of kstatus and Argo CD's
+// health check: Stalled where the cause will not pass by itself, in progress where it may.
+func expectVerdicts(g Gomega, app *paasv1.DemoApplication, stalls bool) {
+	conditions := app.Status.Conditions
+	g.Expect(apimeta.IsStatusConditionTrue(conditions, paasv1.ConditionReady)).To(BeFalse())
+	if stalls {
+		g.Expect(apimeta.IsStatusConditionTrue(conditions, paasv1.ConditionStalled)).To(BeTrue(), "%v", conditions)
+		g.Expect(health.Kstatus(app)).To(Equal(kstatus.FailedStatus))
+		g.Expect(health.ArgoCDOf(app)).To(HaveField("Status", health.Degraded))
+		return
+	}
+	g.Expect(apimeta.IsStatusConditionTrue(conditions, paasv1.ConditionDegraded)).To(BeFalse(), "%v", conditions)
+	g.Expect(apimeta.FindStatusCondition(conditions, paasv1.ConditionStalled)).To(BeNil())
+	g.Expect(health.Kstatus(app)).To(Equal(kstatus.InProgressStatus))
+	g.Expect(health.ArgoCDOf(app)).To(HaveField("Status", health.Progressing))
+}
+
+// expectOldPodServing checks that, while the new pod fails its readiness, the app stays
+// Available and its Service sends every call to the old pod.
+func expectOldPodServing(g Gomega, app *paasv1.DemoApplication, old string) {
+	g.Expect(k8s.Get(context.Background(), client.ObjectKeyFromObject(app), app)).To(Succeed())
+	g.Expect(apimeta.IsStatusConditionTrue(app.Status.Conditions, paasv1.ConditionAvailable)).To(BeTrue(), "%v", app.Status.Conditions)
+	url := serviceURL(g, app, "/")
+	for range 20 {
+		g.Expect(get(url)).To(Equal(old))
+	}
+}
+
+// testOOMRecovery runs an app whose container is OOM-killed once, then serves from its
+// restart: the app gets Ready, and a Warning Event OOMKilled on it names the pod.
+func testOOMRecovery(t *testing.T, figures *causeFigures) {
+	g := NewWithT(t)
+	ctx := context.Background()
+	ns := framework.NewNamespace(t, k8s, metav1.ObjectMeta{GenerateName: "e2e-"})
+	app := servingApp(ns)
+	app.Spec.Resources = &paasv1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("32Mi")}}
+	app.Spec.Env = []paasv1.EnvVar{{Name: "ALLOCATE_MIB", Value: "64"}, {Name: "FAIL_ONCE", Value: "/scratch/failed"}}
+	app.Spec.Volumes = []paasv1.Volume{{Name: "scratch", EmptyDir: &paasv1.EmptyDirVolumeSource{}}}
+	app.Spec.VolumeMounts = []paasv1.VolumeMount{{Name: "scratch", MountPath: "/scratch"}}
+	g.Expect(k8s.Create(ctx, app)).To(Succeed())
+	pod := expectServing(t, app, 1)[0]
+	status := pod.Status.ContainerStatuses[0]
+	g.Expect(status.RestartCount).To(BeNumerically(">=", 1))
+	killed := status.LastTerminationState.Terminated
+	g.Expect(killed).To(HaveField("Reason", "OOMKilled"))
+
+	f := causeFigure{Cause: "OOM kill, then recovery", Reason: paasv1.ReasonOOMKilled, Condition: "Warning Event", Pod: pod.Name,
+		Report: "containerStatus terminated OOMKilled finishedAt", ReportedAt: killed.FinishedAt.Time}
+	g.Eventually(func(g Gomega) {
+		events := &eventsv1.EventList{}
+		g.Expect(k8s.List(ctx, events, client.InNamespace(ns))).To(Succeed())
+		for _, e := range events.Items {
+			if e.Regarding.Kind == "DemoApplication" && e.Regarding.Name == app.Name && e.Type == corev1.EventTypeWarning && e.Reason == paasv1.ReasonOOMKilled {
+				f.SaidAt, f.Message = e.EventTime.Time, e.Note
+			}
+		}
+		g.Expect(f.SaidAt).NotTo(BeZero(), "a Warning Event %s on the app", paasv1.ReasonOOMKilled)
+	}, time.Minute, 250*time.Millisecond).Should(Succeed())
+	f.Seconds = f.SaidAt.Sub(f.ReportedAt).Seconds()
+	t.Logf("the Warning Event %s came %.1f s after the kill at %s: %s", paasv1.ReasonOOMKilled, f.Seconds, f.ReportedAt.Format(time.TimeOnly), f.Message)
+	figures.add(f)
+	g.Expect(f.Message).To(ContainSubstring(pod.Name))
+	g.Expect(time.Duration(f.Seconds * float64(time.Second))).To(BeNumerically("<=", statusBudget))
+	g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), app)).To(Succeed())
+	g.Expect(health.Kstatus(app)).To(Equal(kstatus.CurrentStatus))
+	g.Expect(health.ArgoCDOf(app)).To(HaveField("Status", health.Healthy))
+}
+
+// kubeletEvents are the kubelet's Events about pod.
+func kubeletEvents(events []corev1.Event, pod string) []corev1.Event {
+	var of []corev1.Event
+	for _, e := range events {
+		if e.InvolvedObject.Kind == "Pod" && e.InvolvedObject.Name == pod && (e.Source.Component == "kubelet" || e.ReportingController == "kubelet") {
+			of = append(of, e)
+		}
+	}
+	return of
+}
+
+// kubeletEvent reports the earliest kubelet Event of reason whose message has words, at the
+// time of its first occurrence.
+func kubeletEvent(reason, words string) func(*corev1.Pod, []corev1.Event) (string, time.Time) {
+	return func(_ *corev1.Pod, events []corev1.Event) (string, time.Time) {
+		var what string
+		var first time.Time
+		for _, e := range events {
+			if e.Reason != reason || !strings.Contains(e.Message, words) {
+				continue
+			}
+			at, field := e.FirstTimestamp.Time, "firstTimestamp"
+			if !e.EventTime.IsZero() {
+				at, field = e.EventTime.Time, "eventTime"
+			}
+			if first.IsZero() || at.Before(first) {
+				what, first = "Event "+reason+" "+field, at
+			}
+		}
+		return what, first
+	}
+}
+
+// exit reports a container's exit for reason, at the time it finished.
+func exit(reason string) func(*corev1.Pod, []corev1.Event) (string, time.Time) {
+	return func(p *corev1.Pod, _ []corev1.Event) (string, time.Time) {
+		for _, c := range p.Status.ContainerStatuses {
+			for _, t := range []*corev1.ContainerStateTerminated{c.LastTerminationState.Terminated, c.State.Terminated} {
+				if t != nil && t.Reason == reason {
+					return "containerStatus terminated " + reason + " finishedAt", t.FinishedAt.Time
+				}
+			}
+		}
+		return "", time.Time{}
+	}
+}
+
+// causeFigures collects the parallel subtests' figures.
+type causeFigures struct {
+	mu  sync.Mutex
+	all []causeFigure
+}
+
+func (c *causeFigures) add(f causeFigure) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.all = append(c.all, f)
 }

@@ -19,6 +19,11 @@ limitations under the License.
 // which pod a Service routed it to. Its environment changes it:
 //
 //   - CRASH: it exits at once with code 1, as an application that cannot start does.
+//   - ALLOCATE_MIB (a number): it allocates and touches that many MiB at start, as an
+//     application that outgrows its memory limit does, and is OOM-killed above the limit.
+//   - FAIL_ONCE (a path): CRASH and ALLOCATE_MIB apply only while no file is at the path;
+//     it creates the file first, so that, on an emptyDir, the container fails once and its
+//     restart serves: a recovery.
 //   - READY_AFTER (a duration): /ready answers 503 until that long after it started, then
 //     200, for a readiness probe; unset, /ready answers 200 at once.
 //   - SERVE_FILE (a path): /file answers with the file's content, read anew on each request,
@@ -30,12 +35,18 @@ import (
 	"log"
 	"net/http"
 	"os"
+	"strconv"
 	"time"
 )
 
 func main() {
-	if reason := os.Getenv("CRASH"); reason != "" {
-		log.Fatalf("exiting: %s", reason)
+	if failing() {
+		if reason := os.Getenv("CRASH"); reason != "" {
+			log.Fatalf("exiting: %s", reason)
+		}
+		if v := os.Getenv("ALLOCATE_MIB"); v != "" {
+			allocate(v)
+		}
 	}
 	name, err := os.Hostname()
 	if err != nil {
@@ -67,4 +78,39 @@ func main() {
 		})
 	}
 	log.Fatal(http.ListenAndServe(":8080", mux))
+}
+
+// failing reports whether the failure modes apply: always without FAIL_ONCE, else the first
+// time only, marked by the file it names.
+func failing() bool {
+	marker := os.Getenv("FAIL_ONCE")
+	if marker == "" {
+		return true
+	}
+	if _, err := os.Stat(marker); err == nil {
+		return false
+	}
+	if err := os.WriteFile(marker, nil, 0o600); err != nil {
+		log.Fatalf("FAIL_ONCE: %v", err)
+	}
+	return true
+}
+
+// allocated holds the memory allocate touched, so that it stays charged to the container.
+var allocated [][]byte
+
+// allocate allocates mib MiB, writing every page so that the kernel charges it.
+func allocate(mib string) {
+	n, err := strconv.Atoi(mib)
+	if err != nil {
+		log.Fatalf("ALLOCATE_MIB: %v", err)
+	}
+	for range n {
+		b := make([]byte, 1<<20)
+		for i := 0; i < len(b); i += 4096 {
+			b[i] = 1
+		}
+		allocated = append(allocated, b)
+	}
+	log.Printf("allocated %d MiB", n)
 }
