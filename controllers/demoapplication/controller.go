@@ -28,6 +28,7 @@ import (
 	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -38,6 +39,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/controllers/wellknown"
@@ -65,6 +67,9 @@ type Reconciler struct {
 	PodLabels wellknown.PodLabelKeys
 	// podsRead is what the reconciler last read of each app's pods.
 	podsRead podsRead
+	// gatewayAPI is set when the cluster served the Gateway API's HTTPRoutes as the
+	// controller started: only then does it watch and write them.
+	gatewayAPI bool
 }
 
 // +kubebuilder:rbac:groups=paas.cmft.com,resources=demoapplications,verbs=get;list;watch
@@ -79,6 +84,8 @@ type Reconciler struct {
 // +kubebuilder:rbac:groups="",resources=services,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups=networking.k8s.io,resources=ingresses,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups=autoscaling,resources=horizontalpodautoscalers,verbs=get;list;watch;create;patch;delete
+// +kubebuilder:rbac:groups=networking.k8s.io,resources=networkpolicies,verbs=get;list;watch;create;patch;delete
+// +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=httproutes,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 // The kubelet says why a readiness probe failed or a volume did not mount in a pod's Events
@@ -115,7 +122,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	s := &scope{app: app, first: len(app.Status.Conditions) == 0}
 	for _, step := range []func(context.Context, *scope){
 		r.reconcileDeployment, r.observePods, r.reconcileService, r.reconcilePodServices,
-		r.reconcileIngress, r.reconcileAutoscaler,
+		r.reconcileIngress, r.reconcileHTTPRoute, r.reconcileAutoscaler, r.reconcileNetworkPolicy,
 	} {
 		step(ctx, s)
 	}
@@ -185,14 +192,25 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, options controller.Optio
 	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &corev1.Service{}, podServiceAppIndex, podServiceAppOf); err != nil {
 		return fmt.Errorf("indexing per-pod Services by app: %w", err)
 	}
+	served, err := GatewayAPIServed(mgr.GetRESTMapper())
+	if err != nil {
+		return err
+	}
+	r.gatewayAPI = served
 	// An informer's periodic resync replays every object unchanged: nothing to reconcile.
 	changed := builder.WithPredicates(predicate.ResourceVersionChangedPredicate{})
-	return ctrl.NewControllerManagedBy(mgr).
+	b := ctrl.NewControllerManagedBy(mgr)
+	if served {
+		// A route's status is its Gateways' report on it, which the app's status shows.
+		b = b.Owns(&gatewayv1.HTTPRoute{}, changed)
+	}
+	return b.
 		Named("demoapplication").
 		For(&paasv1.DemoApplication{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		Owns(&appsv1.Deployment{}, changed).
 		Owns(&corev1.Service{}, changed).
 		Owns(&networkingv1.Ingress{}, changed).
+		Owns(&networkingv1.NetworkPolicy{}, changed).
 		// An autoscaler's status changes at every metrics sync: only its spec and metadata are
 		// the operator's.
 		Owns(&autoscalingv2.HorizontalPodAutoscaler{}, builder.WithPredicates(predicate.Or[client.Object](
@@ -216,6 +234,19 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, options controller.Optio
 			builder.OnlyMetadata, builder.WithPredicates(podSecurityChanged())).
 		WithOptions(options).
 		Complete(r)
+}
+
+// GatewayAPIServed reports whether the cluster serves the Gateway API's HTTPRoutes, v1, as
+// mapper finds them: the operator runs on clusters without them, where it neither watches
+// nor writes routes.
+func GatewayAPIServed(mapper meta.RESTMapper) (bool, error) {
+	gvk := gatewayv1.SchemeGroupVersion.WithKind("HTTPRoute")
+	if _, err := mapper.RESTMapping(gvk.GroupKind(), gvk.Version); meta.IsNoMatchError(err) {
+		return false, nil
+	} else if err != nil {
+		return false, fmt.Errorf("asking the API server whether it serves %s: %w", gvk, err)
+	}
+	return true, nil
 }
 
 // podServiceAppIndex indexes the cached Services that are per-pod Services by the name of

@@ -24,6 +24,8 @@ var (
 	NewPodService      = newPodService
 	NewIngress         = newIngress
 	NewAutoscaler      = newAutoscaler
+	NewHTTPRoute       = newHTTPRoute
+	NewNetworkPolicy   = newNetworkPolicy
 	PodServicesEnabled = podServicesEnabled
 	Settled            = settled
 	OwnedFields        = ownedFields
