@@ -29,6 +29,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -51,7 +52,8 @@ import (
 const DefaultConflictRetryInterval = 30 * time.Second
 
 // Reconciler turns a DemoApplication into the Deployment and Service it
-// declares, and the per-pod Services, Ingress and autoscaler it asks for; it keeps them as declared, and reports
+// declares, and the per-pod Services, Ingress or HTTPRoute, autoscaler and NetworkPolicy it
+// asks for; it keeps them as declared, and reports
 // their state in the DemoApplication's status.
 type Reconciler struct {
 	client.Client
@@ -96,7 +98,8 @@ type Reconciler struct {
 // +kubebuilder:rbac:groups="",resources=namespaces,verbs=get;list;watch
 
 // Reconcile makes the cluster match the DemoApplication in steps (its Deployment, its
-// Service, its per-pod Services, its Ingress, its autoscaler), each run whatever the others met, and reads what keeps its
+// Service, its per-pod Services, its Ingress, its HTTPRoute, its autoscaler, its
+// NetworkPolicy), each run whatever the others met, and reads what keeps its
 // pods from running while some are not ready or since one changed; then it rebuilds its status from what they
 // observed. Status is written at the end of every pass, failed or
 // not, once and only when it changed.
@@ -240,11 +243,11 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, options controller.Optio
 // mapper finds them: the operator runs on clusters without them, where it neither watches
 // nor writes routes.
 func GatewayAPIServed(mapper meta.RESTMapper) (bool, error) {
-	gvk := gatewayv1.SchemeGroupVersion.WithKind("HTTPRoute")
-	if _, err := mapper.RESTMapping(gvk.GroupKind(), gvk.Version); meta.IsNoMatchError(err) {
+	gk := schema.GroupKind{Group: gatewayv1.GroupName, Kind: "HTTPRoute"}
+	if _, err := mapper.RESTMapping(gk, gatewayv1.GroupVersion.Version); meta.IsNoMatchError(err) {
 		return false, nil
 	} else if err != nil {
-		return false, fmt.Errorf("asking the API server whether it serves %s: %w", gvk, err)
+		return false, fmt.Errorf("asking the API server whether it serves %s %s: %w", gk, gatewayv1.GroupVersion.Version, err)
 	}
 	return true, nil
 }

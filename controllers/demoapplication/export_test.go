@@ -26,6 +26,7 @@ var (
 	NewAutoscaler      = newAutoscaler
 	NewHTTPRoute       = newHTTPRoute
 	NewNetworkPolicy   = newNetworkPolicy
+	HTTPRouteURL       = httpRouteURL
 	PodServicesEnabled = podServicesEnabled
 	Settled            = settled
 	OwnedFields        = ownedFields

@@ -40,7 +40,8 @@ func TestNetworkPolicy(t *testing.T) {
 	ns := suite.NewNamespace(t)
 	g := NewWithT(t)
 	app := builder.DemoApplication(ns, "web")
-	app.Spec.Ports = []paasv1.DemoApplicationPort{{Name: "http", Port: 80, TargetPort: ptr.To(intstr.FromInt32(8080))}, {Name: "dns", Port: 53, Protocol: corev1.ProtocolUDP}}
+	app.Spec.Ports = []paasv1.DemoApplicationPort{
+		{Name: "http", Port: 80, TargetPort: ptr.To(intstr.FromInt32(8080))}, {Name: "dns", Port: 53, Protocol: corev1.ProtocolUDP}}
 	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
 
 	t.Run("off by default: no policy", func(t *testing.T) {
@@ -232,4 +233,16 @@ func TestHTTPRouteOrIngress(t *testing.T) {
 	app.Spec.HTTPRoute = &paasv1.HTTPRoute{ParentRefs: []paasv1.GatewayReference{{Name: "public"}}}
 	err := k8sClient.Create(context.Background(), app)
 	g.Expect(err).To(MatchError(ContainSubstring("spec.ingress and spec.httpRoute cannot both be set")))
+}
+
+func TestHTTPRouteURL(t *testing.T) {
+	g := NewWithT(t)
+	app := builder.DemoApplication("shop", "web")
+	g.Expect(demoapplication.HTTPRouteURL(app)).To(BeEmpty(), "no route")
+	app.Spec.HTTPRoute = &paasv1.HTTPRoute{ParentRefs: []paasv1.GatewayReference{{Name: "public"}}, Hostnames: []string{"*.example.com"}}
+	g.Expect(demoapplication.HTTPRouteURL(app)).To(BeEmpty(), "a wildcard names no host")
+	app.Spec.HTTPRoute.Hostnames = append(app.Spec.HTTPRoute.Hostnames, "web.example.com")
+	g.Expect(demoapplication.HTTPRouteURL(app)).To(Equal("http://web.example.com/"))
+	app.Spec.HTTPRoute.Paths = []paasv1.HTTPRoutePath{{Path: "/shop"}}
+	g.Expect(demoapplication.HTTPRouteURL(app)).To(Equal("http://web.example.com/shop"))
 }

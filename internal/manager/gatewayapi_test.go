@@ -50,7 +50,12 @@ func TestWithoutGatewayAPI(t *testing.T) {
 	g.Expect(err).NotTo(HaveOccurred())
 	done := make(chan error)
 	go func() { done <- mgr.Start(ctx) }()
-	t.Cleanup(func() { cancel(); <-done })
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Logf("manager stopped: %v", err)
+		}
+	})
 
 	c, err := client.New(cfg, client.Options{Scheme: Scheme})
 	g.Expect(err).NotTo(HaveOccurred())
