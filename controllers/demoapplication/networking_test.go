@@ -119,6 +119,30 @@ func TestNetworkPolicy(t *testing.T) {
 	})
 }
 
+func TestNetworkPolicyOfAHeldName(t *testing.T) {
+	ctx := context.Background()
+	ns := suite.NewNamespace(t)
+	g := NewWithT(t)
+	theirs := &networkingv1.NetworkPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "web"},
+		Spec: networkingv1.NetworkPolicySpec{PolicyTypes: []networkingv1.PolicyType{networkingv1.PolicyTypeIngress}}}
+	g.Expect(k8sClient.Create(ctx, theirs)).To(Succeed())
+	app := builder.DemoApplication(ns, "web")
+	app.Spec.NetworkPolicy = &paasv1.NetworkPolicy{Enabled: true, SameApp: true}
+	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
+	g.Eventually(func(g Gomega) {
+		got := get(g, ns, "web", &paasv1.DemoApplication{})
+		g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonResourceConflict))
+		g.Expect(condition(got, paasv1.ConditionDegraded).Message).To(ContainSubstring(`NetworkPolicy "web" already exists and is not the operator's`))
+	}).Should(Succeed())
+	// Nor deleted when the app turns its own off.
+	update(g, app, func(a *paasv1.DemoApplication) { a.Spec.NetworkPolicy = nil })
+	g.Eventually(func(g Gomega) {
+		got := get(g, ns, "web", &paasv1.DemoApplication{})
+		g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionFalse, paasv1.ReasonAsExpected))
+	}).Should(Succeed())
+	g.Expect(get(g, ns, "web", &networkingv1.NetworkPolicy{}).ResourceVersion).To(Equal(theirs.ResourceVersion))
+}
+
 func TestHTTPRoute(t *testing.T) {
 	ctx := context.Background()
 	ns := suite.NewNamespace(t)
