@@ -36,6 +36,9 @@ import (
 // +kubebuilder:validation:XValidation:rule="!has(self.volumeMounts) || self.volumeMounts.all(m, has(self.volumes) && self.volumes.exists(v, v.name == m.name))",message="every volumeMount must name a volume of spec.volumes",fieldPath=".volumeMounts"
 // +kubebuilder:validation:XValidation:rule="!has(self.ingress) || (has(self.ports) && self.ports.exists(p, p.protocol == 'TCP'))",message="ingress needs a TCP port in spec.ports to route to",fieldPath=".ingress"
 // +kubebuilder:validation:XValidation:rule="!has(self.ingress) || !has(self.ingress.paths) || self.ingress.paths.all(x, !has(x.port) || (has(self.ports) && self.ports.exists(p, p.protocol == 'TCP' && (type(x.port) == int ? p.port == x.port : (has(p.name) && p.name == x.port)))))",message="every ingress path's port must name or number a TCP port of spec.ports",fieldPath=".ingress.paths"
+// +kubebuilder:validation:XValidation:rule="!has(self.ingress) || !has(self.httpRoute)",message="spec.ingress and spec.httpRoute cannot both be set: the app is exposed by an Ingress or by a Gateway API HTTPRoute, not both",fieldPath=".httpRoute"
+// +kubebuilder:validation:XValidation:rule="!has(self.httpRoute) || (has(self.ports) && self.ports.exists(p, p.protocol == 'TCP'))",message="spec.httpRoute needs a TCP port in spec.ports to route to",fieldPath=".httpRoute"
+// +kubebuilder:validation:XValidation:rule="!has(self.httpRoute) || !has(self.httpRoute.paths) || self.httpRoute.paths.all(x, !has(x.port) || (has(self.ports) && self.ports.exists(p, p.protocol == 'TCP' && (type(x.port) == int ? p.port == x.port : (has(p.name) && p.name == x.port)))))",message="every spec.httpRoute.paths[*].port must name or number a TCP port of spec.ports",fieldPath=".httpRoute.paths"
 // +kubebuilder:validation:XValidation:rule="!has(self.autoscaling) || !has(self.autoscaling.targetCPUUtilizationPercentage) || (has(self.resources) && has(self.resources.requests) && 'cpu' in self.resources.requests && quantity(string(self.resources.requests['cpu'])).compareTo(quantity('0')) > 0)",message="autoscaling on CPU needs resources.requests.cpu, above 0: spec.autoscaling.targetCPUUtilizationPercentage is a share of spec.resources.requests.cpu",fieldPath=".autoscaling.targetCPUUtilizationPercentage"
 // +kubebuilder:validation:XValidation:rule="!has(self.autoscaling) || !has(self.autoscaling.targetMemoryUtilizationPercentage) || (has(self.resources) && has(self.resources.requests) && 'memory' in self.resources.requests && quantity(string(self.resources.requests['memory'])).compareTo(quantity('0')) > 0)",message="autoscaling on memory needs resources.requests.memory, above 0: spec.autoscaling.targetMemoryUtilizationPercentage is a share of spec.resources.requests.memory",fieldPath=".autoscaling.targetMemoryUtilizationPercentage"
 // +kubebuilder:validation:XValidation:rule="!has(self.readinessProbe) || [has(self.readinessProbe.httpGet) ? self.readinessProbe.httpGet.port : 0, has(self.readinessProbe.tcpSocket) ? self.readinessProbe.tcpSocket.port : 0].all(x, type(x) == int || (has(self.ports) && self.ports.exists(p, (has(p.targetPort) && type(p.targetPort) == string) ? p.targetPort == x : (has(p.name) && p.name == x))))",message="spec.readinessProbe's port, by name, must name a container port: a spec.ports[*].name, or its targetPort when that is a name (the kubelet probes no other)",fieldPath=".readinessProbe"
@@ -204,6 +207,22 @@ type DemoApplicationSpec struct {
 	// +optional
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Ingress"
 	Ingress *Ingress `json:"ingress,omitempty"`
+
+	// httpRoute exposes the app's Service through a Gateway API HTTPRoute of the app's name,
+	// attached to the Gateways it names: the alternative to ingress, which it cannot be set
+	// with. It needs the Gateway API's CRDs in the cluster when the operator starts. Removing
+	// it deletes the HTTPRoute.
+	// +optional
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="HTTPRoute"
+	HTTPRoute *HTTPRoute `json:"httpRoute,omitempty"`
+
+	// networkPolicy limits who may reach the app's pods, by a NetworkPolicy of the app's name:
+	// once enabled, the pods take connections to their ports only from the peers it names,
+	// and none else. It needs a network plugin that enforces NetworkPolicies; without one the
+	// policy is kept but nothing applies it. Off by default; turning it off deletes the policy.
+	// +optional
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Network Policy"
+	NetworkPolicy *NetworkPolicy `json:"networkPolicy,omitempty"`
 
 	// autoscaling scales the pods between minReplicas and maxReplicas with their CPU or
 	// memory use, by a HorizontalPodAutoscaler of the app's name. While it is set, replica is
@@ -1113,6 +1132,164 @@ type IngressPath struct {
 	Port *intstr.IntOrString `json:"port,omitempty"`
 }
 
+// HTTPRoute routes HTTP requests for the app's hostnames and paths, as received by the
+// Gateways it attaches to, to its Service.
+type HTTPRoute struct {
+	// parentRefs are the Gateways, and optionally their listeners, the route attaches to. A
+	// Gateway of another namespace takes the route only if its listeners' allowedRoutes admit
+	// the app's namespace.
+	// +required
+	// +listType=atomic
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=8
+	// +kubebuilder:validation:XValidation:rule="self.all(p, self.exists_one(q, q.name == p.name && (has(q.__namespace__) ? q.__namespace__ : '') == (has(p.__namespace__) ? p.__namespace__ : '') && (has(q.sectionName) ? q.sectionName : '') == (has(p.sectionName) ? p.sectionName : '')))",message="spec.httpRoute.parentRefs must be unique"
+	// +kubebuilder:validation:XValidation:rule="self.all(p, self.all(q, q.name != p.name || (has(q.__namespace__) ? q.__namespace__ : '') != (has(p.__namespace__) ? p.__namespace__ : '') || has(q.sectionName) == has(p.sectionName)))",message="spec.httpRoute.parentRefs naming one Gateway twice must each name a sectionName"
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Gateways"
+	ParentRefs []GatewayReference `json:"parentRefs"`
+
+	// hostnames the route answers for (a DNS name, or a wildcard *.example.com); empty, every
+	// hostname the Gateway's listeners take.
+	// +optional
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=16
+	// +kubebuilder:validation:items:MaxLength=253
+	// +kubebuilder:validation:items:XValidation:rule="self.matches('^([*][.])?[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$') && self.split('.').all(l, size(l) <= 63) && !self.matches('^[0-9.]+$')",message="a spec.httpRoute.hostnames entry must be a lowercase DNS name, optionally starting with '*.', and not an IP address"
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Hostnames"
+	Hostnames []string `json:"hostnames,omitempty"`
+
+	// paths routed to the app's Service; unset, "/" and everything under it, to the first TCP
+	// port of spec.ports.
+	// +optional
+	// +listType=map
+	// +listMapKey=path
+	// +kubebuilder:validation:MaxItems=16
+	Paths []HTTPRoutePath `json:"paths,omitempty"`
+}
+
+// GatewayReference names a Gateway an HTTPRoute attaches to.
+type GatewayReference struct {
+	// name of the Gateway.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
+	Name string `json:"name"`
+
+	// namespace of the Gateway; unset, the app's.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
+	Namespace string `json:"namespace,omitempty"`
+
+	// sectionName names one listener of the Gateway; unset, every listener that takes the route.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
+	SectionName string `json:"sectionName,omitempty"`
+}
+
+// HTTPRoutePath routes one path to a port of the app's Service.
+type HTTPRoutePath struct {
+	// path is the URL path, absolute.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=1024
+	// +kubebuilder:validation:XValidation:rule="self.startsWith('/') && self.matches('^(?:[-A-Za-z0-9/._~!$&\\x27()*+,;=:@]|[%][0-9a-fA-F]{2})+$') && !self.matches('//|/[.]/|/[.][.]/|%2[fF]|/[.][.]?$')",message="a spec.httpRoute.paths[*].path must start with '/', hold only URL path characters and no '//', '/./', '/../', '%2F', nor end in '/.' or '/..'"
+	Path string `json:"path"`
+
+	// type is how the path matches: PathPrefix (by path segments; the default) or Exact.
+	// +optional
+	// +kubebuilder:default=PathPrefix
+	// +kubebuilder:validation:Enum=PathPrefix;Exact
+	Type string `json:"type,omitempty"`
+
+	// port of spec.ports the path goes to, by name or number; unset, the first TCP port.
+	// +optional
+	// +kubebuilder:validation:XIntOrString
+	// +kubebuilder:validation:MaxLength=15
+	Port *intstr.IntOrString `json:"port,omitempty"`
+}
+
+// NetworkPolicy lets the app's pods take connections to their ports from the peers it
+// names, and from none else.
+type NetworkPolicy struct {
+	// enabled turns the policy on; turning it off deletes it.
+	// +optional
+	Enabled bool `json:"enabled,omitempty"`
+
+	// sameApp lets the app's own pods reach each other.
+	// +optional
+	SameApp bool `json:"sameApp,omitempty"`
+
+	// namespaces lets every pod of these namespaces in, by name: the Ingress or Gateway
+	// controller's, the monitoring one's.
+	// +optional
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=16
+	// +kubebuilder:validation:items:MaxLength=63
+	// +kubebuilder:validation:items:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
+	Namespaces []string `json:"namespaces,omitempty"`
+
+	// from lets in the pods each peer selects: by their namespace's labels, their own, or
+	// both (the pods so labelled in the namespaces so labelled). A peer's podSelector alone
+	// selects pods of the app's namespace.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=16
+	From []NetworkPolicyPeer `json:"from,omitempty"`
+}
+
+// NetworkPolicyPeer selects pods by their namespace's labels, their own, or both.
+// +kubebuilder:validation:XValidation:rule="has(self.namespaceSelector) || has(self.podSelector)",message="a spec.networkPolicy.from peer needs a namespaceSelector, a podSelector or both"
+type NetworkPolicyPeer struct {
+	// namespaceSelector selects namespaces by their labels; empty, every namespace.
+	// +optional
+	NamespaceSelector *LabelSelector `json:"namespaceSelector,omitempty"`
+
+	// podSelector selects pods by their labels; empty, every pod (of the namespaces selected).
+	// +optional
+	PodSelector *LabelSelector `json:"podSelector,omitempty"`
+}
+
+// LabelSelector selects objects by their labels: all of matchLabels and matchExpressions
+// must hold; empty, it selects everything.
+type LabelSelector struct {
+	// matchLabels are labels the objects must carry, with these values.
+	// +optional
+	// +kubebuilder:validation:MaxProperties=16
+	// +kubebuilder:validation:XValidation:rule="self.all(k, k.matches('^([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$') && k.matches('^([^/]{1,253}/)?[^/]{1,63}$'))",message="matchLabels keys must be label keys: an optional DNS subdomain prefix and '/', then at most 63 letters, digits, '-', '_' and '.'"
+	MatchLabels map[string]LabelValue `json:"matchLabels,omitempty"`
+
+	// matchExpressions are requirements on the objects' labels.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=16
+	MatchExpressions []LabelSelectorRequirement `json:"matchExpressions,omitempty"`
+}
+
+// LabelSelectorRequirement is a requirement on one label.
+// +kubebuilder:validation:XValidation:rule="self.operator in ['In', 'NotIn'] ? has(self.values) && size(self.values) > 0 : !has(self.values) || size(self.values) == 0",message="operator In and NotIn need values; Exists and DoesNotExist take none"
+type LabelSelectorRequirement struct {
+	// key of the label.
+	// +required
+	// +kubebuilder:validation:MaxLength=317
+	// +kubebuilder:validation:XValidation:rule="self.matches('^([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$') && self.matches('^([^/]{1,253}/)?[^/]{1,63}$')",message="key must be a label key: an optional DNS subdomain prefix and '/', then at most 63 letters, digits, '-', '_' and '.'"
+	Key string `json:"key"`
+
+	// operator: In, NotIn, Exists or DoesNotExist.
+	// +required
+	// +kubebuilder:validation:Enum=In;NotIn;Exists;DoesNotExist
+	Operator metav1.LabelSelectorOperator `json:"operator"`
+
+	// values of the label, for In and NotIn.
+	// +optional
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=16
+	Values []LabelValue `json:"values,omitempty"`
+}
+
 // Autoscaling scales the app's pods with their resource use.
 // +kubebuilder:validation:XValidation:rule="!has(self.minReplicas) || self.minReplicas <= self.maxReplicas",message="minReplicas must not exceed maxReplicas"
 // +kubebuilder:validation:XValidation:rule="has(self.targetCPUUtilizationPercentage) || has(self.targetMemoryUtilizationPercentage)",message="autoscaling needs targetCPUUtilizationPercentage or targetMemoryUtilizationPercentage"
@@ -1316,6 +1493,12 @@ const (
 	// ReasonAutoscalerFailed: the API server refused to let the operator read, write or
 	// delete the HorizontalPodAutoscaler, or hand it the Deployment's replicas.
 	ReasonAutoscalerFailed = "AutoscalerFailed"
+	// ReasonHTTPRouteFailed: the API server refused to let the operator read, write or delete
+	// the HTTPRoute.
+	ReasonHTTPRouteFailed = "HTTPRouteFailed"
+	// ReasonNetworkPolicyFailed: the API server refused to let the operator read, write or
+	// delete the NetworkPolicy.
+	ReasonNetworkPolicyFailed = "NetworkPolicyFailed"
 	// ReasonAsExpected: nothing is wrong.
 	ReasonAsExpected = "AsExpected"
 	// ReasonFailedCreate: the Deployment's ReplicaSet cannot create pods; the message is the
@@ -1363,6 +1546,22 @@ const (
 	// ReasonIngressNotServed: the Ingress has had no address for a while (a Warning Event, not
 	// a condition): no controller reported serving it, though some serve and never report one.
 	ReasonIngressNotServed = "IngressNotServed"
+	// ReasonGatewayAPIMissing: the app asks for an HTTPRoute and the cluster had no Gateway
+	// API HTTPRoute CRD when the operator started. Degraded until the CRDs are installed and
+	// the operator restarted.
+	ReasonGatewayAPIMissing = "GatewayAPIMissing"
+	// ReasonHTTPRouteNotServed: a Gateway the HTTPRoute names has not reported on it: no
+	// Gateway controller serves that Gateway, or none yet. Reconciling.
+	ReasonHTTPRouteNotServed = "HTTPRouteNotServed"
+	// ReasonHTTPRouteNotAccepted: a Gateway refused the HTTPRoute (its Accepted condition is
+	// False: a listener that does not allow the app's namespace, no matching hostname or
+	// section); the message is the Gateway controller's. Degraded.
+	ReasonHTTPRouteNotAccepted = "HTTPRouteNotAccepted"
+	// ReasonHTTPRouteRefsUnresolved: a Gateway cannot resolve the HTTPRoute's backend (its
+	// ResolvedRefs condition is False); the message is the Gateway controller's. Reconciling
+	// while the Service is not found, which may be the controller not having seen it yet;
+	// Degraded otherwise.
+	ReasonHTTPRouteRefsUnresolved = "HTTPRouteRefsUnresolved"
 	// ReasonRetrying: a step failed transiently (a timeout, throttling, the API server
 	// unavailable) and is retried.
 	ReasonRetrying = "Retrying"
@@ -1379,7 +1578,7 @@ const (
 // +kubebuilder:printcolumn:name="Available",type=string,JSONPath=`.status.conditions[?(@.type=="Available")].status`
 // +kubebuilder:printcolumn:name="Status",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].reason`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
-// +operator-sdk:csv:customresourcedefinitions:displayName="Demo Application",resources={{Deployment,v1},{Event,v1},{HorizontalPodAutoscaler,v2},{Ingress,v1},{Service,v1}}
+// +operator-sdk:csv:customresourcedefinitions:displayName="Demo Application",resources={{Deployment,v1},{Event,v1},{HTTPRoute,v1},{HorizontalPodAutoscaler,v2},{Ingress,v1},{NetworkPolicy,v1},{Service,v1}}
 // +kubebuilder:validation:XValidation:rule="oldSelf.hasValue() || (size(self.metadata.name) <= 63 && self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$'))",optionalOldSelf=true,message="metadata.name must be at most 63 characters, start with a letter and hold only lowercase letters, digits and '-': it names the app's Service and is the value of its pods' labels"
 
 // DemoApplication runs a container image as a Deployment exposed by a Service.

@@ -39,6 +39,8 @@ import (
 	networkingv1ac "k8s.io/client-go/applyconfigurations/networking/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+	gatewayv1ac "sigs.k8s.io/gateway-api/applyconfiguration/apis/v1"
 
 	"github.com/cmft/demo-operator/controllers/wellknown"
 )
@@ -197,6 +199,10 @@ func precondition(desired runtime.ApplyConfiguration, uid types.UID, rv string) 
 		d.UID, d.ResourceVersion = u, version
 	case *autoscalingv2ac.HorizontalPodAutoscalerApplyConfiguration:
 		d.UID, d.ResourceVersion = u, version
+	case *networkingv1ac.NetworkPolicyApplyConfiguration:
+		d.UID, d.ResourceVersion = u, version
+	case *gatewayv1ac.HTTPRouteApplyConfiguration:
+		d.UID, d.ResourceVersion = u, version
 	}
 }
 
@@ -300,6 +306,10 @@ func ownedFields(obj client.Object) (any, error) {
 		return networkingv1ac.ExtractIngress(o, wellknown.FieldManager)
 	case *autoscalingv2.HorizontalPodAutoscaler:
 		return autoscalingv2ac.ExtractHorizontalPodAutoscaler(o, wellknown.FieldManager)
+	case *networkingv1.NetworkPolicy:
+		return networkingv1ac.ExtractNetworkPolicy(o, wellknown.FieldManager)
+	case *gatewayv1.HTTPRoute:
+		return gatewayv1ac.ExtractHTTPRoute(o, wellknown.FieldManager)
 	}
 	return nil, fmt.Errorf("no apply configuration for %T", obj)
 }

@@ -28,6 +28,8 @@ import (
 	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -38,6 +40,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/controllers/wellknown"
@@ -49,7 +52,8 @@ import (
 const DefaultConflictRetryInterval = 30 * time.Second
 
 // Reconciler turns a DemoApplication into the Deployment and Service it
-// declares, and the per-pod Services, Ingress and autoscaler it asks for; it keeps them as declared, and reports
+// declares, and the per-pod Services, Ingress or HTTPRoute, autoscaler and NetworkPolicy it
+// asks for; it keeps them as declared, and reports
 // their state in the DemoApplication's status.
 type Reconciler struct {
 	client.Client
@@ -67,6 +71,9 @@ type Reconciler struct {
 	podsRead podsRead
 	// GracePeriod overrides DefaultGracePeriod when set.
 	GracePeriod time.Duration
+	// gatewayAPI is set when the cluster served the Gateway API's HTTPRoutes as the
+	// controller started: only then does it watch and write them.
+	gatewayAPI bool
 }
 
 // +kubebuilder:rbac:groups=paas.cmft.com,resources=demoapplications,verbs=get;list;watch
@@ -81,6 +88,8 @@ type Reconciler struct {
 // +kubebuilder:rbac:groups="",resources=services,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups=networking.k8s.io,resources=ingresses,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups=autoscaling,resources=horizontalpodautoscalers,verbs=get;list;watch;create;patch;delete
+// +kubebuilder:rbac:groups=networking.k8s.io,resources=networkpolicies,verbs=get;list;watch;create;patch;delete
+// +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=httproutes,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 // The kubelet says why a readiness probe failed or a volume did not mount in a pod's Events
@@ -93,7 +102,8 @@ type Reconciler struct {
 // +kubebuilder:rbac:groups=networking.k8s.io,resources=ingressclasses,verbs=get;list;watch
 
 // Reconcile makes the cluster match the DemoApplication in steps (its Deployment, its
-// Service, its per-pod Services, its Ingress, its autoscaler), each run whatever the others met, and reads what keeps its
+// Service, its per-pod Services, its Ingress, its HTTPRoute, its autoscaler, its
+// NetworkPolicy), each run whatever the others met, and reads what keeps its
 // pods from running while some are not ready or since one changed; then it rebuilds its status from what they
 // observed. Status is written at the end of every pass, failed or
 // not, once and only when it changed.
@@ -119,7 +129,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	s := &scope{app: app, first: len(app.Status.Conditions) == 0}
 	for _, step := range []func(context.Context, *scope){
 		r.reconcileDeployment, r.observePods, r.reconcileService, r.reconcilePodServices,
-		r.reconcileIngress, r.reconcileAutoscaler,
+		r.reconcileIngress, r.reconcileHTTPRoute, r.reconcileAutoscaler, r.reconcileNetworkPolicy,
 	} {
 		step(ctx, s)
 	}
@@ -192,14 +202,25 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, options controller.Optio
 	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &networkingv1.Ingress{}, ingressClassIndex, ingressClassOf); err != nil {
 		return fmt.Errorf("indexing Ingresses by IngressClass: %w", err)
 	}
+	served, err := GatewayAPIServed(mgr.GetRESTMapper())
+	if err != nil {
+		return err
+	}
+	r.gatewayAPI = served
 	// An informer's periodic resync replays every object unchanged: nothing to reconcile.
 	changed := builder.WithPredicates(predicate.ResourceVersionChangedPredicate{})
-	return ctrl.NewControllerManagedBy(mgr).
+	b := ctrl.NewControllerManagedBy(mgr)
+	if served {
+		// A route's status is its Gateways' report on it, which the app's status shows.
+		b = b.Owns(&gatewayv1.HTTPRoute{}, changed)
+	}
+	return b.
 		Named("demoapplication").
 		For(&paasv1.DemoApplication{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		Owns(&appsv1.Deployment{}, changed).
 		Owns(&corev1.Service{}, changed).
 		Owns(&networkingv1.Ingress{}, changed).
+		Owns(&networkingv1.NetworkPolicy{}, changed).
 		// An autoscaler's status changes at every metrics sync: of it, only its conditions say
 		// whether it can scale the app.
 		Owns(&autoscalingv2.HorizontalPodAutoscaler{}, builder.WithPredicates(predicate.Or[client.Object](
@@ -227,6 +248,19 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, options controller.Optio
 			builder.OnlyMetadata, builder.WithPredicates(predicate.Funcs{UpdateFunc: func(event.UpdateEvent) bool { return false }})).
 		WithOptions(options).
 		Complete(r)
+}
+
+// GatewayAPIServed reports whether the cluster serves the Gateway API's HTTPRoutes, v1, as
+// mapper finds them: the operator runs on clusters without them, where it neither watches
+// nor writes routes.
+func GatewayAPIServed(mapper meta.RESTMapper) (bool, error) {
+	gk := schema.GroupKind{Group: gatewayv1.GroupName, Kind: "HTTPRoute"}
+	if _, err := mapper.RESTMapping(gk, gatewayv1.GroupVersion.Version); meta.IsNoMatchError(err) {
+		return false, nil
+	} else if err != nil {
+		return false, fmt.Errorf("asking the API server whether it serves %s %s: %w", gk, gatewayv1.GroupVersion.Version, err)
+	}
+	return true, nil
 }
 
 // podServiceAppIndex indexes the cached Services that are per-pod Services by the name of

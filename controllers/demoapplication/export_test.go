@@ -24,6 +24,9 @@ var (
 	NewPodService      = newPodService
 	NewIngress         = newIngress
 	NewAutoscaler      = newAutoscaler
+	NewHTTPRoute       = newHTTPRoute
+	NewNetworkPolicy   = newNetworkPolicy
+	HTTPRouteURL       = httpRouteURL
 	PodServicesEnabled = podServicesEnabled
 	Settled            = settled
 	OwnedFields        = ownedFields

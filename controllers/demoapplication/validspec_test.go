@@ -50,6 +50,8 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	gatewayv1ac "sigs.k8s.io/gateway-api/applyconfiguration/apis/v1"
+	gatewayclient "sigs.k8s.io/gateway-api/pkg/client/clientset/versioned"
 	"sigs.k8s.io/yaml"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
@@ -272,6 +274,12 @@ func applyDryRun(ctx context.Context, app *paasv1.DemoApplication) error {
 	if autoscaler := demoapplication.NewAutoscaler(app); autoscaler != nil {
 		objects = append(objects, autoscaler)
 	}
+	if route := demoapplication.NewHTTPRoute(app); route != nil {
+		objects = append(objects, route)
+	}
+	if policy := demoapplication.NewNetworkPolicy(app); policy != nil {
+		objects = append(objects, policy)
+	}
 	if demoapplication.PodServicesEnabled(app) {
 		// The name the ReplicaSet controller gives a pod: its generateName cut to leave room
 		// for the random suffix.
@@ -282,12 +290,17 @@ func applyDryRun(ctx context.Context, app *paasv1.DemoApplication) error {
 		pod := &metav1.ObjectMeta{Name: base + "x7k2q", UID: "00000000-0000-0000-0000-000000000002"}
 		objects = append(objects, demoapplication.NewPodService(app, pod, keys))
 	}
-	cs, err := kubernetes.NewForConfig(testenv.OperatorConfig(cfg))
+	operator := testenv.OperatorConfig(cfg)
+	cs, err := kubernetes.NewForConfig(operator)
+	if err != nil {
+		return err
+	}
+	gateways, err := gatewayclient.NewForConfig(operator)
 	if err != nil {
 		return err
 	}
 	for _, desired := range objects {
-		live, err := dryRunApply(ctx, cs, desired)
+		live, err := dryRunApply(ctx, cs, gateways, desired)
 		if err != nil {
 			return err
 		}
@@ -311,7 +324,7 @@ func applyDryRun(ctx context.Context, app *paasv1.DemoApplication) error {
 
 // dryRunApply server-side applies desired as the operator does, without persisting it, and
 // returns the object the API server would store.
-func dryRunApply(ctx context.Context, cs kubernetes.Interface, desired runtime.ApplyConfiguration) (client.Object, error) {
+func dryRunApply(ctx context.Context, cs kubernetes.Interface, gateways gatewayclient.Interface, desired runtime.ApplyConfiguration) (client.Object, error) {
 	opts := metav1.ApplyOptions{FieldManager: wellknown.FieldManager, Force: true, DryRun: []string{metav1.DryRunAll}}
 	switch d := desired.(type) {
 	case *appsv1ac.DeploymentApplyConfiguration:
@@ -322,6 +335,10 @@ func dryRunApply(ctx context.Context, cs kubernetes.Interface, desired runtime.A
 		return cs.NetworkingV1().Ingresses(*d.Namespace).Apply(ctx, d, opts)
 	case *autoscalingv2ac.HorizontalPodAutoscalerApplyConfiguration:
 		return cs.AutoscalingV2().HorizontalPodAutoscalers(*d.Namespace).Apply(ctx, d, opts)
+	case *networkingv1ac.NetworkPolicyApplyConfiguration:
+		return cs.NetworkingV1().NetworkPolicies(*d.Namespace).Apply(ctx, d, opts)
+	case *gatewayv1ac.HTTPRouteApplyConfiguration:
+		return gateways.GatewayV1().HTTPRoutes(*d.Namespace).Apply(ctx, d, opts)
 	}
 	return nil, fmt.Errorf("no client for %T", desired)
 }
@@ -556,7 +573,9 @@ func (g specGen) app(namespace string, i int) *paasv1.DemoApplication {
 	g.podFields(&app.Spec)
 	g.rollout(&app.Spec)
 	g.ingress(&app.Spec)
+	g.httpRoute(&app.Spec)
 	g.autoscaling(&app.Spec)
+	g.networkPolicy(&app.Spec)
 	if g.set(0.3) {
 		ps := &paasv1.PodServices{
 			Enabled: g.chance(0.8) && (len(app.Spec.Ports) > 0 || g.crossing()),
@@ -943,6 +962,107 @@ func (g specGen) ingressPath(path string, ports, tcp []paasv1.DemoApplicationPor
 		ip.Port = ptr.To(intstr.FromString(g.pick("nope", "8080")))
 	}
 	return ip
+}
+
+// httpRoute gives spec an HTTPRoute now and then, in place of its Ingress (beside it past
+// the edges), at and past its edges.
+func (g specGen) httpRoute(spec *paasv1.DemoApplicationSpec) {
+	var tcp []paasv1.DemoApplicationPort
+	for _, p := range spec.Ports {
+		if p.Protocol == "" || p.Protocol == corev1.ProtocolTCP {
+			tcp = append(tcp, p)
+		}
+	}
+	if !g.set(0.3) || ((len(tcp) == 0 || spec.Ingress != nil) && !g.crossing()) {
+		return
+	}
+	route := &paasv1.HTTPRoute{}
+	refs := []paasv1.GatewayReference{{Name: "public"}, {Name: "public", Namespace: "gateways", SectionName: "https"},
+		{Name: "public", Namespace: "gateways", SectionName: "http"}, {Name: "internal.v1", Namespace: "infra"}}
+	for _, i := range g.r.Perm(len(refs))[:1+g.r.IntN(len(refs))] {
+		route.ParentRefs = append(route.ParentRefs, refs[i])
+	}
+	if g.edge(0.2) {
+		switch g.r.IntN(4) {
+		case 0:
+			route.ParentRefs = nil
+		case 1:
+			route.ParentRefs = append(route.ParentRefs, route.ParentRefs[0])
+		case 2:
+			// The same Gateway with and without a listener.
+			route.ParentRefs = append(route.ParentRefs, paasv1.GatewayReference{Name: "public", Namespace: "gateways"})
+		default:
+			route.ParentRefs[0] = paasv1.GatewayReference{Name: g.pick("Public", "a_b", strings.Repeat("g", 64)),
+				Namespace: g.pick("", "Gateways", strings.Repeat("n", 64)), SectionName: g.pick("", "HTTPS", "a/b")}
+		}
+	}
+	for _, host := range []string{"shop.example.com", "*.shop.example.com", "a-b.c"}[:g.r.IntN(4)] {
+		if g.edge(0.2) {
+			host = g.pick("Shop.example.com", "10.0.0.1", "*", "a..b", "-a.com", "a_b.com", "foo.*.com", strings.Repeat("a", 64)+".com")
+		}
+		route.Hostnames = append(route.Hostnames, host)
+	}
+	for _, path := range []string{"/", "/api", "/static/", "/a%20b;v=1"}[:g.r.IntN(5)] {
+		ip := g.ingressPath(path, spec.Ports, tcp)
+		rp := paasv1.HTTPRoutePath{Path: ip.Path, Port: ip.Port, Type: g.pick("", "PathPrefix", "Exact", edge, "RegularExpression")}
+		if g.edge(0.2) {
+			rp.Path = g.pick("/a#b", "/a//b", "/a/.", "/über", "/a b", "/%2f")
+		}
+		route.Paths = append(route.Paths, rp)
+	}
+	spec.HTTPRoute = route
+}
+
+// networkPolicy gives spec a NetworkPolicy now and then, at and past its edges.
+func (g specGen) networkPolicy(spec *paasv1.DemoApplicationSpec) {
+	if !g.set(0.3) {
+		return
+	}
+	np := &paasv1.NetworkPolicy{Enabled: g.chance(0.8), SameApp: g.chance(0.5)}
+	for _, ns := range []string{"ingress-nginx", "monitoring", "kube-system"}[:g.r.IntN(4)] {
+		if g.edge(0.2) {
+			ns = g.pick("", "Monitoring", "a.b", strings.Repeat("n", 64))
+		}
+		np.Namespaces = append(np.Namespaces, ns)
+	}
+	for range g.count(3) {
+		var peer paasv1.NetworkPolicyPeer
+		if g.chance(0.6) || g.edge(0.1) {
+			peer.NamespaceSelector = g.labelSelector()
+		}
+		if g.chance(0.6) || (peer.NamespaceSelector == nil && !g.edges) {
+			peer.PodSelector = g.labelSelector()
+		}
+		np.From = append(np.From, peer)
+	}
+	spec.NetworkPolicy = np
+}
+
+// labelSelector returns a label selector, empty now and then, at and past its edges.
+func (g specGen) labelSelector() *paasv1.LabelSelector {
+	s := &paasv1.LabelSelector{}
+	for range g.r.IntN(3) {
+		if s.MatchLabels == nil {
+			s.MatchLabels = map[string]paasv1.LabelValue{}
+		}
+		s.MatchLabels[g.labelKey()] = paasv1.LabelValue(g.labelValue())
+	}
+	for range g.r.IntN(3) {
+		e := paasv1.LabelSelectorRequirement{Key: g.labelKey(),
+			Operator: metav1.LabelSelectorOperator(g.pick("In", "NotIn", "Exists", "DoesNotExist", edge, "Gt"))}
+		if e.Operator == metav1.LabelSelectorOpIn || e.Operator == metav1.LabelSelectorOpNotIn || g.edge(0.1) {
+			for range 1 + g.r.IntN(2) {
+				e.Values = append(e.Values, paasv1.LabelValue(g.labelValue()))
+			}
+			slices.Sort(e.Values)
+			e.Values = slices.Compact(e.Values)
+		}
+		if g.edge(0.1) {
+			e.Values = nil
+		}
+		s.MatchExpressions = append(s.MatchExpressions, e)
+	}
+	return s
 }
 
 // autoscaling gives spec autoscaling now and then, on the resources it requests, or past the

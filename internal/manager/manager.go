@@ -51,6 +51,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	paasv1beta1 "github.com/cmft/demo-operator/api/v1beta1"
@@ -71,6 +72,7 @@ func init() {
 	utilruntime.Must(clientgoscheme.AddToScheme(Scheme))
 	utilruntime.Must(paasv1.AddToScheme(Scheme))
 	utilruntime.Must(paasv1beta1.AddToScheme(Scheme))
+	utilruntime.Must(gatewayv1.Install(Scheme))
 }
 
 // Options are the manager's settings, one per command-line flag.
@@ -219,13 +221,18 @@ func (o *Options) Validate() error {
 	return errors.Join(errs...)
 }
 
+// managedSelector selects the objects the operator manages.
+func managedSelector() labels.Selector {
+	return labels.SelectorFromSet(labels.Set{wellknown.LabelManagedBy: wellknown.ManagedByValue})
+}
+
 // cacheOptions keeps the caches small: pods and ReplicaSets as metadata trimmed to what the
-// controllers read, and only the Deployments, ReplicaSets, Services, Ingresses and
-// autoscalers the operator manages.
+// controllers read, and only the Deployments, ReplicaSets, Services, Ingresses,
+// autoscalers, NetworkPolicies (and HTTPRoutes, newCache) the operator manages.
 // Both controllers share the pod informer; without the labeler, which must see every pod, it
 // holds the DemoApplications' pods alone.
 func (o *Options) cacheOptions() cache.Options {
-	managed := labels.SelectorFromSet(labels.Set{wellknown.LabelManagedBy: wellknown.ManagedByValue})
+	managed := managedSelector()
 	pods := cache.ByObject{Transform: podlabel.PodCacheTransform(o.podLabelKeys())}
 	if !o.EnablePodLabeler {
 		selector, err := labels.Parse(wellknown.LabelApplication)
@@ -240,6 +247,7 @@ func (o *Options) cacheOptions() cache.Options {
 			&corev1.Service{}:                        {Label: managed},
 			&networkingv1.Ingress{}:                  {Label: managed},
 			&autoscalingv2.HorizontalPodAutoscaler{}: {Label: managed},
+			&networkingv1.NetworkPolicy{}:            {Label: managed},
 		},
 	}
 	if namespaces := o.namespaces(); len(namespaces) > 0 {
@@ -249,6 +257,19 @@ func (o *Options) cacheOptions() cache.Options {
 		}
 	}
 	return opts
+}
+
+// newCache builds the manager's cache, with the HTTPRoutes the operator manages on a
+// cluster that serves them: a cache setting for a kind the cluster lacks fails its start.
+func newCache(cfg *rest.Config, opts cache.Options) (cache.Cache, error) {
+	served, err := demoapplication.GatewayAPIServed(opts.Mapper)
+	if err != nil {
+		return nil, err
+	}
+	if served {
+		opts.ByObject[&gatewayv1.HTTPRoute{}] = cache.ByObject{Label: managedSelector()}
+	}
+	return cache.New(cfg, opts)
 }
 
 // New builds the manager for cfg; Start runs it. Each customize function may adjust the
@@ -266,8 +287,9 @@ func New(cfg *rest.Config, opts Options, customize ...func(*ctrl.Options)) (ctrl
 		tlsOpts = append(tlsOpts, func(c *tls.Config) { c.NextProtos = []string{"http/1.1"} })
 	}
 	mgrOpts := ctrl.Options{
-		Scheme: Scheme,
-		Cache:  opts.cacheOptions(),
+		Scheme:   Scheme,
+		Cache:    opts.cacheOptions(),
+		NewCache: newCache,
 		Metrics: metricsserver.Options{
 			BindAddress:    opts.MetricsAddr,
 			SecureServing:  true,

@@ -16,7 +16,8 @@ limitations under the License.
 
 // Package restraint proves the operator's self-restraint (config/restraint, the chart's
 // restraint.enabled): on a real kube-apiserver, the operator's own identity, which its RBAC
-// lets patch any pod and write any Deployment, Service, Ingress or HorizontalPodAutoscaler, is
+// lets patch any pod and write any Deployment, Service, Ingress, HTTPRoute,
+// HorizontalPodAutoscaler or NetworkPolicy, is
 // refused every write but the ones the operator makes. The operator runs here, restrained, and
 // builds a DemoApplication's objects with its real builders: each attack is one of them, or
 // one written as the operator would write it, changed in one way, and written with the
@@ -46,6 +47,7 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"sigs.k8s.io/yaml"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
@@ -197,8 +199,8 @@ func grant(t *testing.T, rule rbacv1.PolicyRule) {
 }
 
 // webSpec asks for everything a DemoApplication can ask for that shapes its objects: every
-// kind of volume, the one capability, an Ingress with TLS, an autoscaler and LoadBalancer
-// per-pod Services.
+// kind of volume, the one capability, an Ingress with TLS, an autoscaler, LoadBalancer
+// per-pod Services and a NetworkPolicy with every kind of peer.
 const webSpec = `
 image: registry.example/web:1
 ports:
@@ -233,6 +235,27 @@ ingress:
   tlsSecretName: web-tls
 autoscaling: {minReplicas: 2, maxReplicas: 4, targetCPUUtilizationPercentage: 80}
 podServices: {enabled: true, type: LoadBalancer}
+networkPolicy:
+  enabled: true
+  sameApp: true
+  namespaces: [ingress-nginx, monitoring]
+  from:
+  - namespaceSelector: {matchLabels: {team: web}}
+    podSelector: {matchExpressions: [{key: role, operator: In, values: [frontend]}]}
+  - podSelector: {matchLabels: {role: batch}}
+`
+
+// routeSpec asks for what webSpec cannot, beside its Ingress: an HTTPRoute to two ports,
+// attached to Gateways of its namespace and another.
+const routeSpec = `
+image: registry.example/web:1
+ports:
+- {name: http, port: 80, targetPort: 8080}
+- {name: metrics, port: 9090}
+httpRoute:
+  parentRefs: [{name: public, namespace: gateways, sectionName: https}, {name: internal}]
+  hostnames: [web.example.com, "*.web.example.com"]
+  paths: [{path: /}, {path: /metrics, type: Exact, port: metrics}]
 `
 
 // web is the operator's work for one DemoApplication: the objects it built and applied.
@@ -243,6 +266,9 @@ type web struct {
 	podService *corev1.Service
 	ingress    *networkingv1.Ingress
 	autoscaler *autoscalingv2.HorizontalPodAutoscaler
+	policy     *networkingv1.NetworkPolicy
+	// route is the HTTPRoute of the app web-route, of routeSpec.
+	route *gatewayv1.HTTPRoute
 }
 
 // newWeb creates a DemoApplication of webSpec in namespace ns and a pod of its Deployment, and
@@ -252,15 +278,21 @@ func newWeb(t *testing.T, ns string) *web {
 	ctx := context.Background()
 	w := &web{app: &paasv1.DemoApplication{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "web"}},
 		deployment: &appsv1.Deployment{}, service: &corev1.Service{}, podService: &corev1.Service{},
-		ingress: &networkingv1.Ingress{}, autoscaler: &autoscalingv2.HorizontalPodAutoscaler{}}
+		ingress: &networkingv1.Ingress{}, autoscaler: &autoscalingv2.HorizontalPodAutoscaler{},
+		policy: &networkingv1.NetworkPolicy{}, route: &gatewayv1.HTTPRoute{}}
 	g.Expect(yaml.UnmarshalStrict([]byte(webSpec), &w.app.Spec)).To(Succeed())
 	g.Expect(admin.Create(ctx, w.app)).To(Succeed())
+	routed := &paasv1.DemoApplication{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "web-route"}}
+	g.Expect(yaml.UnmarshalStrict([]byte(routeSpec), &routed.Spec)).To(Succeed())
+	g.Expect(admin.Create(ctx, routed)).To(Succeed())
 	key := client.ObjectKeyFromObject(w.app)
 	g.Eventually(func(g Gomega) {
 		g.Expect(admin.Get(ctx, key, w.deployment)).To(Succeed())
 		g.Expect(admin.Get(ctx, key, w.service)).To(Succeed())
 		g.Expect(admin.Get(ctx, key, w.ingress)).To(Succeed())
 		g.Expect(admin.Get(ctx, key, w.autoscaler)).To(Succeed())
+		g.Expect(admin.Get(ctx, key, w.policy)).To(Succeed())
+		g.Expect(admin.Get(ctx, client.ObjectKeyFromObject(routed), w.route)).To(Succeed())
 	}).Should(Succeed())
 
 	// The Deployment and ReplicaSet controllers, which envtest does not run, make a pod; the
@@ -332,7 +364,7 @@ func TestOperatorsOwnWrites(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
 	w := newWeb(t, testenv.NewNamespace(t, admin, "own-"))
-	for _, obj := range []client.Object{w.deployment, w.service, w.podService, w.ingress, w.autoscaler} {
+	for _, obj := range []client.Object{w.deployment, w.service, w.podService, w.ingress, w.autoscaler, w.policy, w.route} {
 		g.Expect(write(obj.DeepCopyObject().(client.Object), asOperator)).To(Succeed(), "%T", obj)
 	}
 	// The replicas handover.
@@ -467,6 +499,48 @@ func TestAttacks(t *testing.T) {
 				APIGroup: ptr.To("example.com"), Kind: "Bucket", Name: "theirs"}}
 			return i
 		}, "an Ingress whose every backend is the Service of its own name"},
+		"a NetworkPolicy selecting every pod of the namespace": {func() client.Object {
+			p := w.policy.DeepCopy()
+			p.Spec.PodSelector = metav1.LabelSelector{}
+			return p
+		}, "a NetworkPolicy that selects its app's pods by the app's labels alone"},
+		"a NetworkPolicy cutting the app's egress": {func() client.Object {
+			p := w.policy.DeepCopy()
+			p.Spec.PolicyTypes = append(p.Spec.PolicyTypes, networkingv1.PolicyTypeEgress)
+			return p
+		}, "a NetworkPolicy that selects its app's pods by the app's labels alone, for Ingress alone"},
+		"a NetworkPolicy letting in the world": {func() client.Object {
+			p := w.policy.DeepCopy()
+			p.Spec.Ingress[0].From = append(p.Spec.Ingress[0].From, networkingv1.NetworkPolicyPeer{IPBlock: &networkingv1.IPBlock{CIDR: "0.0.0.0/0"}})
+			return p
+		}, "whose every rule lets in pods it selects, not address blocks"},
+		"a NetworkPolicy rule from anyone": {func() client.Object {
+			p := w.policy.DeepCopy()
+			p.Spec.Ingress = append(p.Spec.Ingress, networkingv1.NetworkPolicyIngressRule{})
+			return p
+		}, "whose every rule lets in pods it selects, not address blocks"},
+		"an HTTPRoute routing to another Service": {func() client.Object {
+			r := w.route.DeepCopy()
+			r.Spec.Rules[0].BackendRefs[0].Name = gatewayv1.ObjectName(theirs.Name)
+			return r
+		}, "an HTTPRoute that attaches to Gateways and whose every backend is the Service of its own name"},
+		"an HTTPRoute routing to a Service of another namespace": {func() client.Object {
+			r := w.route.DeepCopy()
+			r.Spec.Rules[0].BackendRefs[0].Namespace = ptr.To(gatewayv1.Namespace("kube-system"))
+			return r
+		}, "an HTTPRoute that attaches to Gateways and whose every backend is the Service of its own name"},
+		"an HTTPRoute mirroring requests to another Service": {func() client.Object {
+			r := w.route.DeepCopy()
+			r.Spec.Rules[0].Filters = []gatewayv1.HTTPRouteFilter{{Type: gatewayv1.HTTPRouteFilterRequestMirror,
+				RequestMirror: &gatewayv1.HTTPRequestMirrorFilter{BackendRef: gatewayv1.BackendObjectReference{
+					Name: gatewayv1.ObjectName(theirs.Name), Port: ptr.To(gatewayv1.PortNumber(80))}}}}
+			return r
+		}, "without filters"},
+		"an HTTPRoute attached to a Service (a mesh's parent)": {func() client.Object {
+			r := w.route.DeepCopy()
+			r.Spec.ParentRefs[1].Group, r.Spec.ParentRefs[1].Kind = ptr.To(gatewayv1.Group("")), ptr.To(gatewayv1.Kind("Service"))
+			return r
+		}, "an HTTPRoute that attaches to Gateways"},
 		"the app's label naming another app": {func() client.Object {
 			d := w.deployment.DeepCopy()
 			d.Labels[wellknown.LabelApplication] = "theirs"

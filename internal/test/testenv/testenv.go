@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -63,25 +64,52 @@ func Root() string {
 	return filepath.Join(filepath.Dir(file), "..", "..", "..")
 }
 
-// New returns an environment with the DemoApplication CRD, not yet started. The
-// control-plane binaries come from KUBEBUILDER_ASSETS, which `make test` sets to the
-// ones hack/control-plane.sh builds.
-func New() (*envtest.Environment, error) {
+// Option changes the environment New returns.
+type Option func(*envtest.Environment)
+
+// WithoutGatewayAPI leaves the Gateway API's CRDs out: a cluster that has none.
+func WithoutGatewayAPI(env *envtest.Environment) {
+	env.CRDDirectoryPaths = env.CRDDirectoryPaths[:1]
+}
+
+// New returns an environment with the DemoApplication CRD and the Gateway API's
+// standard-channel CRDs, not yet started. The control-plane binaries come from
+// KUBEBUILDER_ASSETS, which `make test` sets to the ones hack/control-plane.sh builds.
+func New(opts ...Option) (*envtest.Environment, error) {
 	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
 		return nil, fmt.Errorf("KUBEBUILDER_ASSETS is not set: run the tests with make test, " +
 			"or export KUBEBUILDER_ASSETS=$(hack/control-plane.sh)")
 	}
+	gatewayAPI, err := GatewayAPICRDs()
+	if err != nil {
+		return nil, err
+	}
 	env := &envtest.Environment{
-		CRDDirectoryPaths:     []string{filepath.Join(Root(), "config", "crd", "bases")},
+		CRDDirectoryPaths:     []string{filepath.Join(Root(), "config", "crd", "bases"), gatewayAPI},
 		ErrorIfCRDPathMissing: true,
+	}
+	for _, opt := range opts {
+		opt(env)
 	}
 	env.ControlPlane.GetAPIServer().Configure().Set("enable-admission-plugins", strings.Join(AdmissionPlugins, ","))
 	return env, nil
 }
 
+// GatewayAPICRDs returns the folder of the Gateway API's standard-channel CRDs, with their
+// validation rules, as the module the operator is built with ships them.
+func GatewayAPICRDs() (string, error) {
+	list := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "sigs.k8s.io/gateway-api")
+	list.Dir = Root()
+	out, err := list.Output()
+	if err != nil {
+		return "", fmt.Errorf("finding the module sigs.k8s.io/gateway-api: %w", err)
+	}
+	return filepath.Join(strings.TrimSpace(string(out)), "config", "crd", "standard"), nil
+}
+
 // Start starts a new environment and returns it with its admin config.
-func Start() (*envtest.Environment, *rest.Config, error) {
-	env, err := New()
+func Start(opts ...Option) (*envtest.Environment, *rest.Config, error) {
+	env, err := New(opts...)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -60,12 +60,18 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &apiv1.EnvVarSourceApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("ExecAction"):
 		return &apiv1.ExecActionApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("GatewayReference"):
+		return &apiv1.GatewayReferenceApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("GRPCAction"):
 		return &apiv1.GRPCActionApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("HTTPGetAction"):
 		return &apiv1.HTTPGetActionApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("HTTPHeader"):
 		return &apiv1.HTTPHeaderApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("HTTPRoute"):
+		return &apiv1.HTTPRouteApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("HTTPRoutePath"):
+		return &apiv1.HTTPRoutePathApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("Ingress"):
 		return &apiv1.IngressApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("IngressPath"):
@@ -74,8 +80,16 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &apiv1.KeySelectorApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("KeyToPath"):
 		return &apiv1.KeyToPathApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("LabelSelector"):
+		return &apiv1.LabelSelectorApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("LabelSelectorRequirement"):
+		return &apiv1.LabelSelectorRequirementApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("LocalObjectReference"):
 		return &apiv1.LocalObjectReferenceApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("NetworkPolicy"):
+		return &apiv1.NetworkPolicyApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("NetworkPolicyPeer"):
+		return &apiv1.NetworkPolicyPeerApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("NodeAffinity"):
 		return &apiv1.NodeAffinityApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("NodeSelector"):

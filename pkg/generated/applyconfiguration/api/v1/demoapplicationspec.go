@@ -91,6 +91,16 @@ type DemoApplicationSpecApplyConfiguration struct {
 	// ingress exposes the app's Service over HTTP through an Ingress of the app's name,
 	// served by the cluster's Ingress controller. Removing it deletes the Ingress.
 	Ingress *IngressApplyConfiguration `json:"ingress,omitempty"`
+	// httpRoute exposes the app's Service through a Gateway API HTTPRoute of the app's name,
+	// attached to the Gateways it names: the alternative to ingress, which it cannot be set
+	// with. It needs the Gateway API's CRDs in the cluster when the operator starts. Removing
+	// it deletes the HTTPRoute.
+	HTTPRoute *HTTPRouteApplyConfiguration `json:"httpRoute,omitempty"`
+	// networkPolicy limits who may reach the app's pods, by a NetworkPolicy of the app's name:
+	// once enabled, the pods take connections to their ports only from the peers it names,
+	// and none else. It needs a network plugin that enforces NetworkPolicies; without one the
+	// policy is kept but nothing applies it. Off by default; turning it off deletes the policy.
+	NetworkPolicy *NetworkPolicyApplyConfiguration `json:"networkPolicy,omitempty"`
 	// autoscaling scales the pods between minReplicas and maxReplicas with their CPU or
 	// memory use, by a HorizontalPodAutoscaler of the app's name. While it is set, replica is
 	// not applied: the autoscaler owns the Deployment's replicas. Removing it deletes the
@@ -349,6 +359,22 @@ func (b *DemoApplicationSpecApplyConfiguration) WithAffinity(value *AffinityAppl
 // If called multiple times, the Ingress field is set to the value of the last call.
 func (b *DemoApplicationSpecApplyConfiguration) WithIngress(value *IngressApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
 	b.Ingress = value
+	return b
+}
+
+// WithHTTPRoute sets the HTTPRoute field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the HTTPRoute field is set to the value of the last call.
+func (b *DemoApplicationSpecApplyConfiguration) WithHTTPRoute(value *HTTPRouteApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
+	b.HTTPRoute = value
+	return b
+}
+
+// WithNetworkPolicy sets the NetworkPolicy field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the NetworkPolicy field is set to the value of the last call.
+func (b *DemoApplicationSpecApplyConfiguration) WithNetworkPolicy(value *NetworkPolicyApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
+	b.NetworkPolicy = value
 	return b
 }
 
