@@ -211,7 +211,8 @@ func TestExposureFields(t *testing.T) {
 			g.Expect(d.Spec.RevisionHistoryLimit).To(Equal(ptr.To[int32](3)))
 			hpa := get(g, ns, "shop", &autoscalingv2.HorizontalPodAutoscaler{})
 			g.Expect(hpa.Spec.Behavior.ScaleDown.StabilizationWindowSeconds).To(Equal(ptr.To[int32](600)))
-			g.Expect(hpa.Spec.Behavior.ScaleDown.Policies).To(Equal([]autoscalingv2.HPAScalingPolicy{{Type: autoscalingv2.PodsScalingPolicy, Value: 1, PeriodSeconds: 60}}))
+			g.Expect(hpa.Spec.Behavior.ScaleDown.Policies).To(Equal([]autoscalingv2.HPAScalingPolicy{
+				{Type: autoscalingv2.PodsScalingPolicy, Value: 1, PeriodSeconds: 60}}))
 			// Autoscaling from two, the app gets its default budget.
 			g.Expect(get(g, ns, "shop", &policyv1.PodDisruptionBudget{}).Spec.MaxUnavailable).To(Equal(ptr.To(intstr.FromInt32(1))))
 			g.Expect(get(g, ns, "shop", &paasv1.DemoApplication{}).Status.URL).To(Equal("https://shop.example.com"))
