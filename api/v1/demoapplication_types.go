@@ -1235,6 +1235,7 @@ type Autoscaling struct {
 
 // AutoscalingBehavior is how fast the autoscaler scales down and up: a curated part of a
 // HorizontalPodAutoscaler's behavior.
+// +kubebuilder:validation:MinProperties=1
 type AutoscalingBehavior struct {
 	// scaleDown bounds scaling down; unset, the autoscaler's own (a 300-second window, any
 	// number of pods).
@@ -1248,6 +1249,7 @@ type AutoscalingBehavior struct {
 }
 
 // ScalingRules bound scaling in one direction.
+// +kubebuilder:validation:MinProperties=1
 type ScalingRules struct {
 	// stabilizationWindowSeconds is how far back the autoscaler looks for its recommendations,
 	// taking the safest, so that replicas do not flap: at most one hour.

@@ -57,8 +57,9 @@ func TestDisruptionBudget(t *testing.T) {
 			g.Expect(pdb.Spec.UnhealthyPodEvictionPolicy).To(Equal(ptr.To(policyv1.AlwaysAllow)))
 		}).Should(Succeed())
 		// Converged, its status moving with the pods, it writes nothing.
-		before := writes.WritesUnder("/apis/policy/")
-		g.Consistently(func() int { return writes.WritesUnder("/apis/policy/") }, 2*time.Second).Should(Equal(before))
+		budgets := "/apis/policy/v1/namespaces/" + ns + "/"
+		before := writes.WritesUnder(budgets)
+		g.Consistently(func() int { return writes.WritesUnder(budgets) }, 2*time.Second).Should(Equal(before))
 	})
 
 	t.Run("drift is repaired", func(t *testing.T) {
@@ -151,8 +152,9 @@ func TestGracefulTermination(t *testing.T) {
 				Sleep: &corev1.SleepAction{Seconds: demoapplication.DefaultPreStopSeconds}}}))
 			g.Expect(pod.TerminationGracePeriodSeconds).To(Equal(ptr.To[int64](30)))
 		}).Should(Succeed())
-		before := writes.WritesUnder("/apis/apps/")
-		g.Consistently(func() int { return writes.WritesUnder("/apis/apps/") }, 2*time.Second).Should(Equal(before))
+		deployments := "/apis/apps/v1/namespaces/" + ns + "/"
+		before := writes.WritesUnder(deployments)
+		g.Consistently(func() int { return writes.WritesUnder(deployments) }, 2*time.Second).Should(Equal(before))
 	})
 
 	t.Run("the grace period and preStop declared", func(t *testing.T) {
@@ -187,7 +189,8 @@ func TestExposureFields(t *testing.T) {
 	ns := suite.NewNamespace(t)
 	g := NewWithT(t)
 	app := builder.DemoApplication(ns, "shop")
-	app.Spec.Ports = []paasv1.DemoApplicationPort{{Name: "http", Port: 80, TargetPort: ptr.To(intstr.FromInt32(8080))}}
+	// A node port of its own: one the cluster allocated could be one the property test asks for.
+	app.Spec.Ports = []paasv1.DemoApplicationPort{{Name: "http", Port: 80, TargetPort: ptr.To(intstr.FromInt32(8080)), NodePort: ptr.To[int32](30071)}}
 	app.Spec.Service = &paasv1.ServiceSettings{Type: corev1.ServiceTypeLoadBalancer,
 		Annotations: map[string]string{"metallb.io/address-pool": "public"}}
 	app.Spec.PriorityClassName = "high"
@@ -205,7 +208,7 @@ func TestExposureFields(t *testing.T) {
 			svc := get(g, ns, "shop", &corev1.Service{})
 			g.Expect(svc.Spec.Type).To(Equal(corev1.ServiceTypeLoadBalancer))
 			g.Expect(svc.Annotations).To(HaveKeyWithValue("metallb.io/address-pool", "public"))
-			g.Expect(svc.Spec.Ports[0].NodePort).NotTo(BeZero())
+			g.Expect(svc.Spec.Ports[0].NodePort).To(Equal(int32(30071)))
 			d := get(g, ns, "shop", &appsv1.Deployment{})
 			g.Expect(d.Spec.Template.Spec.PriorityClassName).To(Equal("high"))
 			g.Expect(d.Spec.RevisionHistoryLimit).To(Equal(ptr.To[int32](3)))
@@ -217,11 +220,12 @@ func TestExposureFields(t *testing.T) {
 			g.Expect(get(g, ns, "shop", &policyv1.PodDisruptionBudget{}).Spec.MaxUnavailable).To(Equal(ptr.To(intstr.FromInt32(1))))
 			g.Expect(get(g, ns, "shop", &paasv1.DemoApplication{}).Status.URL).To(Equal("https://shop.example.com"))
 		}).Should(Succeed())
-		before := writes.WritesUnder("/api/v1/")
-		g.Consistently(func() int { return writes.WritesUnder("/api/v1/") }, 2*time.Second).Should(Equal(before))
+		services := "/api/v1/namespaces/" + ns + "/services"
+		before := writes.WritesUnder(services)
+		g.Consistently(func() int { return writes.WritesUnder(services) }, 2*time.Second).Should(Equal(before))
 	})
 
-	t.Run("back to ClusterIP, without the annotations, nor a URL once the Ingress goes", func(t *testing.T) {
+	t.Run("back to NodePort, without the annotations, nor a URL once the Ingress goes", func(t *testing.T) {
 		g := NewWithT(t)
 		update(g, app, func(a *paasv1.DemoApplication) {
 			a.Spec.Service = nil
@@ -230,7 +234,7 @@ func TestExposureFields(t *testing.T) {
 		})
 		g.Eventually(func(g Gomega) {
 			svc := get(g, ns, "shop", &corev1.Service{})
-			g.Expect(svc.Spec.Type).To(Equal(corev1.ServiceTypeClusterIP))
+			g.Expect(svc.Spec.Type).To(Equal(corev1.ServiceTypeNodePort))
 			g.Expect(svc.Annotations).NotTo(HaveKey("metallb.io/address-pool"))
 			g.Expect(get(g, ns, "shop", &paasv1.DemoApplication{}).Status.URL).To(BeEmpty())
 			g.Expect(get(g, ns, "shop", &autoscalingv2.HorizontalPodAutoscaler{}).Spec.Behavior).To(BeNil())

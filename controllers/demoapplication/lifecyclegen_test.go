@@ -109,13 +109,17 @@ func (g specGen) exposure(spec *paasv1.DemoApplicationSpec) {
 					PeriodSeconds: int32(g.pickN(15, 60, 1800, edgeN, 0, 1801)),
 				})
 			}
+			// An empty one says nothing: refused.
+			if r.StabilizationWindowSeconds == nil && r.SelectPolicy == nil && len(r.Policies) == 0 && !g.crossing() {
+				r.StabilizationWindowSeconds = ptr.To[int32](300)
+			}
 			return r
 		}
 		b := &paasv1.AutoscalingBehavior{}
 		if g.chance(0.8) {
 			b.ScaleDown = rules()
 		}
-		if g.chance(0.5) {
+		if g.chance(0.5) || (b.ScaleDown == nil && !g.crossing()) {
 			b.ScaleUp = rules()
 		}
 		a.Behavior = b
