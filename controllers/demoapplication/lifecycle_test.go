@@ -287,6 +287,11 @@ func TestLifecycleValidation(t *testing.T) {
 			`spec.service.type: Unsupported value: "ExternalName"`},
 		{"a system priority class", func(s *paasv1.DemoApplicationSpec) { s.PriorityClassName = "system-node-critical" },
 			"spec.priorityClassName cannot name a system- PriorityClass"},
+		// Found by the property test: an empty behavior was stored as none, and applied at every pass.
+		{"an empty autoscaling behavior", func(s *paasv1.DemoApplicationSpec) {
+			s.Resources = &paasv1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m")}}
+			s.Autoscaling = &paasv1.Autoscaling{MaxReplicas: 3, TargetCPUUtilizationPercentage: ptr.To[int32](80), Behavior: &paasv1.AutoscalingBehavior{}}
+		}, "spec.autoscaling.behavior: Invalid value: 0: spec.autoscaling.behavior in body should have at least 1 properties"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := NewWithT(t)
