@@ -35,6 +35,7 @@ import (
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
@@ -228,7 +229,7 @@ func managedSelector() labels.Selector {
 
 // cacheOptions keeps the caches small: pods and ReplicaSets as metadata trimmed to what the
 // controllers read, and only the Deployments, ReplicaSets, Services, Ingresses,
-// autoscalers, NetworkPolicies (and HTTPRoutes, newCache) the operator manages.
+// autoscalers, NetworkPolicies, disruption budgets (and HTTPRoutes, newCache) the operator manages.
 // Both controllers share the pod informer; without the labeler, which must see every pod, it
 // holds the DemoApplications' pods alone.
 func (o *Options) cacheOptions() cache.Options {
@@ -248,6 +249,7 @@ func (o *Options) cacheOptions() cache.Options {
 			&networkingv1.Ingress{}:                  {Label: managed},
 			&autoscalingv2.HorizontalPodAutoscaler{}: {Label: managed},
 			&networkingv1.NetworkPolicy{}:            {Label: managed},
+			&policyv1.PodDisruptionBudget{}:          {Label: managed},
 		},
 	}
 	if namespaces := o.namespaces(); len(namespaces) > 0 {

@@ -56,6 +56,8 @@ var (
 		"create networking.k8s.io/networkpolicies", "patch networking.k8s.io/networkpolicies", "delete networking.k8s.io/networkpolicies",
 		"get gateway.networking.k8s.io/httproutes", "list gateway.networking.k8s.io/httproutes", "watch gateway.networking.k8s.io/httproutes",
 		"create gateway.networking.k8s.io/httproutes", "patch gateway.networking.k8s.io/httproutes", "delete gateway.networking.k8s.io/httproutes",
+		"get policy/poddisruptionbudgets", "list policy/poddisruptionbudgets", "watch policy/poddisruptionbudgets",
+		"create policy/poddisruptionbudgets", "patch policy/poddisruptionbudgets", "delete policy/poddisruptionbudgets",
 		"get pods", "list pods", "watch pods", "list events",
 		"create events.k8s.io/events", "patch events.k8s.io/events",
 		"get namespaces", "list namespaces", "watch namespaces",
