@@ -413,19 +413,16 @@ type ResourceAmounts struct {
 	// cpu, in cores: 500m is half a core.
 	// +optional
 	// +kubebuilder:validation:XValidation:rule="!string(self).startsWith('-')",message="cpu must not be negative"
-	// +kubebuilder:validation:MaxLength=64
 	CPU *resource.Quantity `json:"cpu,omitempty"`
 
 	// memory, in bytes: 128Mi.
 	// +optional
 	// +kubebuilder:validation:XValidation:rule="!string(self).startsWith('-')",message="memory must not be negative"
-	// +kubebuilder:validation:MaxLength=64
 	Memory *resource.Quantity `json:"memory,omitempty"`
 
 	// ephemeral-storage, in bytes: the container's writable layer and logs.
 	// +optional
 	// +kubebuilder:validation:XValidation:rule="!string(self).startsWith('-')",message="ephemeral-storage must not be negative"
-	// +kubebuilder:validation:MaxLength=64
 	EphemeralStorage *resource.Quantity `json:"ephemeral-storage,omitempty"`
 }
 

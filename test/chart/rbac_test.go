@@ -55,6 +55,8 @@ var (
 		"get pods", "list pods", "watch pods", "list events",
 		"create events.k8s.io/events", "patch events.k8s.io/events",
 		"get namespaces", "list namespaces", "watch namespaces",
+		// rolloutOnConfigChange: the ConfigMaps and Secrets the apps' pods read (security.md).
+		"get configmaps", "list configmaps", "watch configmaps", "get secrets", "list secrets", "watch secrets",
 	}
 	// A namespace's Pod Security level decides the security defaults of its apps' Deployments:
 	// Namespaces have no namespace, so their reads stay cluster-wide whatever the manager
