@@ -1063,7 +1063,9 @@ func (g specGen) helpers(spec *paasv1.DemoApplicationSpec) {
 			c.EnvFrom = []paasv1.EnvFromSource{{ConfigMapRef: &paasv1.OptionalObjectReference{Name: g.objectName(), Optional: ptr.To(g.chance(0.5))}}}
 		}
 		if g.chance(0.3) {
-			quantity := func() *resource.Quantity { return ptr.To(resource.MustParse(g.pick("10m", "64Mi", "1", "0", edge, "-1"))) }
+			quantity := func() *resource.Quantity {
+				return ptr.To(resource.MustParse(g.pick("10m", "64Mi", "1", "0", edge, "-1")))
+			}
 			c.Resources = &paasv1.ContainerResources{}
 			if g.chance(0.6) {
 				c.Resources.Requests = &paasv1.ResourceAmounts{CPU: quantity()}
