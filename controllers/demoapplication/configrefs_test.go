@@ -17,6 +17,7 @@ limitations under the License.
 package demoapplication
 
 import (
+	"slices"
 	"testing"
 
 	. "github.com/onsi/gomega"
@@ -50,7 +51,7 @@ func TestConfigRefs(t *testing.T) {
 	g.Expect(configRefsOf(&paasv1.DemoApplication{Spec: *spec})).To(Equal([]string{"ConfigMap/settings", "Secret/db"}))
 
 	spec.RolloutOnConfigChange = paasv1.ConfigRolloutAll
-	g.Expect(configRefs(spec)).To(Equal(append(envRefs, configRef{kindConfigMap, "files", "app.conf", false, "spec.volumes[files].configMap"})))
+	g.Expect(configRefs(spec)).To(Equal(slices.Concat(envRefs, []configRef{{kindConfigMap, "files", "app.conf", false, "spec.volumes[files].configMap"}})))
 
 	spec.RolloutOnConfigChange = paasv1.ConfigRolloutNone
 	g.Expect(configRefs(spec)).To(BeEmpty())
@@ -62,8 +63,8 @@ func TestConfigRefs(t *testing.T) {
 func TestConfigCacheTransform(t *testing.T) {
 	g := NewWithT(t)
 	in := &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Name: "db", Namespace: "shop", UID: "u", ResourceVersion: "7",
-		Labels:      map[string]string{"a": "b"},
-		Annotations: map[string]string{corev1.LastAppliedConfigAnnotation: `{"data":{"password":"czNjcmV0"}}`},
+		Labels:        map[string]string{"a": "b"},
+		Annotations:   map[string]string{corev1.LastAppliedConfigAnnotation: `{"data":{"password":"czNjcmV0"}}`},
 		ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "kubectl"}}}}
 	out, err := ConfigCacheTransform(in)
 	g.Expect(err).NotTo(HaveOccurred())

