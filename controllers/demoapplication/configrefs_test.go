@@ -68,7 +68,7 @@ func TestConfigCacheTransform(t *testing.T) {
 		ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "kubectl"}}}}
 	out, err := ConfigCacheTransform(in)
 	g.Expect(err).NotTo(HaveOccurred())
-	g.Expect(out.(*metav1.PartialObjectMetadata).ObjectMeta).To(Equal(metav1.ObjectMeta{Name: "db", Namespace: "shop", UID: "u", ResourceVersion: "7"}))
+	g.Expect(out.(*metav1.PartialObjectMetadata).ObjectMeta).To(Equal(metav1.ObjectMeta{Name: "db", Namespace: "shop", ResourceVersion: "7"}))
 }
 
 // TestCompletedInitContainerIsNoCause: an init container that ran to completion is done,
