@@ -250,6 +250,10 @@ func (o *Options) cacheOptions() cache.Options {
 			&autoscalingv2.HorizontalPodAutoscaler{}: {Label: managed},
 			&networkingv1.NetworkPolicy{}:            {Label: managed},
 			&policyv1.PodDisruptionBudget{}:          {Label: managed},
+			// Watched as metadata, trimmed to their identity: no ConfigMap's or Secret's data is
+			// cached.
+			&corev1.ConfigMap{}: {Transform: demoapplication.ConfigCacheTransform},
+			&corev1.Secret{}:    {Transform: demoapplication.ConfigCacheTransform},
 		},
 	}
 	if namespaces := o.namespaces(); len(namespaces) > 0 {
@@ -292,6 +296,9 @@ func New(cfg *rest.Config, opts Options, customize ...func(*ctrl.Options)) (ctrl
 		Scheme:   Scheme,
 		Cache:    opts.cacheOptions(),
 		NewCache: newCache,
+		// A ConfigMap or Secret read through the client goes to the API server: a typed read
+		// from the cache would start an informer of every one, data and all.
+		Client: client.Options{Cache: &client.CacheOptions{DisableFor: []client.Object{&corev1.ConfigMap{}, &corev1.Secret{}}}},
 		Metrics: metricsserver.Options{
 			BindAddress:    opts.MetricsAddr,
 			SecureServing:  true,
