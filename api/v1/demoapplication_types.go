@@ -18,6 +18,7 @@ package v1
 
 import (
 	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -42,6 +43,9 @@ import (
 // +kubebuilder:validation:XValidation:rule="!has(self.livenessProbe) || [has(self.livenessProbe.httpGet) ? self.livenessProbe.httpGet.port : 0, has(self.livenessProbe.tcpSocket) ? self.livenessProbe.tcpSocket.port : 0].all(x, type(x) == int || (has(self.ports) && self.ports.exists(p, (has(p.targetPort) && type(p.targetPort) == string) ? p.targetPort == x : (has(p.name) && p.name == x))))",message="spec.livenessProbe's port, by name, must name a container port: a spec.ports[*].name, or its targetPort when that is a name (the kubelet probes no other)",fieldPath=".livenessProbe"
 // +kubebuilder:validation:XValidation:rule="!has(self.startupProbe) || [has(self.startupProbe.httpGet) ? self.startupProbe.httpGet.port : 0, has(self.startupProbe.tcpSocket) ? self.startupProbe.tcpSocket.port : 0].all(x, type(x) == int || (has(self.ports) && self.ports.exists(p, (has(p.targetPort) && type(p.targetPort) == string) ? p.targetPort == x : (has(p.name) && p.name == x))))",message="spec.startupProbe's port, by name, must name a container port: a spec.ports[*].name, or its targetPort when that is a name (the kubelet probes no other)",fieldPath=".startupProbe"
 // +kubebuilder:validation:XValidation:rule="!((has(self.securityContext) && has(self.securityContext.runAsNonRoot)) ? self.securityContext.runAsNonRoot : (has(self.podSecurityContext) && has(self.podSecurityContext.runAsNonRoot) && self.podSecurityContext.runAsNonRoot)) || ((has(self.securityContext) && has(self.securityContext.runAsUser)) ? self.securityContext.runAsUser != 0 : (!has(self.podSecurityContext) || !has(self.podSecurityContext.runAsUser) || self.podSecurityContext.runAsUser != 0))",message="runAsNonRoot of spec.securityContext or spec.podSecurityContext cannot hold with runAsUser 0 of the other: the container's fields override the pod's, and the kubelet would never start it",fieldPath=".securityContext"
+// +kubebuilder:validation:XValidation:rule="!has(self.service) || (has(self.ports) && size(self.ports) > 0)",message="spec.service needs spec.ports: an app without ports has no Service",fieldPath=".service"
+// +kubebuilder:validation:XValidation:rule="!has(self.service) || !has(self.service.type) || self.service.type != 'ClusterIP' || !has(self.ports) || self.ports.all(p, !has(p.nodePort))",message="spec.service.type ClusterIP cannot have a spec.ports[*].nodePort: a node port needs type NodePort or LoadBalancer",fieldPath=".service.type"
+// +kubebuilder:validation:XValidation:rule="!has(self.lifecycle) || !has(self.lifecycle.preStop) || !has(self.lifecycle.preStop.sleep) || self.lifecycle.preStop.sleep.seconds < (has(self.terminationGracePeriodSeconds) ? self.terminationGracePeriodSeconds : 30)",message="spec.terminationGracePeriodSeconds (30 when unset) must exceed spec.lifecycle.preStop.sleep.seconds: the app needs time to stop after the pause",fieldPath=".lifecycle.preStop.sleep.seconds"
 type DemoApplicationSpec struct {
 	// image is the container image to run, for example nginx:1.27.
 	// +required
@@ -68,6 +72,13 @@ type DemoApplicationSpec struct {
 	// +kubebuilder:validation:XValidation:rule="self.all(p, self.all(q, p.protocol != q.protocol || ((has(p.targetPort) && type(p.targetPort) == int) ? int(p.targetPort) : p.port) != ((has(q.targetPort) && type(q.targetPort) == int) ? int(q.targetPort) : q.port) || ((has(p.targetPort) && type(p.targetPort) == string) ? string(p.targetPort) : (has(p.name) ? p.name : '')) == ((has(q.targetPort) && type(q.targetPort) == string) ? string(q.targetPort) : (has(q.name) ? q.name : ''))))",message="ports that target one container port (the number and protocol of spec.ports[*].targetPort, else port) must give it one name (their targetPort's when a name, else spec.ports[*].name): a container port has one name"
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Ports"
 	Ports []DemoApplicationPort `json:"ports,omitempty"`
+
+	// service sets the type and annotations of the app's Service: a LoadBalancer, or the
+	// annotations a cloud's load balancer reads. Unset, the Service is a NodePort Service
+	// when any port sets a nodePort, ClusterIP otherwise.
+	// +optional
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Service"
+	Service *ServiceSettings `json:"service,omitempty"`
 
 	// env lists environment variables set in the application's container.
 	// +optional
@@ -168,6 +179,14 @@ type DemoApplicationSpec struct {
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Tolerations"
 	Tolerations []Toleration `json:"tolerations,omitempty"`
 
+	// priorityClassName names the PriorityClass of the pods: how they rank when the scheduler
+	// must preempt, and when a node under pressure evicts. Unset, the cluster's default.
+	// The system- classes are the cluster's own components'.
+	// +optional
+	// +kubebuilder:validation:XValidation:rule="!self.startsWith('system-')",message="spec.priorityClassName cannot name a system- PriorityClass: those are for the cluster's own components"
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Priority Class",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:text"}
+	PriorityClassName ObjectName `json:"priorityClassName,omitempty"`
+
 	// topologySpreadConstraints spread the app's pods over nodes, zones or any topology
 	// domain: each selects the app's own pods.
 	// +optional
@@ -192,6 +211,32 @@ type DemoApplicationSpec struct {
 	// +kubebuilder:validation:XValidation:rule="self < 600",message="spec.minReadySeconds must be less than the Deployment's spec.progressDeadlineSeconds, 600: the Deployment would be refused"
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Minimum Ready Seconds",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:number"}
 	MinReadySeconds int32 `json:"minReadySeconds,omitempty"`
+
+	// revisionHistoryLimit is how many old ReplicaSets the Deployment keeps to roll back to;
+	// unset, 10.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=100
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Revision History Limit",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:number"}
+	RevisionHistoryLimit *int32 `json:"revisionHistoryLimit,omitempty"`
+
+	// disruptionBudget bounds how many of the app's pods a voluntary disruption (a node
+	// drain, a cluster upgrade: the eviction API) may take down at once, by a
+	// PodDisruptionBudget of the app's name. Unset, an app of more than one replica (with
+	// autoscaling, a minReplicas above one) gets one of maxUnavailable 1, and a single
+	// replica none: a budget on one pod would refuse every drain. A pod that is not ready
+	// can always be evicted. Removing it (or going down to one replica) deletes the budget.
+	// +optional
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Disruption Budget"
+	DisruptionBudget *DisruptionBudget `json:"disruptionBudget,omitempty"`
+
+	// terminationGracePeriodSeconds is how long a stopping pod has, its preStop pause
+	// included, between the start of its termination and being killed; unset, 30.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=86400
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Termination Grace Period",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:number"}
+	TerminationGracePeriodSeconds *int64 `json:"terminationGracePeriodSeconds,omitempty"`
 
 	// affinity attracts the pods to nodes (nodeAffinity) and keeps the app's pods apart from
 	// each other (podAntiAffinity) over nodes, zones or any topology domain.
@@ -248,6 +293,15 @@ type DemoApplicationSpec struct {
 	// +kubebuilder:validation:XValidation:rule="!has(self.successThreshold) || self.successThreshold <= 1",message="a startupProbe's successThreshold must be 1",fieldPath=".successThreshold"
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Startup Probe"
 	StartupProbe *Probe `json:"startupProbe,omitempty"`
+
+	// lifecycle holds what the container does before it is stopped. Unset, an app with ports
+	// pauses 5 seconds (at most terminationGracePeriodSeconds less one) before its container
+	// gets SIGTERM: the Services' endpoints and the Ingress controller stop sending it
+	// requests meanwhile, so that none is lost in a rollout or a scale-down. The pause is the
+	// kubelet's sleep action: it needs no shell in the image.
+	// +optional
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Lifecycle"
+	Lifecycle *Lifecycle `json:"lifecycle,omitempty"`
 
 	// securityContext is the container's: the user and group it runs as, whether it may gain
 	// privileges, its capabilities, its seccomp profile, a read-only root filesystem. In a
@@ -723,6 +777,34 @@ type ExecAction struct {
 	Command []string `json:"command"`
 }
 
+// Lifecycle is what the container does before it is stopped.
+type Lifecycle struct {
+	// preStop runs before the container gets SIGTERM, within terminationGracePeriodSeconds:
+	// a pause, or a command.
+	// +optional
+	PreStop *LifecycleHandler `json:"preStop,omitempty"`
+}
+
+// LifecycleHandler is one action of the container's lifecycle: exactly one of its fields.
+// +kubebuilder:validation:XValidation:rule="has(self.sleep) != has(self.exec)",message="spec.lifecycle.preStop takes exactly one of sleep and exec"
+type LifecycleHandler struct {
+	// sleep pauses, by the kubelet, without running anything in the container.
+	// +optional
+	Sleep *SleepAction `json:"sleep,omitempty"`
+
+	// exec runs a command in the container (not in a shell: the image must have it).
+	// +optional
+	Exec *ExecAction `json:"exec,omitempty"`
+}
+
+// SleepAction pauses before the container is stopped.
+type SleepAction struct {
+	// seconds to pause, less than terminationGracePeriodSeconds; 0 for no pause.
+	// +required
+	// +kubebuilder:validation:Minimum=0
+	Seconds int64 `json:"seconds"`
+}
+
 // SecurityContext is what the container may do: the fields of a container's security context
 // that an application needs, without privileged mode, host access or SELinux and AppArmor
 // settings.
@@ -1143,6 +1225,103 @@ type Autoscaling struct {
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=1000
 	TargetMemoryUtilizationPercentage *int32 `json:"targetMemoryUtilizationPercentage,omitempty"`
+
+	// behavior is how fast the autoscaler scales down and up, such as a scale-down
+	// stabilization window; unset, the autoscaler's defaults.
+	// +optional
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Autoscaling Behavior"
+	Behavior *AutoscalingBehavior `json:"behavior,omitempty"`
+}
+
+// AutoscalingBehavior is how fast the autoscaler scales down and up: a curated part of a
+// HorizontalPodAutoscaler's behavior.
+type AutoscalingBehavior struct {
+	// scaleDown bounds scaling down; unset, the autoscaler's own (a 300-second window, any
+	// number of pods).
+	// +optional
+	ScaleDown *ScalingRules `json:"scaleDown,omitempty"`
+
+	// scaleUp bounds scaling up; unset, the autoscaler's own (no window, at most doubling or 4
+	// pods every 15 seconds).
+	// +optional
+	ScaleUp *ScalingRules `json:"scaleUp,omitempty"`
+}
+
+// ScalingRules bound scaling in one direction.
+type ScalingRules struct {
+	// stabilizationWindowSeconds is how far back the autoscaler looks for its recommendations,
+	// taking the safest, so that replicas do not flap: at most one hour.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=3600
+	StabilizationWindowSeconds *int32 `json:"stabilizationWindowSeconds,omitempty"`
+
+	// selectPolicy chooses among policies: Max (the default, the largest change), Min, or
+	// Disabled (no scaling in this direction).
+	// +optional
+	// +kubebuilder:validation:Enum=Max;Min;Disabled
+	SelectPolicy *autoscalingv2.ScalingPolicySelect `json:"selectPolicy,omitempty"`
+
+	// policies each bound the change over a period: a number of pods, or a percentage of them.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=8
+	Policies []ScalingPolicy `json:"policies,omitempty"`
+}
+
+// ScalingPolicy bounds the change of replicas over a period.
+type ScalingPolicy struct {
+	// type is Pods or Percent.
+	// +required
+	// +kubebuilder:validation:Enum=Pods;Percent
+	Type autoscalingv2.HPAScalingPolicyType `json:"type"`
+
+	// value is the number of pods, or percentage, the change may reach.
+	// +required
+	// +kubebuilder:validation:Minimum=1
+	Value int32 `json:"value"`
+
+	// periodSeconds is the period, at most 1800.
+	// +required
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=1800
+	PeriodSeconds int32 `json:"periodSeconds"`
+}
+
+// ServiceSettings are the type and annotations of the app's Service.
+type ServiceSettings struct {
+	// type of the Service: ClusterIP, NodePort (each port's nodePort, else one the cluster
+	// allocates) or LoadBalancer (a cloud's, or the cluster's, load balancer; it opens node
+	// ports too). Unset, NodePort when any port sets a nodePort, ClusterIP otherwise.
+	// +optional
+	// +kubebuilder:validation:Enum=ClusterIP;NodePort;LoadBalancer
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Service Type"
+	Type corev1.ServiceType `json:"type,omitempty"`
+
+	// annotations of the Service, which load balancer controllers read as their settings.
+	// +optional
+	// +kubebuilder:validation:MaxProperties=64
+	// +kubebuilder:validation:XValidation:rule="self.all(k, k.matches('^([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$') && k.matches('^([^/]{1,253}/)?[^/]{1,63}$'))",message="spec.service.annotations keys must be annotation keys: an optional DNS subdomain prefix and '/', then at most 63 letters, digits, '-', '_' and '.'"
+	Annotations map[string]string `json:"annotations,omitempty"`
+}
+
+// DisruptionBudget bounds the app's pods a voluntary disruption may take down: exactly one
+// of minAvailable and maxUnavailable, each a number of pods or a percentage of them.
+// +kubebuilder:validation:XValidation:rule="has(self.minAvailable) != has(self.maxUnavailable)",message="spec.disruptionBudget takes exactly one of minAvailable and maxUnavailable"
+type DisruptionBudget struct {
+	// minAvailable is how many pods must stay available through an eviction.
+	// +optional
+	// +kubebuilder:validation:XIntOrString
+	// +kubebuilder:validation:MaxLength=8
+	// +kubebuilder:validation:XValidation:rule="type(self) == int ? self >= 0 : self.matches('^0*(100|[0-9]{1,2})%$')",message="spec.disruptionBudget.minAvailable must be a number of pods (0 or more) or a percentage up to 100%"
+	MinAvailable *intstr.IntOrString `json:"minAvailable,omitempty"`
+
+	// maxUnavailable is how many pods an eviction may leave unavailable.
+	// +optional
+	// +kubebuilder:validation:XIntOrString
+	// +kubebuilder:validation:MaxLength=8
+	// +kubebuilder:validation:XValidation:rule="type(self) == int ? self >= 0 : self.matches('^0*(100|[0-9]{1,2})%$')",message="spec.disruptionBudget.maxUnavailable must be a number of pods (0 or more) or a percentage up to 100%"
+	MaxUnavailable *intstr.IntOrString `json:"maxUnavailable,omitempty"`
 }
 
 // PodServices configures the per-pod Services: the pods are annotated for the pod labeler,
@@ -1245,6 +1424,12 @@ type DemoApplicationStatus struct {
 	// +operator-sdk:csv:customresourcedefinitions:type=status,displayName="Per-pod Services"
 	PodServices int32 `json:"podServices,omitempty"`
 
+	// url is where the app answers: its Ingress's first host that is not a wildcard, https
+	// when the Ingress has a TLS certificate; empty when it has none.
+	// +optional
+	// +operator-sdk:csv:customresourcedefinitions:type=status,displayName="URL",xDescriptors={"urn:alm:descriptor:org.w3:link"}
+	URL string `json:"url,omitempty"`
+
 	// conditions are Available, Progressing and Degraded, which follow the Deployment and its
 	// pods (Degraded's reason says why pods are missing or failing, in the cluster's words),
 	// and Ready, Reconciling and Stalled, which sum them up as kstatus (Flux, kubectl wait)
@@ -1316,6 +1501,9 @@ const (
 	// ReasonAutoscalerFailed: the API server refused to let the operator read, write or
 	// delete the HorizontalPodAutoscaler, or hand it the Deployment's replicas.
 	ReasonAutoscalerFailed = "AutoscalerFailed"
+	// ReasonDisruptionBudgetFailed: the API server refused to let the operator read, write or
+	// delete the PodDisruptionBudget.
+	ReasonDisruptionBudgetFailed = "DisruptionBudgetFailed"
 	// ReasonAsExpected: nothing is wrong.
 	ReasonAsExpected = "AsExpected"
 	// ReasonFailedCreate: the Deployment's ReplicaSet cannot create pods; the message is the
@@ -1378,8 +1566,9 @@ const (
 // +kubebuilder:printcolumn:name="Ready",type=integer,JSONPath=`.status.readyReplicas`
 // +kubebuilder:printcolumn:name="Available",type=string,JSONPath=`.status.conditions[?(@.type=="Available")].status`
 // +kubebuilder:printcolumn:name="Status",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].reason`
+// +kubebuilder:printcolumn:name="URL",type=string,JSONPath=`.status.url`,priority=1
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
-// +operator-sdk:csv:customresourcedefinitions:displayName="Demo Application",resources={{Deployment,v1},{Event,v1},{HorizontalPodAutoscaler,v2},{Ingress,v1},{Service,v1}}
+// +operator-sdk:csv:customresourcedefinitions:displayName="Demo Application",resources={{Deployment,v1},{Event,v1},{HorizontalPodAutoscaler,v2},{Ingress,v1},{PodDisruptionBudget,v1},{Service,v1}}
 // +kubebuilder:validation:XValidation:rule="oldSelf.hasValue() || (size(self.metadata.name) <= 63 && self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$'))",optionalOldSelf=true,message="metadata.name must be at most 63 characters, start with a letter and hold only lowercase letters, digits and '-': it names the app's Service and is the value of its pods' labels"
 
 // DemoApplication runs a container image as a Deployment exposed by a Service.

@@ -28,6 +28,7 @@ import (
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -37,6 +38,7 @@ import (
 	autoscalingv2ac "k8s.io/client-go/applyconfigurations/autoscaling/v2"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
 	networkingv1ac "k8s.io/client-go/applyconfigurations/networking/v1"
+	policyv1ac "k8s.io/client-go/applyconfigurations/policy/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -197,6 +199,8 @@ func precondition(desired runtime.ApplyConfiguration, uid types.UID, rv string) 
 		d.UID, d.ResourceVersion = u, version
 	case *autoscalingv2ac.HorizontalPodAutoscalerApplyConfiguration:
 		d.UID, d.ResourceVersion = u, version
+	case *policyv1ac.PodDisruptionBudgetApplyConfiguration:
+		d.UID, d.ResourceVersion = u, version
 	}
 }
 
@@ -300,6 +304,8 @@ func ownedFields(obj client.Object) (any, error) {
 		return networkingv1ac.ExtractIngress(o, wellknown.FieldManager)
 	case *autoscalingv2.HorizontalPodAutoscaler:
 		return autoscalingv2ac.ExtractHorizontalPodAutoscaler(o, wellknown.FieldManager)
+	case *policyv1.PodDisruptionBudget:
+		return policyv1ac.ExtractPodDisruptionBudget(o, wellknown.FieldManager)
 	}
 	return nil, fmt.Errorf("no apply configuration for %T", obj)
 }

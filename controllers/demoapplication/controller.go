@@ -26,6 +26,7 @@ import (
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/client-go/tools/events"
@@ -49,7 +50,7 @@ import (
 const DefaultConflictRetryInterval = 30 * time.Second
 
 // Reconciler turns a DemoApplication into the Deployment and Service it
-// declares, and the per-pod Services, Ingress and autoscaler it asks for; it keeps them as declared, and reports
+// declares, and the per-pod Services, Ingress, autoscaler and disruption budget it asks for; it keeps them as declared, and reports
 // their state in the DemoApplication's status.
 type Reconciler struct {
 	client.Client
@@ -81,6 +82,7 @@ type Reconciler struct {
 // +kubebuilder:rbac:groups="",resources=services,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups=networking.k8s.io,resources=ingresses,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups=autoscaling,resources=horizontalpodautoscalers,verbs=get;list;watch;create;patch;delete
+// +kubebuilder:rbac:groups=policy,resources=poddisruptionbudgets,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 // The kubelet says why a readiness probe failed or a volume did not mount in a pod's Events
@@ -93,7 +95,7 @@ type Reconciler struct {
 // +kubebuilder:rbac:groups=networking.k8s.io,resources=ingressclasses,verbs=get;list;watch
 
 // Reconcile makes the cluster match the DemoApplication in steps (its Deployment, its
-// Service, its per-pod Services, its Ingress, its autoscaler), each run whatever the others met, and reads what keeps its
+// Service, its per-pod Services, its Ingress, its autoscaler, its disruption budget), each run whatever the others met, and reads what keeps its
 // pods from running while some are not ready or since one changed; then it rebuilds its status from what they
 // observed. Status is written at the end of every pass, failed or
 // not, once and only when it changed.
@@ -119,7 +121,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	s := &scope{app: app, first: len(app.Status.Conditions) == 0}
 	for _, step := range []func(context.Context, *scope){
 		r.reconcileDeployment, r.observePods, r.reconcileService, r.reconcilePodServices,
-		r.reconcileIngress, r.reconcileAutoscaler,
+		r.reconcileIngress, r.reconcileAutoscaler, r.reconcileDisruptionBudget,
 	} {
 		step(ctx, s)
 	}
@@ -200,6 +202,10 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, options controller.Optio
 		Owns(&appsv1.Deployment{}, changed).
 		Owns(&corev1.Service{}, changed).
 		Owns(&networkingv1.Ingress{}, changed).
+		// A budget's status changes at every eviction and pod change: only its spec and
+		// metadata are the operator's.
+		Owns(&policyv1.PodDisruptionBudget{}, builder.WithPredicates(predicate.Or[client.Object](
+			predicate.GenerationChangedPredicate{}, predicate.LabelChangedPredicate{}, predicate.AnnotationChangedPredicate{}))).
 		// An autoscaler's status changes at every metrics sync: of it, only its conditions say
 		// whether it can scale the app.
 		Owns(&autoscalingv2.HorizontalPodAutoscaler{}, builder.WithPredicates(predicate.Or[client.Object](

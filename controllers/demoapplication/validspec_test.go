@@ -47,6 +47,7 @@ import (
 	autoscalingv2ac "k8s.io/client-go/applyconfigurations/autoscaling/v2"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
 	networkingv1ac "k8s.io/client-go/applyconfigurations/networking/v1"
+	policyv1ac "k8s.io/client-go/applyconfigurations/policy/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -61,7 +62,7 @@ import (
 
 // TestEveryAcceptedSpecBuildsValidObjects submits generated DemoApplications to the API server
 // and, for every one it accepts, server-side dry-runs the Deployment, Service and per-pod
-// Service, Ingress and autoscaler the operator would build from it, then checks them against
+// Service, Ingress, autoscaler and disruption budget the operator would build from it, then checks them against
 // the rules the kubelet and the controllers apply only once they run them (brokenAtRunTime):
 // an app the API server accepts must never sit Degraded because what it asks for is invalid,
 // never wait for a pod that cannot start or become ready, nor have its objects applied on
@@ -272,6 +273,9 @@ func applyDryRun(ctx context.Context, app *paasv1.DemoApplication) error {
 	if autoscaler := demoapplication.NewAutoscaler(app); autoscaler != nil {
 		objects = append(objects, autoscaler)
 	}
+	if budget := demoapplication.NewDisruptionBudget(app); budget != nil {
+		objects = append(objects, budget)
+	}
 	if demoapplication.PodServicesEnabled(app) {
 		// The name the ReplicaSet controller gives a pod: its generateName cut to leave room
 		// for the random suffix.
@@ -322,6 +326,8 @@ func dryRunApply(ctx context.Context, cs kubernetes.Interface, desired runtime.A
 		return cs.NetworkingV1().Ingresses(*d.Namespace).Apply(ctx, d, opts)
 	case *autoscalingv2ac.HorizontalPodAutoscalerApplyConfiguration:
 		return cs.AutoscalingV2().HorizontalPodAutoscalers(*d.Namespace).Apply(ctx, d, opts)
+	case *policyv1ac.PodDisruptionBudgetApplyConfiguration:
+		return cs.PolicyV1().PodDisruptionBudgets(*d.Namespace).Apply(ctx, d, opts)
 	}
 	return nil, fmt.Errorf("no client for %T", desired)
 }
@@ -557,6 +563,8 @@ func (g specGen) app(namespace string, i int) *paasv1.DemoApplication {
 	g.rollout(&app.Spec)
 	g.ingress(&app.Spec)
 	g.autoscaling(&app.Spec)
+	g.lifecycle(&app.Spec)
+	g.exposure(&app.Spec)
 	if g.set(0.3) {
 		ps := &paasv1.PodServices{
 			Enabled: g.chance(0.8) && (len(app.Spec.Ports) > 0 || g.crossing()),

@@ -35,6 +35,7 @@ import (
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
@@ -220,8 +221,8 @@ func (o *Options) Validate() error {
 }
 
 // cacheOptions keeps the caches small: pods and ReplicaSets as metadata trimmed to what the
-// controllers read, and only the Deployments, ReplicaSets, Services, Ingresses and
-// autoscalers the operator manages.
+// controllers read, and only the Deployments, ReplicaSets, Services, Ingresses,
+// autoscalers and disruption budgets the operator manages.
 // Both controllers share the pod informer; without the labeler, which must see every pod, it
 // holds the DemoApplications' pods alone.
 func (o *Options) cacheOptions() cache.Options {
@@ -240,6 +241,7 @@ func (o *Options) cacheOptions() cache.Options {
 			&corev1.Service{}:                        {Label: managed},
 			&networkingv1.Ingress{}:                  {Label: managed},
 			&autoscalingv2.HorizontalPodAutoscaler{}: {Label: managed},
+			&policyv1.PodDisruptionBudget{}:          {Label: managed},
 		},
 	}
 	if namespaces := o.namespaces(); len(namespaces) > 0 {

@@ -36,6 +36,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &apiv1.AffinityApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("Autoscaling"):
 		return &apiv1.AutoscalingApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("AutoscalingBehavior"):
+		return &apiv1.AutoscalingBehaviorApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("Capabilities"):
 		return &apiv1.CapabilitiesApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("ConfigMapVolumeSource"):
@@ -50,6 +52,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &apiv1.DemoApplicationStatusApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("DeploymentStrategy"):
 		return &apiv1.DeploymentStrategyApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("DisruptionBudget"):
+		return &apiv1.DisruptionBudgetApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("EmptyDirVolumeSource"):
 		return &apiv1.EmptyDirVolumeSourceApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("EnvFromSource"):
@@ -74,6 +78,10 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &apiv1.KeySelectorApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("KeyToPath"):
 		return &apiv1.KeyToPathApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("Lifecycle"):
+		return &apiv1.LifecycleApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("LifecycleHandler"):
+		return &apiv1.LifecycleHandlerApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("LocalObjectReference"):
 		return &apiv1.LocalObjectReferenceApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("NodeAffinity"):
@@ -108,12 +116,20 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &apiv1.ResourceRequirementsApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("RollingUpdateDeployment"):
 		return &apiv1.RollingUpdateDeploymentApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("ScalingPolicy"):
+		return &apiv1.ScalingPolicyApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("ScalingRules"):
+		return &apiv1.ScalingRulesApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("SeccompProfile"):
 		return &apiv1.SeccompProfileApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("SecretVolumeSource"):
 		return &apiv1.SecretVolumeSourceApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("SecurityContext"):
 		return &apiv1.SecurityContextApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("ServiceSettings"):
+		return &apiv1.ServiceSettingsApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("SleepAction"):
+		return &apiv1.SleepActionApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("TCPSocketAction"):
 		return &apiv1.TCPSocketActionApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("Toleration"):

@@ -38,6 +38,10 @@ type DemoApplicationSpecApplyConfiguration struct {
 	// targetPort's number and name (else its own): ports that target one container port (number
 	// and protocol) give it one name.
 	Ports []DemoApplicationPortApplyConfiguration `json:"ports,omitempty"`
+	// service sets the type and annotations of the app's Service: a LoadBalancer, or the
+	// annotations a cloud's load balancer reads. Unset, the Service is a NodePort Service
+	// when any port sets a nodePort, ClusterIP otherwise.
+	Service *ServiceSettingsApplyConfiguration `json:"service,omitempty"`
 	// env lists environment variables set in the application's container.
 	Env []EnvVarApplyConfiguration `json:"env,omitempty"`
 	// resources are the compute resources of the application's container.
@@ -75,6 +79,10 @@ type DemoApplicationSpecApplyConfiguration struct {
 	// (node-role.kubernetes.io/control-plane, node-role.kubernetes.io/master) are refused, so
 	// that an app never runs beside the API server.
 	Tolerations []TolerationApplyConfiguration `json:"tolerations,omitempty"`
+	// priorityClassName names the PriorityClass of the pods: how they rank when the scheduler
+	// must preempt, and when a node under pressure evicts. Unset, the cluster's default.
+	// The system- classes are the cluster's own components'.
+	PriorityClassName *apiv1.ObjectName `json:"priorityClassName,omitempty"`
 	// topologySpreadConstraints spread the app's pods over nodes, zones or any topology
 	// domain: each selects the app's own pods.
 	TopologySpreadConstraints []TopologySpreadConstraintApplyConfiguration `json:"topologySpreadConstraints,omitempty"`
@@ -85,6 +93,19 @@ type DemoApplicationSpecApplyConfiguration struct {
 	// count as available: less than the Deployment's progress deadline (600 seconds), past
 	// which a rollout counts as stuck.
 	MinReadySeconds *int32 `json:"minReadySeconds,omitempty"`
+	// revisionHistoryLimit is how many old ReplicaSets the Deployment keeps to roll back to;
+	// unset, 10.
+	RevisionHistoryLimit *int32 `json:"revisionHistoryLimit,omitempty"`
+	// disruptionBudget bounds how many of the app's pods a voluntary disruption (a node
+	// drain, a cluster upgrade: the eviction API) may take down at once, by a
+	// PodDisruptionBudget of the app's name. Unset, an app of more than one replica (with
+	// autoscaling, a minReplicas above one) gets one of maxUnavailable 1, and a single
+	// replica none: a budget on one pod would refuse every drain. A pod that is not ready
+	// can always be evicted. Removing it (or going down to one replica) deletes the budget.
+	DisruptionBudget *DisruptionBudgetApplyConfiguration `json:"disruptionBudget,omitempty"`
+	// terminationGracePeriodSeconds is how long a stopping pod has, its preStop pause
+	// included, between the start of its termination and being killed; unset, 30.
+	TerminationGracePeriodSeconds *int64 `json:"terminationGracePeriodSeconds,omitempty"`
 	// affinity attracts the pods to nodes (nodeAffinity) and keeps the app's pods apart from
 	// each other (podAntiAffinity) over nodes, zones or any topology domain.
 	Affinity *AffinityApplyConfiguration `json:"affinity,omitempty"`
@@ -109,6 +130,12 @@ type DemoApplicationSpecApplyConfiguration struct {
 	LivenessProbe *ProbeApplyConfiguration `json:"livenessProbe,omitempty"`
 	// startupProbe holds the other probes back until it succeeds, for an app slow to start.
 	StartupProbe *ProbeApplyConfiguration `json:"startupProbe,omitempty"`
+	// lifecycle holds what the container does before it is stopped. Unset, an app with ports
+	// pauses 5 seconds (at most terminationGracePeriodSeconds less one) before its container
+	// gets SIGTERM: the Services' endpoints and the Ingress controller stop sending it
+	// requests meanwhile, so that none is lost in a rollout or a scale-down. The pause is the
+	// kubelet's sleep action: it needs no shell in the image.
+	Lifecycle *LifecycleApplyConfiguration `json:"lifecycle,omitempty"`
 	// securityContext is the container's: the user and group it runs as, whether it may gain
 	// privileges, its capabilities, its seccomp profile, a read-only root filesystem. In a
 	// namespace that enforces the restricted Pod Security Standard, what it and
@@ -158,6 +185,14 @@ func (b *DemoApplicationSpecApplyConfiguration) WithPorts(values ...*DemoApplica
 		}
 		b.Ports = append(b.Ports, *values[i])
 	}
+	return b
+}
+
+// WithService sets the Service field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the Service field is set to the value of the last call.
+func (b *DemoApplicationSpecApplyConfiguration) WithService(value *ServiceSettingsApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
+	b.Service = value
 	return b
 }
 
@@ -307,6 +342,14 @@ func (b *DemoApplicationSpecApplyConfiguration) WithTolerations(values ...*Toler
 	return b
 }
 
+// WithPriorityClassName sets the PriorityClassName field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the PriorityClassName field is set to the value of the last call.
+func (b *DemoApplicationSpecApplyConfiguration) WithPriorityClassName(value apiv1.ObjectName) *DemoApplicationSpecApplyConfiguration {
+	b.PriorityClassName = &value
+	return b
+}
+
 // WithTopologySpreadConstraints adds the given value to the TopologySpreadConstraints field in the declarative configuration
 // and returns the receiver, so that objects can be build by chaining "With" function invocations.
 // If called multiple times, values provided by each call will be appended to the TopologySpreadConstraints field.
@@ -333,6 +376,30 @@ func (b *DemoApplicationSpecApplyConfiguration) WithStrategy(value *DeploymentSt
 // If called multiple times, the MinReadySeconds field is set to the value of the last call.
 func (b *DemoApplicationSpecApplyConfiguration) WithMinReadySeconds(value int32) *DemoApplicationSpecApplyConfiguration {
 	b.MinReadySeconds = &value
+	return b
+}
+
+// WithRevisionHistoryLimit sets the RevisionHistoryLimit field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the RevisionHistoryLimit field is set to the value of the last call.
+func (b *DemoApplicationSpecApplyConfiguration) WithRevisionHistoryLimit(value int32) *DemoApplicationSpecApplyConfiguration {
+	b.RevisionHistoryLimit = &value
+	return b
+}
+
+// WithDisruptionBudget sets the DisruptionBudget field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the DisruptionBudget field is set to the value of the last call.
+func (b *DemoApplicationSpecApplyConfiguration) WithDisruptionBudget(value *DisruptionBudgetApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
+	b.DisruptionBudget = value
+	return b
+}
+
+// WithTerminationGracePeriodSeconds sets the TerminationGracePeriodSeconds field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the TerminationGracePeriodSeconds field is set to the value of the last call.
+func (b *DemoApplicationSpecApplyConfiguration) WithTerminationGracePeriodSeconds(value int64) *DemoApplicationSpecApplyConfiguration {
+	b.TerminationGracePeriodSeconds = &value
 	return b
 }
 
@@ -407,6 +474,14 @@ func (b *DemoApplicationSpecApplyConfiguration) WithLivenessProbe(value *ProbeAp
 // If called multiple times, the StartupProbe field is set to the value of the last call.
 func (b *DemoApplicationSpecApplyConfiguration) WithStartupProbe(value *ProbeApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
 	b.StartupProbe = value
+	return b
+}
+
+// WithLifecycle sets the Lifecycle field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the Lifecycle field is set to the value of the last call.
+func (b *DemoApplicationSpecApplyConfiguration) WithLifecycle(value *LifecycleApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
+	b.Lifecycle = value
 	return b
 }
 
