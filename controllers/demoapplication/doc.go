@@ -15,7 +15,8 @@ limitations under the License.
 */
 
 // Package demoapplication holds the DemoApplication controller, which turns a
-// DemoApplication into a Deployment, a Service and per-pod Services.
+// DemoApplication into a Deployment, a Service, per-pod Services, an Ingress, an autoscaler
+// and a PodDisruptionBudget.
 //
 // Reconcile (controller.go) runs the steps (steps.go) on one scope (scope.go) that carries
 // what each step observed and how it failed. A step builds the desired object with a pure

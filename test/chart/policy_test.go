@@ -102,7 +102,7 @@ func TestApplicationPolicy(t *testing.T) {
 		g := NewWithT(t)
 		refused(g, app("strict", podServices(corev1.ServiceTypeLoadBalancer)), "spec.podServices.type: LoadBalancer is not allowed on this cluster")
 		refused(g, app("strict", service(corev1.ServiceTypeLoadBalancer)),
-			"spec.service.type: LoadBalancer is not allowed on this cluster (the platform's applicationPolicy.denyLoadBalancers)")
+			"spec.service.type: LoadBalancer is not allowed on this cluster")
 	})
 	t.Run("images from other registries", func(t *testing.T) {
 		refused(NewWithT(t), app("strict", func(a *paasv1.DemoApplication) { a.Spec.Image = "docker.io/library/nginx:1.27" }),

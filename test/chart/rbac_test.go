@@ -52,6 +52,8 @@ var (
 		"create networking.k8s.io/ingresses", "patch networking.k8s.io/ingresses", "delete networking.k8s.io/ingresses",
 		"get autoscaling/horizontalpodautoscalers", "list autoscaling/horizontalpodautoscalers", "watch autoscaling/horizontalpodautoscalers",
 		"create autoscaling/horizontalpodautoscalers", "patch autoscaling/horizontalpodautoscalers", "delete autoscaling/horizontalpodautoscalers",
+		"get policy/poddisruptionbudgets", "list policy/poddisruptionbudgets", "watch policy/poddisruptionbudgets",
+		"create policy/poddisruptionbudgets", "patch policy/poddisruptionbudgets", "delete policy/poddisruptionbudgets",
 		"get pods", "list pods", "watch pods", "list events",
 		"create events.k8s.io/events", "patch events.k8s.io/events",
 		"get namespaces", "list namespaces", "watch namespaces",

@@ -40,7 +40,9 @@ import (
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
@@ -197,8 +199,9 @@ func grant(t *testing.T, rule rbacv1.PolicyRule) {
 }
 
 // webSpec asks for everything a DemoApplication can ask for that shapes its objects: every
-// kind of volume, the one capability, an Ingress with TLS, an autoscaler and LoadBalancer
-// per-pod Services.
+// kind of volume, the one capability, an Ingress with TLS, an autoscaler with its behavior, a
+// LoadBalancer Service with annotations and LoadBalancer per-pod Services, a disruption
+// budget, a preStop, a grace period, a priority class and a revision history.
 const webSpec = `
 image: registry.example/web:1
 ports:
@@ -207,6 +210,12 @@ ports:
 serviceAccountName: web
 nodeSelector: {kubernetes.io/os: linux}
 tolerations: [{key: dedicated, operator: Equal, value: web, effect: NoSchedule}]
+priorityClassName: web-high
+revisionHistoryLimit: 5
+disruptionBudget: {minAvailable: 50%}
+terminationGracePeriodSeconds: 45
+lifecycle: {preStop: {sleep: {seconds: 10}}}
+service: {type: LoadBalancer, annotations: {metallb.io/address-pool: public}}
 podLabels: {team: web}
 podAnnotations: {example.com/owner: team-web}
 volumes:
@@ -231,7 +240,11 @@ ingress:
   hosts: [web.example.com]
   paths: [{path: /}, {path: /metrics, port: metrics}]
   tlsSecretName: web-tls
-autoscaling: {minReplicas: 2, maxReplicas: 4, targetCPUUtilizationPercentage: 80}
+autoscaling:
+  minReplicas: 2
+  maxReplicas: 4
+  targetCPUUtilizationPercentage: 80
+  behavior: {scaleDown: {stabilizationWindowSeconds: 600, policies: [{type: Pods, value: 1, periodSeconds: 60}]}}
 podServices: {enabled: true, type: LoadBalancer}
 `
 
@@ -243,6 +256,7 @@ type web struct {
 	podService *corev1.Service
 	ingress    *networkingv1.Ingress
 	autoscaler *autoscalingv2.HorizontalPodAutoscaler
+	budget     *policyv1.PodDisruptionBudget
 }
 
 // newWeb creates a DemoApplication of webSpec in namespace ns and a pod of its Deployment, and
@@ -252,8 +266,13 @@ func newWeb(t *testing.T, ns string) *web {
 	ctx := context.Background()
 	w := &web{app: &paasv1.DemoApplication{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "web"}},
 		deployment: &appsv1.Deployment{}, service: &corev1.Service{}, podService: &corev1.Service{},
-		ingress: &networkingv1.Ingress{}, autoscaler: &autoscalingv2.HorizontalPodAutoscaler{}}
+		ingress: &networkingv1.Ingress{}, autoscaler: &autoscalingv2.HorizontalPodAutoscaler{}, budget: &policyv1.PodDisruptionBudget{}}
 	g.Expect(yaml.UnmarshalStrict([]byte(webSpec), &w.app.Spec)).To(Succeed())
+	// The pods' priority class, without which the API server admits none of them.
+	high := &schedulingv1.PriorityClass{ObjectMeta: metav1.ObjectMeta{Name: "web-high"}, Value: 1000}
+	if err := admin.Create(ctx, high); !apierrors.IsAlreadyExists(err) {
+		g.Expect(err).NotTo(HaveOccurred())
+	}
 	g.Expect(admin.Create(ctx, w.app)).To(Succeed())
 	key := client.ObjectKeyFromObject(w.app)
 	g.Eventually(func(g Gomega) {
@@ -261,6 +280,7 @@ func newWeb(t *testing.T, ns string) *web {
 		g.Expect(admin.Get(ctx, key, w.service)).To(Succeed())
 		g.Expect(admin.Get(ctx, key, w.ingress)).To(Succeed())
 		g.Expect(admin.Get(ctx, key, w.autoscaler)).To(Succeed())
+		g.Expect(admin.Get(ctx, key, w.budget)).To(Succeed())
 	}).Should(Succeed())
 
 	// The Deployment and ReplicaSet controllers, which envtest does not run, make a pod; the
@@ -332,7 +352,7 @@ func TestOperatorsOwnWrites(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
 	w := newWeb(t, testenv.NewNamespace(t, admin, "own-"))
-	for _, obj := range []client.Object{w.deployment, w.service, w.podService, w.ingress, w.autoscaler} {
+	for _, obj := range []client.Object{w.deployment, w.service, w.podService, w.ingress, w.autoscaler, w.budget} {
 		g.Expect(write(obj.DeepCopyObject().(client.Object), asOperator)).To(Succeed(), "%T", obj)
 	}
 	// The replicas handover.
@@ -429,10 +449,21 @@ func TestAttacks(t *testing.T) {
 		}), "set initContainers: no DemoApplication asks for it"},
 		"a runtime class": {pod(func(p *corev1.PodTemplateSpec) { p.Spec.RuntimeClassName = ptr.To("unsandboxed") }),
 			"set runtimeClassName: no DemoApplication asks for it"},
-		"a priority class": {pod(func(p *corev1.PodTemplateSpec) { p.Spec.PriorityClassName = "system-node-critical" }),
-			"set priorityClassName: no DemoApplication asks for it"},
-		"the app's Service made a LoadBalancer": {service(w.service, func(s *corev1.Service) { s.Spec.Type = corev1.ServiceTypeLoadBalancer }),
-			"Service of type LoadBalancer: LoadBalancer is for per-pod Services only"},
+		"a system priority class": {pod(func(p *corev1.PodTemplateSpec) { p.Spec.PriorityClassName = "system-node-critical" }),
+			"run at PriorityClass system-node-critical: the system- classes are the cluster's own"},
+		"the app's LoadBalancer open to the world's ranges": {service(w.service, func(s *corev1.Service) {
+			s.Spec.LoadBalancerSourceRanges = []string{"0.0.0.0/0"}
+		}), "may not write a Service that sets loadBalancerSourceRanges"},
+		"a PodDisruptionBudget over another's pods": {func() client.Object {
+			b := w.budget.DeepCopy()
+			b.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "theirs"}}
+			return b
+		}, "a PodDisruptionBudget that selects its app's pods, by the app's labels alone"},
+		"a PodDisruptionBudget over every pod of the namespace": {func() client.Object {
+			b := w.budget.DeepCopy()
+			b.Spec.Selector = &metav1.LabelSelector{}
+			return b
+		}, "a PodDisruptionBudget that selects its app's pods, by the app's labels alone"},
 		"the app's Service with externalIPs": {service(w.service, func(s *corev1.Service) { s.Spec.ExternalIPs = []string{"203.0.113.1"} }),
 			"may not write a Service that sets externalIPs"},
 		"the app's Service selecting another's pods": {service(w.service, func(s *corev1.Service) { s.Spec.Selector = map[string]string{"app": "theirs"} }),
