@@ -46,6 +46,11 @@ import (
 // +kubebuilder:validation:XValidation:rule="!has(self.service) || (has(self.ports) && size(self.ports) > 0)",message="spec.service needs spec.ports: an app without ports has no Service",fieldPath=".service"
 // +kubebuilder:validation:XValidation:rule="!has(self.service) || !has(self.service.type) || self.service.type != 'ClusterIP' || !has(self.ports) || self.ports.all(p, !has(p.nodePort))",message="spec.service.type ClusterIP cannot have a spec.ports[*].nodePort: a node port needs type NodePort or LoadBalancer",fieldPath=".service.type"
 // +kubebuilder:validation:XValidation:rule="!has(self.lifecycle) || !has(self.lifecycle.preStop) || !has(self.lifecycle.preStop.sleep) || self.lifecycle.preStop.sleep.seconds < (has(self.terminationGracePeriodSeconds) ? self.terminationGracePeriodSeconds : 30)",message="spec.terminationGracePeriodSeconds (30 when unset) must exceed spec.lifecycle.preStop.sleep.seconds: the app needs time to stop after the pause",fieldPath=".lifecycle.preStop.sleep.seconds"
+// +kubebuilder:validation:XValidation:rule="(has(self.initContainers) ? self.initContainers.map(c, c.name) : []).all(n, !has(self.sidecars) || !self.sidecars.exists(c, c.name == n))",message="the names of spec.initContainers and spec.sidecars must be unique among the pod's containers",fieldPath=".sidecars"
+// +kubebuilder:validation:XValidation:rule="!has(self.initContainers) || self.initContainers.all(c, !has(c.volumeMounts) || c.volumeMounts.all(m, has(self.volumes) && self.volumes.exists(v, v.name == m.name)))",message="every volumeMount of spec.initContainers must name a volume of spec.volumes",fieldPath=".initContainers"
+// +kubebuilder:validation:XValidation:rule="!has(self.sidecars) || self.sidecars.all(c, !has(c.volumeMounts) || c.volumeMounts.all(m, has(self.volumes) && self.volumes.exists(v, v.name == m.name)))",message="every volumeMount of spec.sidecars must name a volume of spec.volumes",fieldPath=".sidecars"
+// +kubebuilder:validation:XValidation:rule="!has(self.initContainers) || self.initContainers.all(c, !((has(c.securityContext) && has(c.securityContext.runAsNonRoot)) ? c.securityContext.runAsNonRoot : (has(self.podSecurityContext) && has(self.podSecurityContext.runAsNonRoot) && self.podSecurityContext.runAsNonRoot)) || ((has(c.securityContext) && has(c.securityContext.runAsUser)) ? c.securityContext.runAsUser != 0 : (!has(self.podSecurityContext) || !has(self.podSecurityContext.runAsUser) || self.podSecurityContext.runAsUser != 0)))",message="runAsNonRoot of spec.initContainers[*].securityContext or spec.podSecurityContext cannot hold with runAsUser 0 of the other: the container's fields override the pod's, and the kubelet would never start it",fieldPath=".initContainers"
+// +kubebuilder:validation:XValidation:rule="!has(self.sidecars) || self.sidecars.all(c, !((has(c.securityContext) && has(c.securityContext.runAsNonRoot)) ? c.securityContext.runAsNonRoot : (has(self.podSecurityContext) && has(self.podSecurityContext.runAsNonRoot) && self.podSecurityContext.runAsNonRoot)) || ((has(c.securityContext) && has(c.securityContext.runAsUser)) ? c.securityContext.runAsUser != 0 : (!has(self.podSecurityContext) || !has(self.podSecurityContext.runAsUser) || self.podSecurityContext.runAsUser != 0)))",message="runAsNonRoot of spec.sidecars[*].securityContext or spec.podSecurityContext cannot hold with runAsUser 0 of the other: the container's fields override the pod's, and the kubelet would never start it",fieldPath=".sidecars"
 type DemoApplicationSpec struct {
 	// image is the container image to run, for example nginx:1.27.
 	// +required
@@ -127,6 +132,20 @@ type DemoApplicationSpec struct {
 	// +kubebuilder:validation:MaxItems=16
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Environment From"
 	EnvFrom []EnvFromSource `json:"envFrom,omitempty"`
+
+	// rolloutOnConfigChange rolls the pods when a ConfigMap or Secret they read changes, by a
+	// hash of what they read in the pod template's paas.cmft.com/config-hash annotation: Env
+	// (the default) for those read through env (valueFrom) and envFrom of every container, which
+	// a running container never sees change; All for those mounted as volumes too, whose files
+	// the kubelet updates in place (for an app that reads them only at start); None for none.
+	// The hash covers only the keys read (every key for envFrom and a volume without items); a
+	// missing ConfigMap or Secret that is not optional is reported in status, and the pods are
+	// not rolled until it exists.
+	// +optional
+	// +kubebuilder:default=Env
+	// +kubebuilder:validation:Enum=Env;All;None
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Roll Out on Config Change",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:select:Env","urn:alm:descriptor:com.tectonic.ui:select:All","urn:alm:descriptor:com.tectonic.ui:select:None"}
+	RolloutOnConfigChange ConfigRollout `json:"rolloutOnConfigChange,omitempty"`
 
 	// serviceAccountName is the ServiceAccount the pods run as, in the app's namespace; empty
 	// means the namespace's default.
@@ -321,11 +340,169 @@ type DemoApplicationSpec struct {
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Pod Security Context"
 	PodSecurityContext *PodSecurityContext `json:"podSecurityContext,omitempty"`
 
+	// initContainers run one after the other, each to completion, before the app's container
+	// (and the sidecars declared after them) starts: database migrations, a wait for a
+	// dependency. A failing one is restarted, and keeps the pod from starting. Their names are
+	// unique among the pod's containers, and none is app. They get the pod's security defaults
+	// as the app's container does.
+	// +optional
+	// +listType=map
+	// +listMapKey=name
+	// +kubebuilder:validation:MaxItems=4
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Init Containers"
+	InitContainers []Container `json:"initContainers,omitempty"`
+
+	// sidecars run beside the app's container for the pod's whole life (a database proxy, a
+	// log shipper): native sidecars, init containers with restartPolicy Always (Kubernetes
+	// 1.29 and later), started after the initContainers and before the app's container, and
+	// stopped after it. A sidecar's readinessProbe counts in the pod's readiness. Their names
+	// are unique among the pod's containers, and none is app.
+	// +optional
+	// +listType=map
+	// +listMapKey=name
+	// +kubebuilder:validation:MaxItems=4
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Sidecars"
+	Sidecars []Sidecar `json:"sidecars,omitempty"`
+
 	// podServices gives each pod of the application a Service of its own, so that a client
 	// can reach one chosen pod. Off unless enabled.
 	// +optional
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Per-pod Services"
 	PodServices *PodServices `json:"podServices,omitempty"`
+}
+
+// ConfigRollout says which ConfigMaps and Secrets, changed, roll the app's pods: Env, All or
+// None.
+type ConfigRollout string
+
+// Values of spec.rolloutOnConfigChange.
+const (
+	// ConfigRolloutEnv rolls the pods when a ConfigMap or Secret read through env or envFrom
+	// changes.
+	ConfigRolloutEnv ConfigRollout = "Env"
+	// ConfigRolloutAll rolls the pods when one read through env, envFrom or a volume changes.
+	ConfigRolloutAll ConfigRollout = "All"
+	// ConfigRolloutNone never rolls the pods for a ConfigMap or Secret.
+	ConfigRolloutNone ConfigRollout = "None"
+)
+
+// Container is an init container of the pods: the fields of the app's container that a
+// helper container needs, each checked by the API server as a pod's are.
+type Container struct {
+	// name of the container: a DNS label, unique among the pod's containers, not app.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
+	// +kubebuilder:validation:XValidation:rule="self != 'app'",message="a container's name cannot be app: the app's container has it"
+	Name string `json:"name"`
+
+	// image is the container image to run.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=512
+	// +kubebuilder:validation:XValidation:rule="self.trim() == self",message="image must not have leading or trailing spaces"
+	Image string `json:"image"`
+
+	// command replaces the image's entrypoint; $(VAR) names a variable of env.
+	// +optional
+	// +listType=atomic
+	Command []string `json:"command,omitempty"`
+
+	// args replace the image's command (its CMD); $(VAR) names a variable of env.
+	// +optional
+	// +listType=atomic
+	Args []string `json:"args,omitempty"`
+
+	// env lists environment variables set in the container.
+	// +optional
+	// +listType=map
+	// +listMapKey=name
+	// +kubebuilder:validation:MaxItems=32
+	Env []EnvVar `json:"env,omitempty"`
+
+	// envFrom sets a variable for each key of a ConfigMap or Secret, before env, which wins.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=16
+	EnvFrom []EnvFromSource `json:"envFrom,omitempty"`
+
+	// resources are the compute resources of the container: cpu, memory and
+	// ephemeral-storage.
+	// +optional
+	Resources *ContainerResources `json:"resources,omitempty"`
+
+	// securityContext is the container's, as the app's container's; in a namespace that
+	// enforces the restricted Pod Security Standard, what it leaves unset gets the standard's
+	// values.
+	// +optional
+	SecurityContext *SecurityContext `json:"securityContext,omitempty"`
+
+	// volumeMounts mount volumes of spec.volumes into the container, each at its own path.
+	// +optional
+	// +listType=map
+	// +listMapKey=mountPath
+	// +kubebuilder:validation:MaxItems=16
+	VolumeMounts []VolumeMount `json:"volumeMounts,omitempty"`
+}
+
+// ContainerResources are the compute resources of an init container or a sidecar: cpu,
+// memory and ephemeral-storage (extended resources are for the app's container), each
+// request at most its limit.
+// +kubebuilder:validation:XValidation:rule="!has(self.requests) || !has(self.limits) || !has(self.requests.cpu) || !has(self.limits.cpu) || quantity(string(self.requests.cpu)).compareTo(quantity(string(self.limits.cpu))) <= 0",message="requests.cpu must not exceed limits.cpu"
+// +kubebuilder:validation:XValidation:rule="!has(self.requests) || !has(self.limits) || !has(self.requests.memory) || !has(self.limits.memory) || quantity(string(self.requests.memory)).compareTo(quantity(string(self.limits.memory))) <= 0",message="requests.memory must not exceed limits.memory"
+// +kubebuilder:validation:XValidation:rule="!has(self.requests) || !has(self.limits) || !has(self.requests.ephemeral__dash__storage) || !has(self.limits.ephemeral__dash__storage) || quantity(string(self.requests.ephemeral__dash__storage)).compareTo(quantity(string(self.limits.ephemeral__dash__storage))) <= 0",message="requests.ephemeral-storage must not exceed limits.ephemeral-storage"
+type ContainerResources struct {
+	// limits are the most the container may use.
+	// +optional
+	Limits *ResourceAmounts `json:"limits,omitempty"`
+
+	// requests are what the container is scheduled with; a request left out is its limit.
+	// +optional
+	Requests *ResourceAmounts `json:"requests,omitempty"`
+}
+
+// ResourceAmounts are amounts of cpu, memory and ephemeral-storage, none negative.
+type ResourceAmounts struct {
+	// cpu, in cores: 500m is half a core.
+	// +optional
+	// +kubebuilder:validation:XValidation:rule="!string(self).startsWith('-')",message="cpu must not be negative"
+	CPU *resource.Quantity `json:"cpu,omitempty"`
+
+	// memory, in bytes: 128Mi.
+	// +optional
+	// +kubebuilder:validation:XValidation:rule="!string(self).startsWith('-')",message="memory must not be negative"
+	Memory *resource.Quantity `json:"memory,omitempty"`
+
+	// ephemeral-storage, in bytes: the container's writable layer and logs.
+	// +optional
+	// +kubebuilder:validation:XValidation:rule="!string(self).startsWith('-')",message="ephemeral-storage must not be negative"
+	EphemeralStorage *resource.Quantity `json:"ephemeral-storage,omitempty"`
+}
+
+// Sidecar is a container that runs beside the app's for the pod's whole life: a Container
+// with probes. It has no ports of its own, so its probes name ports by number.
+type Sidecar struct {
+	Container `json:",inline"`
+
+	// readinessProbe tells when the sidecar is ready; the pod is ready when all its
+	// containers are.
+	// +optional
+	// +kubebuilder:validation:XValidation:rule="(!has(self.httpGet) || type(self.httpGet.port) == int) && (!has(self.tcpSocket) || type(self.tcpSocket.port) == int)",message="a sidecar's readinessProbe must give its port by number: a sidecar has no named ports"
+	ReadinessProbe *Probe `json:"readinessProbe,omitempty"`
+
+	// livenessProbe tells when the sidecar must be restarted.
+	// +optional
+	// +kubebuilder:validation:XValidation:rule="!has(self.successThreshold) || self.successThreshold <= 1",message="a livenessProbe's successThreshold must be 1",fieldPath=".successThreshold"
+	// +kubebuilder:validation:XValidation:rule="(!has(self.httpGet) || type(self.httpGet.port) == int) && (!has(self.tcpSocket) || type(self.tcpSocket.port) == int)",message="a sidecar's livenessProbe must give its port by number: a sidecar has no named ports"
+	LivenessProbe *Probe `json:"livenessProbe,omitempty"`
+
+	// startupProbe holds the sidecar's other probes, and the containers after it, back until
+	// it succeeds.
+	// +optional
+	// +kubebuilder:validation:XValidation:rule="!has(self.successThreshold) || self.successThreshold <= 1",message="a startupProbe's successThreshold must be 1",fieldPath=".successThreshold"
+	// +kubebuilder:validation:XValidation:rule="(!has(self.httpGet) || type(self.httpGet.port) == int) && (!has(self.tcpSocket) || type(self.tcpSocket.port) == int)",message="a sidecar's startupProbe must give its port by number: a sidecar has no named ports"
+	StartupProbe *Probe `json:"startupProbe,omitempty"`
 }
 
 // EnvVar is an environment variable of the application's container: the fields of a pod's
@@ -1519,6 +1696,11 @@ const (
 	// ConfigMap or Secret it reads is missing, a command that does not exist); the
 	// message is the kubelet's.
 	ReasonCreateContainerError = "CreateContainerError"
+	// ReasonConfigNotFound: a ConfigMap or Secret the pods read (env, envFrom, a volume), or
+	// a key of it, does not exist and is not optional: the kubelet would not start a container
+	// that reads it through env (CreateContainerConfigError) nor mount it. The pods are not
+	// rolled for it until it exists; the message names it and the field that reads it.
+	ReasonConfigNotFound = "ConfigNotFound"
 	// ReasonCrashLoopBackOff: a pod's container keeps exiting; the message says how it last
 	// ended.
 	ReasonCrashLoopBackOff = "CrashLoopBackOff"

@@ -35,3 +35,17 @@ func ReplicaSetCacheTransform(in any) (any, error) {
 	}
 	return rs, nil
 }
+
+// ConfigCacheTransform is the transform of the operator's ConfigMap and Secret caches, which
+// tell when one that an app reads changes (configApps): of each its identity alone. The cache
+// holds them as metadata only, and this drops the rest, annotations included, where
+// kubectl apply keeps a copy of the data.
+func ConfigCacheTransform(in any) (any, error) {
+	obj, ok := in.(*metav1.PartialObjectMetadata)
+	if !ok {
+		return in, nil
+	}
+	m := obj.ObjectMeta
+	obj.ObjectMeta = metav1.ObjectMeta{Name: m.Name, Namespace: m.Namespace, UID: m.UID, ResourceVersion: m.ResourceVersion}
+	return obj, nil
+}

@@ -93,6 +93,9 @@ type Reconciler struct {
 // +kubebuilder:rbac:groups="",resources=namespaces,verbs=get;list;watch
 // Whether the IngressClass an app's Ingress names exists; read as metadata.
 // +kubebuilder:rbac:groups=networking.k8s.io,resources=ingressclasses,verbs=get;list;watch
+// The ConfigMaps and Secrets an app's pods read: watched as metadata, and read, those alone,
+// for the hash that rolls the pods when they change (rolloutOnConfigChange).
+// +kubebuilder:rbac:groups="",resources=configmaps;secrets,verbs=get;list;watch
 
 // Reconcile makes the cluster match the DemoApplication in steps (its Deployment, its
 // Service, its per-pod Services, its Ingress, its autoscaler, its disruption budget), each run whatever the others met, and reads what keeps its
@@ -194,6 +197,10 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, options controller.Optio
 	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &networkingv1.Ingress{}, ingressClassIndex, ingressClassOf); err != nil {
 		return fmt.Errorf("indexing Ingresses by IngressClass: %w", err)
 	}
+	// A ConfigMap or Secret wakes the apps that read it, found by this index of what each reads.
+	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &paasv1.DemoApplication{}, configRefIndex, configRefsOf); err != nil {
+		return fmt.Errorf("indexing DemoApplications by the ConfigMaps and Secrets they read: %w", err)
+	}
 	// An informer's periodic resync replays every object unchanged: nothing to reconcile.
 	changed := builder.WithPredicates(predicate.ResourceVersionChangedPredicate{})
 	return ctrl.NewControllerManagedBy(mgr).
@@ -226,6 +233,10 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, options controller.Optio
 			builder.WithPredicates(predicate.ResourceVersionChangedPredicate{}, predicate.NewPredicateFuncs(func(o client.Object) bool {
 				return o.GetLabels()[wellknown.LabelPodService] != ""
 			}))).
+		// ConfigMaps and Secrets as metadata, trimmed (ConfigCacheTransform): their data, or a
+		// copy of it in an annotation, is never cached.
+		Watches(&corev1.ConfigMap{}, handler.EnqueueRequestsFromMapFunc(r.configApps(kindConfigMap)), builder.OnlyMetadata, changed).
+		Watches(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(r.configApps(kindSecret)), builder.OnlyMetadata, changed).
 		Watches(&corev1.Namespace{}, handler.EnqueueRequestsFromMapFunc(r.namespaceApps),
 			builder.OnlyMetadata, builder.WithPredicates(podSecurityChanged())).
 		// Whether an IngressClass exists, not what it says, decides whether it serves.

@@ -97,6 +97,7 @@ func newDeployment(app *paasv1.DemoApplication, extraEnv []corev1.EnvVar, keys w
 func podTemplate(app *paasv1.DemoApplication, extraEnv []corev1.EnvVar, keys wellknown.PodLabelKeys) *corev1ac.PodTemplateSpecApplyConfiguration {
 	spec := &app.Spec
 	pod := corev1ac.PodSpec().WithContainers(appContainer(spec, extraEnv)).
+		WithInitContainers(initContainers(spec, extraEnv)...).
 		WithImagePullSecrets(converted[[]*corev1ac.LocalObjectReferenceApplyConfiguration](spec.ImagePullSecrets)...)
 	if name := string(spec.ServiceAccountName); name != "" {
 		// The API server copies serviceAccountName into the deprecated serviceAccount and back
@@ -204,7 +205,22 @@ func withPodSecurityDefaults(d *appsv1ac.DeploymentApplyConfiguration, enforced 
 		pod.SecurityContext = corev1ac.PodSecurityContext()
 	}
 	podSC := pod.SecurityContext
-	container := &pod.Containers[0]
+	// The init containers and sidecars are held to the same level as the app's container is.
+	unconfined := false
+	for _, containers := range [][]corev1ac.ContainerApplyConfiguration{pod.Containers, pod.InitContainers} {
+		for i := range containers {
+			unconfined = withRestrictedContainer(&containers[i], podSC) || unconfined
+		}
+	}
+	if unconfined && podSC.SeccompProfile == nil {
+		podSC.WithSeccompProfile(corev1ac.SeccompProfile().WithType(corev1.SeccompProfileTypeRuntimeDefault))
+	}
+	return d
+}
+
+// withRestrictedContainer fills in container's security context as withPodSecurityDefaults
+// does, within a pod of podSC; it reports whether the container sets no seccomp profile.
+func withRestrictedContainer(container *corev1ac.ContainerApplyConfiguration, podSC *corev1ac.PodSecurityContextApplyConfiguration) bool {
 	if container.SecurityContext == nil {
 		container.SecurityContext = corev1ac.SecurityContext()
 	}
@@ -223,10 +239,7 @@ func withPodSecurityDefaults(d *appsv1ac.DeploymentApplyConfiguration, enforced 
 	if sc.RunAsNonRoot == nil && podSC.RunAsNonRoot == nil && !asRoot {
 		sc.WithRunAsNonRoot(true)
 	}
-	if sc.SeccompProfile == nil && podSC.SeccompProfile == nil {
-		podSC.WithSeccompProfile(corev1ac.SeccompProfile().WithType(corev1.SeccompProfileTypeRuntimeDefault))
-	}
-	return d
+	return sc.SeccompProfile == nil
 }
 
 // labelValues returns m with plain string values, as a Kubernetes object's labels hold them.

@@ -188,6 +188,9 @@ func (v *podsView) findingOf(pod *corev1.Pod) finding {
 	fromRunning := false
 	init := len(pod.Status.InitContainerStatuses)
 	for i, status := range slices.Concat(pod.Status.InitContainerStatuses, pod.Status.ContainerStatuses) {
+		if i < init && completed(pod, status) {
+			continue
+		}
 		running := status.State.Running != nil
 		// Of two alike, a container that waits or exited crash-loops for sure.
 		if c := containerCause(pod.Name, status, v.now); c != nil &&
@@ -213,6 +216,17 @@ func (v *podsView) findingOf(pod *corev1.Pod) finding {
 		}
 	}
 	return f
+}
+
+// completed reports whether status, of one of pod's init containers, says it ran to
+// completion: one that is not a sidecar, which the kubelet restarts whatever its exit.
+func completed(pod *corev1.Pod, status corev1.ContainerStatus) bool {
+	t := status.State.Terminated
+	if t == nil || t.ExitCode != 0 {
+		return false
+	}
+	i := slices.IndexFunc(pod.Spec.InitContainers, func(c corev1.Container) bool { return c.Name == status.Name })
+	return i < 0 || ptr.Deref(pod.Spec.InitContainers[i].RestartPolicy, "") != corev1.ContainerRestartPolicyAlways
 }
 
 // mounting reports whether pod may be waiting for its volumes: it is pending, a container

@@ -65,6 +65,9 @@ func (r *Reconciler) reconcileDeployment(ctx context.Context, s *scope) {
 		withPodSecurityDefaults(desired, level)
 	}
 	if err == nil {
+		err = r.withConfigHash(ctx, s, live, desired)
+	}
+	if err == nil {
 		err = r.replaceStrategy(ctx, s.app, live)
 	}
 	if err == nil && s.app.Spec.Autoscaling != nil {

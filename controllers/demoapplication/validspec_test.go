@@ -379,9 +379,11 @@ func brokenAtRunTime(app *paasv1.DemoApplication) error {
 	// The kubelet refuses to start, as root, a container that must not run as root; the
 	// container's security context overrides the pod's field by field.
 	podSC := ptr.Deref(pod.SecurityContext, corev1.PodSecurityContext{})
-	sc := ptr.Deref(container.SecurityContext, corev1.SecurityContext{})
-	if ptr.Deref(stdcmp.Or(sc.RunAsNonRoot, podSC.RunAsNonRoot), false) && ptr.Deref(stdcmp.Or(sc.RunAsUser, podSC.RunAsUser), -1) == 0 {
-		return errors.New("the kubelet refuses to start the container: runAsNonRoot, as user 0")
+	for _, c := range slices.Concat(pod.Containers, pod.InitContainers) {
+		sc := ptr.Deref(c.SecurityContext, corev1.SecurityContext{})
+		if ptr.Deref(stdcmp.Or(sc.RunAsNonRoot, podSC.RunAsNonRoot), false) && ptr.Deref(stdcmp.Or(sc.RunAsUser, podSC.RunAsUser), -1) == 0 {
+			return fmt.Errorf("the kubelet refuses to start the container %s: runAsNonRoot, as user 0", c.Name)
+		}
 	}
 
 	// The Deployment controller reports a rollout stuck once its progress deadline passes, so
@@ -779,6 +781,10 @@ func (g specGen) podFields(spec *paasv1.DemoApplicationSpec) {
 		spec.SecurityContext.RunAsUser = ptr.To[int64](1000)
 	}
 	g.volumes(spec)
+	g.helpers(spec)
+	if g.set(0.3) {
+		spec.RolloutOnConfigChange = paasv1.ConfigRollout(g.pick("Env", "All", "None", edge, "Always"))
+	}
 	g.scheduling(spec)
 	if g.set(0.25) {
 		spec.Affinity = g.affinity()
@@ -1037,6 +1043,91 @@ func (g specGen) volumes(spec *paasv1.DemoApplicationSpec) {
 			})
 		}
 	}
+}
+
+// helpers gives spec init containers and sidecars, at and past their edges now and then: a
+// name taken, a mount of no volume, a named port on a sidecar's probe, a request over its
+// limit.
+func (g specGen) helpers(spec *paasv1.DemoApplicationSpec) {
+	names := []string{}
+	container := func() paasv1.Container {
+		c := paasv1.Container{Name: g.pick("migrate", "proxy", "wait-for-db", "logs", edge, "app", "Bad_Name", ""),
+			Image: g.pick("busybox:1.36", "registry.example/proxy:1", edge, "", " padded ")}
+		// Names are unique among the pod's containers: the same one twice is an edge.
+		if !g.crossing() && slices.Contains(names, c.Name) {
+			c.Name += fmt.Sprintf("-%d", len(names))
+		}
+		names = append(names, c.Name)
+		if g.chance(0.3) {
+			c.Command, c.Args = []string{"/bin/sh", "-c"}, []string{g.pick("sleep 1", "echo $(LOG_LEVEL)")}
+		}
+		for range g.count(2) {
+			e := g.env()
+			if g.edges || !slices.ContainsFunc(c.Env, func(o paasv1.EnvVar) bool { return o.Name == e.Name }) {
+				c.Env = append(c.Env, e)
+			}
+		}
+		if g.chance(0.3) {
+			c.EnvFrom = []paasv1.EnvFromSource{{ConfigMapRef: &paasv1.OptionalObjectReference{Name: g.objectName(), Optional: ptr.To(g.chance(0.5))}}}
+		}
+		if g.chance(0.3) {
+			quantity := func() *resource.Quantity {
+				return ptr.To(resource.MustParse(g.pick("10m", "64Mi", "1", "0", edge, "-1")))
+			}
+			c.Resources = &paasv1.ContainerResources{}
+			if g.chance(0.6) {
+				c.Resources.Requests = &paasv1.ResourceAmounts{CPU: quantity()}
+			}
+			if g.chance(0.6) && (g.crossing() || c.Resources.Requests == nil) {
+				c.Resources.Limits = &paasv1.ResourceAmounts{CPU: quantity(), Memory: quantity()}
+			}
+		}
+		if g.chance(0.3) {
+			c.SecurityContext = g.securityContext()
+			if !g.crossing() && ptr.Deref(c.SecurityContext.RunAsUser, -1) == 0 {
+				c.SecurityContext.RunAsUser = ptr.To[int64](1000)
+			}
+		}
+		if len(spec.Volumes) > 0 && g.chance(0.4) {
+			c.VolumeMounts = []paasv1.VolumeMount{{Name: g.pick(spec.Volumes[0].Name, edge, "missing"), MountPath: g.pick("/work", edge, "relative")}}
+		}
+		return c
+	}
+	for range g.count(2) {
+		spec.InitContainers = append(spec.InitContainers, container())
+	}
+	for range g.count(2) {
+		s := paasv1.Sidecar{Container: container()}
+		if g.chance(0.3) {
+			// A sidecar has no ports: its probes name none.
+			s.ReadinessProbe = g.probe(nil)
+		}
+		if g.chance(0.2) {
+			s.LivenessProbe = g.probe(nil)
+		}
+		spec.Sidecars = append(spec.Sidecars, s)
+	}
+	if !g.crossing() {
+		// The pod's runAsUser 0 with a helper that must not run as root is a crossing.
+		for i := range spec.InitContainers {
+			spec.InitContainers[i].SecurityContext = nonRootSafe(spec, spec.InitContainers[i].SecurityContext)
+		}
+		for i := range spec.Sidecars {
+			spec.Sidecars[i].SecurityContext = nonRootSafe(spec, spec.Sidecars[i].SecurityContext)
+		}
+	}
+}
+
+// nonRootSafe returns sc, or a copy that runs as user 1000 when, in the pod of spec, it would
+// have to run as non-root as user 0.
+func nonRootSafe(spec *paasv1.DemoApplicationSpec, sc *paasv1.SecurityContext) *paasv1.SecurityContext {
+	c := ptr.Deref(sc, paasv1.SecurityContext{})
+	podSC := ptr.Deref(spec.PodSecurityContext, paasv1.PodSecurityContext{})
+	if ptr.Deref(stdcmp.Or(c.RunAsNonRoot, podSC.RunAsNonRoot), false) && ptr.Deref(stdcmp.Or(c.RunAsUser, podSC.RunAsUser), -1) == 0 {
+		c.RunAsUser = ptr.To[int64](1000)
+		return &c
+	}
+	return sc
 }
 
 // probe returns a probe of the container, which has the container ports of ports.

@@ -242,6 +242,10 @@ func (o *Options) cacheOptions() cache.Options {
 			&networkingv1.Ingress{}:                  {Label: managed},
 			&autoscalingv2.HorizontalPodAutoscaler{}: {Label: managed},
 			&policyv1.PodDisruptionBudget{}:          {Label: managed},
+			// Watched as metadata, trimmed to their identity: no ConfigMap's or Secret's data is
+			// cached.
+			&corev1.ConfigMap{}: {Transform: demoapplication.ConfigCacheTransform},
+			&corev1.Secret{}:    {Transform: demoapplication.ConfigCacheTransform},
 		},
 	}
 	if namespaces := o.namespaces(); len(namespaces) > 0 {
@@ -270,6 +274,9 @@ func New(cfg *rest.Config, opts Options, customize ...func(*ctrl.Options)) (ctrl
 	mgrOpts := ctrl.Options{
 		Scheme: Scheme,
 		Cache:  opts.cacheOptions(),
+		// A ConfigMap or Secret read through the client goes to the API server: a typed read
+		// from the cache would start an informer of every one, data and all.
+		Client: client.Options{Cache: &client.CacheOptions{DisableFor: []client.Object{&corev1.ConfigMap{}, &corev1.Secret{}}}},
 		Metrics: metricsserver.Options{
 			BindAddress:    opts.MetricsAddr,
 			SecureServing:  true,

@@ -58,6 +58,8 @@ var (
 		"create events.k8s.io/events", "patch events.k8s.io/events",
 		"get namespaces", "list namespaces", "watch namespaces",
 		"get networking.k8s.io/ingressclasses", "list networking.k8s.io/ingressclasses", "watch networking.k8s.io/ingressclasses",
+		// rolloutOnConfigChange: the ConfigMaps and Secrets the apps' pods read (security.md).
+		"get configmaps", "list configmaps", "watch configmaps", "get secrets", "list secrets", "watch secrets",
 	}
 	// A namespace's Pod Security level decides the security defaults of its apps' Deployments,
 	// and an IngressClass's existence whether an app's Ingress is served: neither has a

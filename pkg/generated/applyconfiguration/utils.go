@@ -42,6 +42,10 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &apiv1.CapabilitiesApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("ConfigMapVolumeSource"):
 		return &apiv1.ConfigMapVolumeSourceApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("Container"):
+		return &apiv1.ContainerApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("ContainerResources"):
+		return &apiv1.ContainerResourcesApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("DemoApplication"):
 		return &apiv1.DemoApplicationApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("DemoApplicationPort"):
@@ -110,6 +114,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &apiv1.PreferredSchedulingTermApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("Probe"):
 		return &apiv1.ProbeApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("ResourceAmounts"):
+		return &apiv1.ResourceAmountsApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("ResourceFieldSelector"):
 		return &apiv1.ResourceFieldSelectorApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("ResourceRequirements"):
@@ -128,6 +134,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &apiv1.SecurityContextApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("ServiceSettings"):
 		return &apiv1.ServiceSettingsApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("Sidecar"):
+		return &apiv1.SidecarApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("SleepAction"):
 		return &apiv1.SleepActionApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("TCPSocketAction"):

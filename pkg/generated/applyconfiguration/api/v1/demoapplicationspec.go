@@ -58,6 +58,15 @@ type DemoApplicationSpecApplyConfiguration struct {
 	Args []string `json:"args,omitempty"`
 	// envFrom sets a variable for each key of a ConfigMap or Secret, before env, which wins.
 	EnvFrom []EnvFromSourceApplyConfiguration `json:"envFrom,omitempty"`
+	// rolloutOnConfigChange rolls the pods when a ConfigMap or Secret they read changes, by a
+	// hash of what they read in the pod template's paas.cmft.com/config-hash annotation: Env
+	// (the default) for those read through env (valueFrom) and envFrom of every container, which
+	// a running container never sees change; All for those mounted as volumes too, whose files
+	// the kubelet updates in place (for an app that reads them only at start); None for none.
+	// The hash covers only the keys read (every key for envFrom and a volume without items); a
+	// missing ConfigMap or Secret that is not optional is reported in status, and the pods are
+	// not rolled until it exists.
+	RolloutOnConfigChange *apiv1.ConfigRollout `json:"rolloutOnConfigChange,omitempty"`
 	// serviceAccountName is the ServiceAccount the pods run as, in the app's namespace; empty
 	// means the namespace's default.
 	ServiceAccountName *apiv1.ObjectName `json:"serviceAccountName,omitempty"`
@@ -148,6 +157,18 @@ type DemoApplicationSpecApplyConfiguration struct {
 	// podSecurityContext is the pod's: the user, group and filesystem group of every
 	// container, and its seccomp profile.
 	PodSecurityContext *PodSecurityContextApplyConfiguration `json:"podSecurityContext,omitempty"`
+	// initContainers run one after the other, each to completion, before the app's container
+	// (and the sidecars declared after them) starts: database migrations, a wait for a
+	// dependency. A failing one is restarted, and keeps the pod from starting. Their names are
+	// unique among the pod's containers, and none is app. They get the pod's security defaults
+	// as the app's container does.
+	InitContainers []ContainerApplyConfiguration `json:"initContainers,omitempty"`
+	// sidecars run beside the app's container for the pod's whole life (a database proxy, a
+	// log shipper): native sidecars, init containers with restartPolicy Always (Kubernetes
+	// 1.29 and later), started after the initContainers and before the app's container, and
+	// stopped after it. A sidecar's readinessProbe counts in the pod's readiness. Their names
+	// are unique among the pod's containers, and none is app.
+	Sidecars []SidecarApplyConfiguration `json:"sidecars,omitempty"`
 	// podServices gives each pod of the application a Service of its own, so that a client
 	// can reach one chosen pod. Off unless enabled.
 	PodServices *PodServicesApplyConfiguration `json:"podServices,omitempty"`
@@ -268,6 +289,14 @@ func (b *DemoApplicationSpecApplyConfiguration) WithEnvFrom(values ...*EnvFromSo
 		}
 		b.EnvFrom = append(b.EnvFrom, *values[i])
 	}
+	return b
+}
+
+// WithRolloutOnConfigChange sets the RolloutOnConfigChange field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the RolloutOnConfigChange field is set to the value of the last call.
+func (b *DemoApplicationSpecApplyConfiguration) WithRolloutOnConfigChange(value apiv1.ConfigRollout) *DemoApplicationSpecApplyConfiguration {
+	b.RolloutOnConfigChange = &value
 	return b
 }
 
@@ -498,6 +527,32 @@ func (b *DemoApplicationSpecApplyConfiguration) WithSecurityContext(value *Secur
 // If called multiple times, the PodSecurityContext field is set to the value of the last call.
 func (b *DemoApplicationSpecApplyConfiguration) WithPodSecurityContext(value *PodSecurityContextApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
 	b.PodSecurityContext = value
+	return b
+}
+
+// WithInitContainers adds the given value to the InitContainers field in the declarative configuration
+// and returns the receiver, so that objects can be build by chaining "With" function invocations.
+// If called multiple times, values provided by each call will be appended to the InitContainers field.
+func (b *DemoApplicationSpecApplyConfiguration) WithInitContainers(values ...*ContainerApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
+	for i := range values {
+		if values[i] == nil {
+			panic("nil value passed to WithInitContainers")
+		}
+		b.InitContainers = append(b.InitContainers, *values[i])
+	}
+	return b
+}
+
+// WithSidecars adds the given value to the Sidecars field in the declarative configuration
+// and returns the receiver, so that objects can be build by chaining "With" function invocations.
+// If called multiple times, values provided by each call will be appended to the Sidecars field.
+func (b *DemoApplicationSpecApplyConfiguration) WithSidecars(values ...*SidecarApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
+	for i := range values {
+		if values[i] == nil {
+			panic("nil value passed to WithSidecars")
+		}
+		b.Sidecars = append(b.Sidecars, *values[i])
+	}
 	return b
 }
 
