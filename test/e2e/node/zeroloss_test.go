@@ -66,6 +66,7 @@ const loadRate = 20
 // side by side, so the count is known to see a loss.
 func TestZeroLossRolloutAndScaleDown(t *testing.T) {
 	installOperator(t)
+	createSkipperClass(t)
 	nextImage := pushNextAppImage(t)
 	figures := &zeroLossFigures{}
 	t.Cleanup(func() { figures.write(t) })
@@ -151,6 +152,10 @@ func rolloutUnderLoad(t *testing.T, nextImage string, preStop bool) *loadRun {
 	time.Sleep(2 * time.Second)
 	load.stop()
 	t.Logf("%s: %s\n%s", run.App, run.summary(), run.table())
+	if preStop && run.failed() > 0 {
+		logs, err := cs.CoreV1().Pods(ns).GetLogs("skipper", &corev1.PodLogOptions{TailLines: ptr.To[int64](60)}).DoRaw(ctx)
+		t.Logf("Skipper's log (%v):\n%s", err, logs)
+	}
 	return run
 }
 
