@@ -89,7 +89,7 @@ func TestDrainRefusedBelowBudget(t *testing.T) {
 	status := refusal.(apierrors.APIStatus).Status()
 	g.Expect(status.Message).To(ContainSubstring("disruption budget"))
 	g.Expect(status.Details).NotTo(BeNil())
-	g.Expect(status.Details.Causes).To(ContainElement(And(HaveField("Type", metav1.CauseType(policyv1.DisruptionBudgetCause)),
+	g.Expect(status.Details.Causes).To(ContainElement(And(HaveField("Type", policyv1.DisruptionBudgetCause),
 		HaveField("Message", ContainSubstring("disruption budget "+app.Name+" ")))), "%+v", status.Details)
 
 	// What let it pass: the replacement, Ready.

@@ -391,7 +391,7 @@ func (r *loadRun) table() string {
 			if c == nil {
 				continue
 			}
-			failed, kinds := 0, []string{}
+			failed, kinds := 0, make([]string, 0, len(c.Failed))
 			for _, kind := range slices.Sorted(maps.Keys(c.Failed)) {
 				failed += c.Failed[kind]
 				kinds = append(kinds, fmt.Sprintf("%s: %d", kind, c.Failed[kind]))
