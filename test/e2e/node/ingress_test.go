@@ -104,6 +104,19 @@ func viaIngress(g Gomega, address, host string) (int, string) {
 	return resp.StatusCode, string(body)
 }
 
+// createSkipperClass creates the IngressClass skipper, unless it exists, and deletes it when
+// t ends: tests that run Skippers side by side create it first, so that none deletes it under
+// the others. Skipper serves an Ingress by its class's name alone, but spec.ingressClassName
+// names an IngressClass: without one, the app says IngressClassNotFound.
+func createSkipperClass(t *testing.T) {
+	t.Helper()
+	class := &networkingv1.IngressClass{ObjectMeta: metav1.ObjectMeta{Name: "skipper"}, Spec: networkingv1.IngressClassSpec{Controller: "zalando.org/skipper"}}
+	if err := k8s.Create(context.Background(), class); !apierrors.IsAlreadyExists(err) {
+		NewWithT(t).Expect(err).NotTo(HaveOccurred())
+		t.Cleanup(func() { _ = k8s.Delete(context.Background(), class) })
+	}
+}
+
 // startSkipper runs Skipper, built by make skipper (SKIPPER), as a pod of namespace that
 // serves the namespace's Ingresses of class skipper, and returns its address.
 func startSkipper(t *testing.T, namespace string) string {
@@ -121,13 +134,7 @@ func startSkipper(t *testing.T, namespace string) string {
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(cluster.PushImage(ctx, b, local, image)).To(Succeed())
 
-	// Skipper serves an Ingress by its class's name alone, but spec.ingressClassName names an
-	// IngressClass: without one, the app says IngressClassNotFound.
-	class := &networkingv1.IngressClass{ObjectMeta: metav1.ObjectMeta{Name: "skipper"}, Spec: networkingv1.IngressClassSpec{Controller: "zalando.org/skipper"}}
-	if err := k8s.Create(ctx, class); !apierrors.IsAlreadyExists(err) {
-		g.Expect(err).NotTo(HaveOccurred())
-		t.Cleanup(func() { _ = k8s.Delete(context.Background(), class) })
-	}
+	createSkipperClass(t)
 
 	// What Skipper's -kubernetes mode reads, in this namespace only.
 	meta := metav1.ObjectMeta{Namespace: namespace, Name: "skipper"}
