@@ -458,7 +458,7 @@ func (r zeroLossResults) markdown() string {
 	var b strings.Builder
 	b.WriteString("# Requests lost in a rollout and a scale-down, on the real node\n\n")
 	b.WriteString("Written by `ZERO_LOSS_RESULTS=bench make test-node E2E_FLAGS=\"-run TestZeroLossRolloutAndScaleDown -v\"` " +
-		"(test/e2e/node/zeroloss_test.go); do not edit.\n\n")
+		"(test/e2e/node/rollout_test.go); do not edit.\n\n")
 	fmt.Fprintf(&b, "- date: %s; commit %s\n- machine: %s\n- versions: %s\n", r.Date, r.Commit, r.Machine, versions(r.Versions))
 	if !r.Passed {
 		b.WriteString("- the test failed (its log says which check)\n")
