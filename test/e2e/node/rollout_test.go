@@ -20,7 +20,6 @@ package node
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -29,7 +28,6 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -50,7 +48,6 @@ import (
 	"github.com/cmft/demo-operator/internal/imagebuild"
 	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/internal/test/framework"
-	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // loadRate is the requests per second each stream of the load sends, whatever the answers
@@ -433,25 +430,12 @@ func (f *zeroLossFigures) write(t *testing.T) {
 	if dir == "" {
 		return
 	}
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(testenv.Root(), dir)
-	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	slices.SortFunc(f.runs, func(a, b *loadRun) int { return strings.Compare(a.App, b.App) })
 	r := zeroLossResults{Date: time.Now().UTC().Format(time.RFC3339), Commit: commit(), Machine: machine(), Versions: nodeVersions(),
 		Passed: !t.Failed(), Runs: f.runs}
-	data, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "results-zero-loss.json"), append(data, '\n'), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "RESULTS-zero-loss.md"), []byte(r.markdown()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("figures written to %s", dir)
+	writeFigures(t, dir, "zero-loss", r, r.markdown())
 }
 
 func (r zeroLossResults) markdown() string {
