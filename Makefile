@@ -567,6 +567,10 @@ bench-150k: envtest ## Memory, then labelling (manager defaults), at 150,000 pod
 	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" $(BENCH) -pods 150000 -runs 1 -scenarios labeling -settings defaults -plot-sizes= \
 		-out bench/results-150k-labeling.json -markdown bench/RESULTS-150k-labeling.md $(BENCH_FLAGS)
 
+.PHONY: bench-zero-loss
+bench-zero-loss: ## Requests lost in a rollout and a scale-down under load, on the real node (root, Linux): bench/RESULTS-zero-loss.md.
+	ZERO_LOSS_RESULTS=bench $(MAKE) test-node E2E_FLAGS="-run TestZeroLossRolloutAndScaleDown -v"
+
 .PHONY: bench-cause-to-status
 bench-cause-to-status: ## Time from each cause's kubelet report to the app's status, on the real node (root, Linux; make test-node's TestCausesReachStatus): bench/RESULTS-cause-to-status.md.
 	CAUSE_TO_STATUS_RESULTS=bench $(MAKE) test-node E2E_FLAGS="-run TestCausesReachStatus -v"
