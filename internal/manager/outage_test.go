@@ -84,7 +84,14 @@ func TestRecoversAfterAPIServerOutage(t *testing.T) {
 		g.Expect(err).NotTo(HaveOccurred())
 		return adds["demoapplication"]
 	}
-	queued := queueAdds()
+	// How many reconciles the controller has begun: none before every cache it waits for
+	// has synced.
+	reconciles := func() float64 {
+		total, err := testenv.Counters("controller_runtime_reconcile_total", "controller")
+		g.Expect(err).NotTo(HaveOccurred())
+		return total["demoapplication"]
+	}
+	queued, reconciled := queueAdds(), reconciles()
 	mgrCtx, cancel := context.WithCancel(ctx)
 	done := make(chan error)
 	go func() { done <- mgr.Start(mgrCtx) }()
@@ -94,9 +101,12 @@ func TestRecoversAfterAPIServerOutage(t *testing.T) {
 			t.Logf("manager stopped: %v", err)
 		}
 	})
-	// Killed once the controller has queued every app, before it reconciles many.
+	// Killed once the controller has queued every app and its workers have started (its
+	// caches synced), before it reconciles many: killed earlier, the wait would be the
+	// informers' own list backoff, not the reconciles'.
 	g.Eventually(queueAdds, time.Minute, 5*time.Millisecond).
 		Should(BeNumerically(">=", queued+apps))
+	g.Eventually(reconciles, time.Minute, time.Millisecond).Should(BeNumerically(">", reconciled))
 	apiServer := env.ControlPlane.GetAPIServer()
 	stopped := time.Now()
 	g.Expect(apiServer.Stop()).To(Or(Succeed(), MatchError(ContainSubstring("timeout waiting"))))
