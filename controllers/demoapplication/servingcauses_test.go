@@ -180,11 +180,14 @@ func TestDesiredReplicas(t *testing.T) {
 		g.Expect(get(g, ns, "web", &paasv1.DemoApplication{}).Status.DesiredReplicas).To(Equal(int32(2)))
 	}).Should(Succeed())
 
-	// The autoscaler scales the Deployment through its scale subresource.
-	scale := &autoscalingv1.Scale{}
-	g.Expect(k8sClient.SubResource("scale").Get(ctx, get(g, ns, "web", &appsv1.Deployment{}), scale)).To(Succeed())
-	scale.Spec.Replicas = 4
-	g.Expect(k8sClient.SubResource("scale").Update(ctx, get(g, ns, "web", &appsv1.Deployment{}), client.WithSubResourceBody(scale))).To(Succeed())
+	// The autoscaler scales the Deployment through its scale subresource, again when the
+	// operator wrote the Deployment in between (a conflict), as the autoscaler retries.
+	g.Eventually(func(g Gomega) {
+		scale := &autoscalingv1.Scale{}
+		g.Expect(k8sClient.SubResource("scale").Get(ctx, get(g, ns, "web", &appsv1.Deployment{}), scale)).To(Succeed())
+		scale.Spec.Replicas = 4
+		g.Expect(k8sClient.SubResource("scale").Update(ctx, get(g, ns, "web", &appsv1.Deployment{}), client.WithSubResourceBody(scale))).To(Succeed())
+	}).Should(Succeed())
 	g.Eventually(func(g Gomega) {
 		got := get(g, ns, "web", &paasv1.DemoApplication{})
 		g.Expect(got.Status.DesiredReplicas).To(Equal(int32(4)))
