@@ -236,7 +236,9 @@ func TestPodCacheLargeOptInValues(t *testing.T) {
 	runtime.KeepAlive(docs)
 	t.Logf("retained per pod with a %d-byte opt-in value: metadata as it comes %.0f B, values kept %.0f B, demo-operator %.0f B",
 		len(value), asItComes, asItWas, now)
-	if now > 2048 {
-		t.Errorf("the pod cache retains %.0f B per pod of a %d-byte annotation value", now, len(value))
+	// The bound is a tenth of the value: the heap moves by a few KiB per pod with the test's
+	// manager running beside it, and a kept value would show as the whole value.
+	if now > float64(len(value))/10 {
+		t.Errorf("the pod cache retains %.0f B per pod of a %d-byte annotation value (values kept: %.0f B)", now, len(value), asItWas)
 	}
 }
