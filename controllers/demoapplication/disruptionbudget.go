@@ -69,7 +69,12 @@ func minReplicas(app *paasv1.DemoApplication) int32 {
 func (r *Reconciler) reconcileDisruptionBudget(ctx context.Context, s *scope) {
 	const step = paasv1.ReasonDisruptionBudgetFailed
 	current := &policyv1.PodDisruptionBudget{ObjectMeta: metav1.ObjectMeta{Name: s.app.Name, Namespace: s.app.Namespace}}
-	if desired := newDisruptionBudget(s.app); desired != nil {
+	desired := newDisruptionBudget(s.app)
+	if s.defaultsBefore && s.app.Spec.DisruptionBudget == nil {
+		// The default budget comes with the defaults, at the app's next rollout.
+		desired = nil
+	}
+	if desired != nil {
 		r.applyStep(ctx, s, step, current, desired)
 		return
 	}

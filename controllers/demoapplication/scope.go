@@ -40,6 +40,9 @@ type scope struct {
 	// pass could not tell (reading it failed): status then keeps what it said before.
 	deployment      *appsv1.Deployment
 	deploymentKnown bool
+	// defaultsBefore is set when the Deployment keeps the template an earlier operator
+	// built (withDefaults): the app gets this operator's defaults with its next rollout.
+	defaultsBefore bool
 	// service is app's Service, nil when it has none; serviceKnown as deploymentKnown.
 	service      *corev1.Service
 	serviceKnown bool

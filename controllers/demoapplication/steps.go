@@ -68,6 +68,9 @@ func (r *Reconciler) reconcileDeployment(ctx context.Context, s *scope) {
 		err = r.withConfigHash(ctx, s, live, desired)
 	}
 	if err == nil {
+		s.defaultsBefore, err = withDefaults(s.app, live, desired)
+	}
+	if err == nil {
 		err = r.replaceStrategy(ctx, s.app, live)
 	}
 	if err == nil && s.app.Spec.Autoscaling != nil {
