@@ -68,7 +68,8 @@ func TestDefaultsComeWithTheNextRollout(t *testing.T) {
 	delete(old.Spec.Template.Annotations, demoapplication.ConfigHashAnnotation)
 	old.Spec.Template.Spec.Containers[0].Lifecycle = nil
 	g.Expect(k8sClient.Apply(ctx, old, client.FieldOwner(wellknown.FieldManager), client.ForceOwnership)).To(Succeed())
-	g.Expect(client.IgnoreNotFound(k8sClient.Delete(ctx, &policyv1.PodDisruptionBudget{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: app.Name}}))).To(Succeed())
+	budget := &policyv1.PodDisruptionBudget{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: app.Name}}
+	g.Expect(client.IgnoreNotFound(k8sClient.Delete(ctx, budget))).To(Succeed())
 	g.Eventually(gone(ns, app.Name, &policyv1.PodDisruptionBudget{})).Should(BeTrue())
 
 	// Then the operator writes neither, even when the ConfigMap the pods read changes.
