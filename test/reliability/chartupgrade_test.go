@@ -39,6 +39,7 @@ import (
 	authenticationv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -75,7 +76,10 @@ func newApp(namespace string, i int) *paasv1.DemoApplication {
 		ports, replicas = append(ports, builder.Port("metrics", 9090, 0), dns), 2
 		env = []paasv1.EnvVar{{Name: "MODE", Value: "production"}, {Name: "INDEX", Value: strconv.Itoa(i)}}
 	case 3:
-		replicas, env = 2, []paasv1.EnvVar{{Name: "INDEX", Value: strconv.Itoa(i)}}
+		// A ConfigMap read through env: since issue 50 its hash is in the pod template, which
+		// a Deployment of release N-1 does not carry.
+		replicas, env = 2, []paasv1.EnvVar{{Name: "INDEX", Value: strconv.Itoa(i)}, {Name: "LEVEL", ValueFrom: &paasv1.EnvVarSource{
+			ConfigMapKeyRef: &paasv1.KeySelector{Name: settingsName, Key: "level", Optional: ptr.To(true)}}}}
 	}
 	app := builder.DemoApplication(namespace, fmt.Sprintf("app-%03d", i), builder.Image("registry.invalid/app:1"),
 		builder.Replicas(replicas), builder.Ports(ports...), builder.Env(env...))
@@ -93,10 +97,17 @@ func newApp(namespace string, i int) *paasv1.DemoApplication {
 	return app
 }
 
+// settingsName is the ConfigMap some apps of the mix read through env, which createApps makes.
+const settingsName = "settings"
+
 // createApps creates the DemoApplications of the mix with these indices in namespace, 16
-// at a time, in that order.
+// at a time, in that order, and the ConfigMap some read.
 func createApps(t *testing.T, namespace string, indices []int) {
 	t.Helper()
+	settings := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: settingsName}, Data: map[string]string{"level": "info"}}
+	if err := k8s.Create(context.Background(), settings); err != nil && !apierrors.IsAlreadyExists(err) {
+		t.Fatal(err)
+	}
 	var wg sync.WaitGroup
 	errs := make(chan error, len(indices))
 	sem := make(chan struct{}, 16)
