@@ -471,7 +471,8 @@ func (r zeroLossResults) markdown() string {
 	if !r.Passed {
 		b.WriteString("- the test failed (its log says which check)\n")
 	}
-	b.WriteString("- the app: podname (test/e2e/node/podname), 3 replicas requesting 20m CPU, a readiness probe on /ready every second (unready after 3 failures); " +
+	b.WriteString("- the app: podname (test/e2e/node/podname), 3 replicas requesting 20m CPU, " +
+		"a readiness probe on /ready every second (unready after 3 failures); " +
 		"on SIGTERM it does nothing of its own (Go's default ends it at once)\n")
 	b.WriteString("- the change: an image change rolled out (maxSurge 1, maxUnavailable 0: the Deployment's defaults at 3 replicas), " +
 		"then replica 3 to 1; each phase lasts until the Deployment has rolled out and the stopped pods are deleted, and 2 s more\n")
