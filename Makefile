@@ -568,7 +568,7 @@ bench-150k: envtest ## Memory, then labelling (manager defaults), at 150,000 pod
 		-out bench/results-150k-labeling.json -markdown bench/RESULTS-150k-labeling.md $(BENCH_FLAGS)
 
 .PHONY: bench-zero-loss
-bench-zero-loss: ## Requests lost in a rollout and a scale-down under load, on the real node (root, Linux): bench/RESULTS-zero-loss.md.
+bench-zero-loss: ## Requests lost in a rollout and a scale-down under load, on the real node (root, Linux; make test-node's TestZeroLossRolloutAndScaleDown, which asserts 0): bench/RESULTS-zero-loss.md.
 	ZERO_LOSS_RESULTS=bench $(MAKE) test-node E2E_FLAGS="-run TestZeroLossRolloutAndScaleDown -v"
 
 .PHONY: bench-cause-to-status

@@ -32,6 +32,7 @@ import (
 	networkingv1 "k8s.io/api/networking/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
@@ -154,8 +155,13 @@ func startSkipper(t *testing.T, namespace string) string {
 				Image: image,
 				Args: []string{"-kubernetes", "-kubernetes-in-cluster", "-kubernetes-namespace=" + namespace,
 					"-kubernetes-ingress-class=^skipper$", "-enable-kubernetes-endpointslices", "-kubernetes-https-redirect=false",
-					fmt.Sprintf("-address=:%d", skipperPort), "-support-listener=", "-source-poll-timeout=500"},
-				Ports:          []corev1.ContainerPort{{ContainerPort: skipperPort}},
+					fmt.Sprintf("-address=:%d", skipperPort), "-support-listener="},
+				Ports: []corev1.ContainerPort{{ContainerPort: skipperPort}},
+				// CPU reserved, as an Ingress controller is deployed (Skipper's reference Deployment
+				// requests its CPU): without a request the pod is BestEffort, whose cgroup weighs 2
+				// against the node's other pods, and a busy node starves the proxy for seconds.
+				Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{
+					corev1.ResourceCPU: resource.MustParse("200m"), corev1.ResourceMemory: resource.MustParse("64Mi")}},
 				ReadinessProbe: &corev1.Probe{ProbeHandler: corev1.ProbeHandler{TCPSocket: &corev1.TCPSocketAction{Port: intstr.FromInt32(skipperPort)}}, PeriodSeconds: 1},
 				SecurityContext: &corev1.SecurityContext{AllowPrivilegeEscalation: ptr.To(false), RunAsNonRoot: ptr.To(true),
 					Capabilities:   &corev1.Capabilities{Drop: []corev1.Capability{"ALL"}},
