@@ -142,6 +142,15 @@ lint-fix: golangci-lint ## Run golangci-lint and apply its fixes.
 envtest: ## Build kube-apiserver and etcd from the Go module proxy into bin/ (first time only).
 	@hack/control-plane.sh >/dev/null
 
+# The fast loop: every unit and envtest test of the product (api, controllers, internal/manager,
+# main) and of what needs no tool but envtest's control plane (the test harness, the typed client,
+# the layout, the docs, the restraint policies); no root, no other tool built. DEVELOPMENT.md.
+UNIT_PKGS = . ./api/... ./controllers/... ./internal/manager/... ./internal/test/... ./test/client/ ./test/layout/ ./test/docs/ ./test/restraint/
+
+.PHONY: test-unit
+test-unit: envtest ## The fast loop, before every commit: unit and envtest tests, no root.
+	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" go test $(GO_TEST_FLAGS) $(UNIT_PKGS)
+
 .PHONY: test
 test: controller-gen codegen-tools crd-ref-docs kustomize operator-sdk promtool helm envtest ## Run unit and integration tests (a real kube-apiserver and etcd), the staleness checks (make bundle with operator-sdk included), operator-sdk bundle validate and the end-to-end tests (make test-e2e, make test-node); the image tests are make test-images.
 	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" $(TOOL_PATHS) go test $(GO_TEST_FLAGS) $$(go list ./... | grep -v /test/images) -coverprofile cover.out
