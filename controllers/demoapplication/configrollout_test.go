@@ -31,6 +31,7 @@ import (
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/controllers/demoapplication"
 	"github.com/cmft/demo-operator/internal/test/builder"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // configHash returns the config hash on the pod template of the app's Deployment.
@@ -45,7 +46,7 @@ func configHash(g Gomega, namespace, name string) string {
 func TestConfigChangeRollsPods(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	settings := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "settings"}, Data: map[string]string{"level": "info", "unread": "1"}}
 	creds := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "creds"}, Data: map[string][]byte{"password": []byte("s3cret")}}
 	files := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "files"}, Data: map[string]string{"app.conf": "a"}}
@@ -112,7 +113,7 @@ func TestConfigChangeRollsPods(t *testing.T) {
 func TestMissingConfigIsACause(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	app := builder.DemoApplication(ns, "web", builder.Env(
 		paasv1.EnvVar{Name: "DB", ValueFrom: &paasv1.EnvVarSource{ConfigMapKeyRef: &paasv1.KeySelector{Name: "db", Key: "host"}}},
 		paasv1.EnvVar{Name: "TOKEN", ValueFrom: &paasv1.EnvVarSource{SecretKeyRef: &paasv1.KeySelector{Name: "maybe", Key: "token", Optional: ptr.To(true)}}}))

@@ -32,6 +32,7 @@ import (
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/internal/test/builder"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // restrictedDefaults is the security context withPodSecurityDefaults gives a container that
@@ -49,7 +50,7 @@ var restrictedDefaults = &corev1.SecurityContext{
 func TestSidecarsAndInitContainers(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	namespace := &corev1.Namespace{}
 	g.Expect(k8sClient.Get(ctx, client.ObjectKey{Name: ns}, namespace)).To(Succeed())
 	namespace.Labels["pod-security.kubernetes.io/enforce"] = "restricted"

@@ -33,6 +33,7 @@ import (
 	"github.com/cmft/demo-operator/controllers/demoapplication"
 	"github.com/cmft/demo-operator/controllers/wellknown"
 	"github.com/cmft/demo-operator/internal/test/builder"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // TestDefaultsComeWithTheNextRollout: a Deployment the previous operator built (no default
@@ -43,7 +44,7 @@ import (
 func TestDefaultsComeWithTheNextRollout(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	settings := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "settings"}, Data: map[string]string{"level": "info"}}
 	g.Expect(k8sClient.Create(ctx, settings)).To(Succeed())
 	app := builder.DemoApplication(ns, "web", builder.Replicas(2), builder.Env(paasv1.EnvVar{Name: "LEVEL", ValueFrom: &paasv1.EnvVarSource{

@@ -35,11 +35,12 @@ import (
 	"github.com/cmft/demo-operator/controllers/demoapplication"
 	"github.com/cmft/demo-operator/controllers/wellknown"
 	"github.com/cmft/demo-operator/internal/test/builder"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 func TestDisruptionBudget(t *testing.T) {
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)
 	app := builder.DemoApplication(ns, "web", builder.Replicas(3))
 	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
@@ -65,7 +66,7 @@ func TestDisruptionBudget(t *testing.T) {
 	t.Run("drift is repaired", func(t *testing.T) {
 		g := NewWithT(t)
 		pdb := get(g, ns, "web", &policyv1.PodDisruptionBudget{})
-		mergePatch(t, pdb, `{"spec":{"maxUnavailable":3}}`)
+		suite.MergePatch(t, pdb, `{"spec":{"maxUnavailable":3}}`)
 		g.Eventually(func(g Gomega) {
 			g.Expect(get(g, ns, "web", &policyv1.PodDisruptionBudget{}).Spec.MaxUnavailable).To(Equal(&one))
 		}).Should(Succeed())
@@ -139,7 +140,7 @@ func TestDisruptionBudget(t *testing.T) {
 
 func TestGracefulTermination(t *testing.T) {
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)
 	app := builder.DemoApplication(ns, "web")
 	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
@@ -186,7 +187,7 @@ func TestGracefulTermination(t *testing.T) {
 
 func TestExposureFields(t *testing.T) {
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)
 	app := builder.DemoApplication(ns, "shop")
 	// A node port of its own: one the cluster allocated could be one the property test asks for.
@@ -247,7 +248,7 @@ func TestExposureFields(t *testing.T) {
 // class.
 func TestLifecycleValidation(t *testing.T) {
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	one := ptr.To(intstr.FromInt32(1))
 	for _, tc := range []struct {
 		name    string

@@ -33,11 +33,12 @@ import (
 	"github.com/cmft/demo-operator/controllers/demoapplication"
 	"github.com/cmft/demo-operator/controllers/wellknown"
 	"github.com/cmft/demo-operator/internal/test/builder"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 func TestNetworkPolicy(t *testing.T) {
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)
 	app := builder.DemoApplication(ns, "web")
 	app.Spec.Ports = []paasv1.DemoApplicationPort{
@@ -93,7 +94,7 @@ func TestNetworkPolicy(t *testing.T) {
 	t.Run("drift is repaired", func(t *testing.T) {
 		g := NewWithT(t)
 		p := get(g, ns, "web", &networkingv1.NetworkPolicy{})
-		mergePatch(t, p, `{"spec":{"ingress":[{}]}}`)
+		suite.MergePatch(t, p, `{"spec":{"ingress":[{}]}}`)
 		g.Eventually(func(g Gomega) {
 			g.Expect(get(g, ns, "web", &networkingv1.NetworkPolicy{}).Spec.Ingress[0].From).To(HaveLen(3))
 		}).Should(Succeed())
@@ -121,7 +122,7 @@ func TestNetworkPolicy(t *testing.T) {
 
 func TestNetworkPolicyOfAHeldName(t *testing.T) {
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)
 	theirs := &networkingv1.NetworkPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "web"},
 		Spec: networkingv1.NetworkPolicySpec{PolicyTypes: []networkingv1.PolicyType{networkingv1.PolicyTypeIngress}}}
@@ -145,7 +146,7 @@ func TestNetworkPolicyOfAHeldName(t *testing.T) {
 
 func TestHTTPRoute(t *testing.T) {
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)
 	app := builder.DemoApplication(ns, "web")
 	app.Spec.Ports = []paasv1.DemoApplicationPort{{Name: "http", Port: 80, TargetPort: ptr.To(intstr.FromInt32(8080))}, {Name: "admin", Port: 9000}}
@@ -234,7 +235,7 @@ func TestHTTPRoute(t *testing.T) {
 	t.Run("drift is repaired", func(t *testing.T) {
 		g := NewWithT(t)
 		r := get(g, ns, "web", &gatewayv1.HTTPRoute{})
-		mergePatch(t, r, `{"spec":{"hostnames":["evil.example.com"]}}`)
+		suite.MergePatch(t, r, `{"spec":{"hostnames":["evil.example.com"]}}`)
 		g.Eventually(func(g Gomega) {
 			g.Expect(get(g, ns, "web", &gatewayv1.HTTPRoute{}).Spec.Hostnames).To(Equal([]gatewayv1.Hostname{"web.example.com", "*.web.example.com"}))
 		}).Should(Succeed())
@@ -252,7 +253,7 @@ func TestHTTPRoute(t *testing.T) {
 
 func TestHTTPRouteOrIngress(t *testing.T) {
 	g := NewWithT(t)
-	app := builder.DemoApplication(suite.NewNamespace(t), "web")
+	app := builder.DemoApplication(testenv.NewNamespace(t, k8sClient, "test-"), "web")
 	app.Spec.Ingress = &paasv1.Ingress{}
 	app.Spec.HTTPRoute = &paasv1.HTTPRoute{ParentRefs: []paasv1.GatewayReference{{Name: "public"}}}
 	err := k8sClient.Create(context.Background(), app)

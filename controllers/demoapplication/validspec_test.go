@@ -77,7 +77,7 @@ import (
 // meet each other. DEMOAPP_CASES and DEMOAPP_SEED rerun it larger or again.
 func TestEveryAcceptedSpecBuildsValidObjects(t *testing.T) {
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	cases := envInt(t, "DEMOAPP_CASES", 400)
 	seed := uint64(envInt(t, "DEMOAPP_SEED", int(rand.Uint32())))
 	t.Logf("seed %d (DEMOAPP_SEED reruns it)", seed)
@@ -122,7 +122,7 @@ func TestEveryAcceptedSpecBuildsValidObjects(t *testing.T) {
 // asked: the operator would have applied them on every pass.
 func TestFoundSpecsSettle(t *testing.T) {
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	for name, change := range map[string]func(*paasv1.DemoApplicationSpec){
 		// The API server defaults a fieldRef's apiVersion, in a struct the operator owns whole.
 		"a fieldRef without apiVersion": func(s *paasv1.DemoApplicationSpec) {
@@ -150,7 +150,7 @@ func TestFoundSpecsSettle(t *testing.T) {
 // or a controller would only find later: the CRD now refuses it, naming both fields.
 func TestFoundSpecsRefused(t *testing.T) {
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	for _, tc := range []struct {
 		name   string
 		change func(*paasv1.DemoApplicationSpec)
@@ -227,7 +227,7 @@ func TestFoundSpecsRefused(t *testing.T) {
 func TestRestrictedSampleMeetsRestrictedPodSecurity(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	namespace := &corev1.Namespace{}
 	g.Expect(k8sClient.Get(ctx, client.ObjectKey{Name: ns}, namespace)).To(Succeed())
 	namespace.Labels["pod-security.kubernetes.io/enforce"] = "restricted"

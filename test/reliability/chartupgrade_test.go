@@ -301,8 +301,16 @@ func TestUpgradeRestartsNothing(t *testing.T) {
 	}, 3*time.Minute, time.Second).Should(Succeed())
 	t.Logf("helm upgrade to this tree: new pods Ready and %s leading after %s, %d reconciles after %s",
 		leader, time.Since(upgradeStart).Round(100*time.Millisecond), reconciles, time.Since(upgradeStart).Round(100*time.Millisecond))
-	// And whatever its queue still holds would show within a few seconds.
-	time.Sleep(10 * time.Second)
+	// And whatever its queue still holds shows before its count of reconciles stops rising:
+	// two scrapes five seconds apart with no reconcile between them (the first scrape compares
+	// with nothing).
+	last := -1
+	g.Eventually(func(g Gomega) {
+		n := reconcileCount(g, ns, leader)
+		previous := last
+		last = n
+		g.Expect(n).To(Equal(previous), "reconciles still rising")
+	}, 2*time.Minute, 5*time.Second).Should(Succeed())
 	w.Stop()
 	<-watched
 

@@ -33,7 +33,7 @@ import (
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/controllers/demoapplication"
 	"github.com/cmft/demo-operator/internal/test/builder"
-	"github.com/cmft/demo-operator/internal/test/framework"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // TestContainersOnTheNode runs, side by side, what an app's other containers and its config
@@ -57,7 +57,7 @@ func TestContainersOnTheNode(t *testing.T) {
 func configChangeRollsOut(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
-	ns := framework.NewNamespace(t, k8s, metav1.ObjectMeta{GenerateName: "e2e-config-"})
+	ns := testenv.NewNamespace(t, k8s, "e2e-config-", testenv.ControllersRun)
 	config := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "greeting"}, Data: map[string]string{"text": "hello"}}
 	g.Expect(k8s.Create(ctx, config)).To(Succeed())
 	app := builder.DemoApplication(ns, "greeter", builder.Image(appImage), builder.Replicas(2), builder.Ports(builder.Port("http", 80, 8080)),
@@ -97,7 +97,7 @@ func configChangeRollsOut(t *testing.T) {
 func sidecarCrashLoopInStatus(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
-	ns := framework.NewNamespace(t, k8s, metav1.ObjectMeta{GenerateName: "e2e-sidecar-"})
+	ns := testenv.NewNamespace(t, k8s, "e2e-sidecar-", testenv.ControllersRun)
 	app := builder.DemoApplication(ns, "proxied", builder.Image(appImage), builder.Replicas(1), builder.Ports(builder.Port("http", 80, 8080)))
 	app.Spec.Sidecars = []paasv1.Sidecar{{Container: paasv1.Container{Name: "proxy", Image: appImage,
 		Env: []paasv1.EnvVar{{Name: "CRASH", Value: "the proxy cannot reach its database"}}}}}

@@ -36,6 +36,7 @@ import (
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/internal/test/framework"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // TestDrainRefusedBelowBudget: an app of 2 replicas gets its default PodDisruptionBudget
@@ -48,7 +49,7 @@ func TestDrainRefusedBelowBudget(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
 	installOperator(t)
-	ns := framework.NewNamespace(t, k8s, metav1.ObjectMeta{GenerateName: "e2e-drain-"})
+	ns := testenv.NewNamespace(t, k8s, "e2e-drain-", testenv.ControllersRun)
 	app := builder.DemoApplication(ns, "shop", builder.Image(appImage), builder.Replicas(2), builder.Ports(builder.Port("http", 80, 8080)),
 		builder.Env(paasv1.EnvVar{Name: "READY_AFTER", Value: readyAfter.String()}))
 	app.Spec.ReadinessProbe = &paasv1.Probe{HTTPGet: &paasv1.HTTPGetAction{Path: "/ready", Port: intstr.FromInt32(8080)},

@@ -42,6 +42,7 @@ import (
 	"github.com/cmft/demo-operator/internal/imagebuild"
 	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/internal/test/framework"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // skipperPort is where Skipper listens for the requests it routes.
@@ -54,7 +55,7 @@ const skipperPort = 9090
 func TestIngressThroughSkipper(t *testing.T) {
 	g := NewWithT(t)
 	installOperator(t)
-	ns := framework.NewNamespace(t, k8s, metav1.ObjectMeta{GenerateName: "e2e-ingress-"})
+	ns := testenv.NewNamespace(t, k8s, "e2e-ingress-", testenv.ControllersRun)
 	skipper := startSkipper(t, ns)
 
 	app := builder.DemoApplication(ns, "shop", builder.Image(appImage), builder.Replicas(2), builder.Ports(builder.Port("http", 80, 8080)))

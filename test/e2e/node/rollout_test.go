@@ -50,6 +50,7 @@ import (
 	"github.com/cmft/demo-operator/internal/imagebuild"
 	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/internal/test/framework"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // loadRate is the requests per second each stream of the load sends, whatever the answers
@@ -111,7 +112,7 @@ func pushNextAppImage(t *testing.T) string {
 func rolloutUnderLoad(t *testing.T, nextImage string, preStop bool) *loadRun {
 	g := NewWithT(t)
 	ctx := context.Background()
-	ns := framework.NewNamespace(t, k8s, metav1.ObjectMeta{GenerateName: "e2e-zero-loss-"})
+	ns := testenv.NewNamespace(t, k8s, "e2e-zero-loss-", testenv.ControllersRun)
 	skipper := startSkipper(t, ns)
 	const host = "shop.example.test"
 	app := builder.DemoApplication(ns, "shop", builder.Image(appImage), builder.Replicas(3), builder.Ports(builder.Port("http", 80, 8080)))
