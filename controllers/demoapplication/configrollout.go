@@ -22,15 +22,19 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	appsv1ac "k8s.io/client-go/applyconfigurations/apps/v1"
+	"k8s.io/utils/lru"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
@@ -177,11 +181,9 @@ func (r *Reconciler) withConfigHash(ctx context.Context, s *scope, live *appsv1.
 }
 
 // configHash returns the hash of what app's pods read of ConfigMaps and Secrets (empty when
-// they read none that rolls them), and what they need that does not exist. The data is read
-// from the API server's watch cache, for the objects read alone: the operator caches no
-// ConfigMap or Secret, and keeps nothing of their data but the hash. A Secret's uid goes into
-// the hash, so that whoever reads the Deployment but not the Secret cannot test a guess of
-// its value against it.
+// they read none that rolls them), and what they need that does not exist. The hash is made
+// of a digest of each object read (configDigest); the operator keeps nothing of their data
+// but these digests.
 func (r *Reconciler) configHash(ctx context.Context, app *paasv1.DemoApplication) (string, []string, error) {
 	refs := configRefs(&app.Spec)
 	if len(refs) == 0 {
@@ -191,11 +193,6 @@ func (r *Reconciler) configHash(ctx context.Context, app *paasv1.DemoApplication
 		return cmp.Or(cmp.Compare(a.kind, b.kind), cmp.Compare(a.name, b.name), cmp.Compare(a.key, b.key))
 	})
 	h := sha256.New()
-	write := func(parts ...string) {
-		for _, p := range parts {
-			_, _ = h.Write([]byte(strconv.Itoa(len(p)) + ":" + p))
-		}
-	}
 	var missing []string
 	for len(refs) > 0 {
 		kind, name := refs[0].kind, refs[0].name
@@ -205,13 +202,13 @@ func (r *Reconciler) configHash(ctx context.Context, app *paasv1.DemoApplication
 		}
 		group := refs[:n]
 		refs = refs[n:]
-		write(kind, name)
-		data, uid, found, err := r.readConfig(ctx, app.Namespace, kind, name)
+		writeLengthPrefixed(h, kind, name)
+		d, found, err := r.configDigest(ctx, app.Namespace, kind, name, group)
 		if err != nil {
 			return "", nil, err
 		}
 		if !found {
-			write("absent")
+			writeLengthPrefixed(h, "absent")
 			for _, ref := range group {
 				if !ref.optional {
 					missing = append(missing, fmt.Sprintf("%s %s, which %s reads, does not exist", kind, name, ref.field))
@@ -219,60 +216,132 @@ func (r *Reconciler) configHash(ctx context.Context, app *paasv1.DemoApplication
 			}
 			continue
 		}
-		write(uid)
-		var keys []string
-		if slices.ContainsFunc(group, func(ref configRef) bool { return ref.key == "" }) {
-			for k := range data {
-				keys = append(keys, k)
-			}
-			slices.Sort(keys)
-		}
+		writeLengthPrefixed(h, string(d.sum[:]))
 		for _, ref := range group {
-			if ref.key == "" {
-				continue
-			}
-			keys = append(keys, ref.key)
-			if _, ok := data[ref.key]; !ok && !ref.optional {
+			if ref.key != "" && !ref.optional && slices.Contains(d.absent, ref.key) {
 				missing = append(missing, fmt.Sprintf("key %s of %s %s, which %s reads, does not exist", ref.key, kind, name, ref.field))
-			}
-		}
-		for _, k := range keys {
-			if v, ok := data[k]; ok {
-				write(k, string(v))
-			} else {
-				write(k, "absent")
 			}
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil)), missing, nil
 }
 
-// readConfig reads the ConfigMap or Secret (of kind) name of namespace from the API server's
-// watch cache: its keys and values, and for a Secret its uid; found is false when it does
-// not exist.
-func (r *Reconciler) readConfig(ctx context.Context, namespace, kind, name string) (data map[string][]byte, uid string, found bool, err error) {
-	key := client.ObjectKey{Namespace: namespace, Name: name}
+// writeLengthPrefixed writes each part to h after its length, so that no two lists of parts
+// write the same bytes.
+func writeLengthPrefixed(h io.Writer, parts ...string) {
+	for _, p := range parts {
+		_, _ = h.Write([]byte(strconv.Itoa(len(p)) + ":" + p))
+	}
+}
+
+// A configDigest is what the hash takes of one ConfigMap or Secret for the reads of a group
+// of configRefs: a digest of its uid and of the keys read with their values (every key when
+// one read takes them all), and which keys read it lacks. A Secret's uid is in the digest so
+// that whoever reads the Deployment but not the Secret cannot test a guess of its value
+// against the hash.
+type configDigest struct {
+	sum    [sha256.Size]byte
+	absent []string
+}
+
+// configDigestKey names a configDigest: the object, its resourceVersion and the keys read
+// (whether every key, and which by name).
+type configDigestKey struct {
+	namespace, kind, name, resourceVersion, keys string
+}
+
+// configDigests remembers the latest digests taken, so that an app's passes read a
+// ConfigMap or Secret from the API server only when its resourceVersion, which the metadata
+// cache holds, says it changed.
+type configDigests struct {
+	once   sync.Once
+	recent *lru.Cache
+}
+
+// configDigestsSize bounds the digests remembered, each about two hundred bytes.
+const configDigestsSize = 4096
+
+func (c *configDigests) cache() *lru.Cache {
+	c.once.Do(func() { c.recent = lru.New(configDigestsSize) })
+	return c.recent
+}
+
+// configDigest returns the digest of the ConfigMap or Secret (of kind) name of namespace for
+// the reads of group; found is false when it does not exist. The metadata cache says whether
+// it exists and at which resourceVersion; its data is read from the API server's watch cache
+// when no digest of that version is remembered.
+func (r *Reconciler) configDigest(ctx context.Context, namespace, kind, name string, group []configRef) (configDigest, bool, error) {
+	every := false
+	var keys []string
+	for _, ref := range group {
+		if ref.key == "" {
+			every = true
+		} else {
+			keys = append(keys, ref.key)
+		}
+	}
+	keys = slices.Compact(keys)
+	objKey := client.ObjectKey{Namespace: namespace, Name: name}
+	meta := &metav1.PartialObjectMetadata{}
+	meta.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind(kind))
+	if err := r.configVersions.Get(ctx, objKey, meta); apierrors.IsNotFound(err) {
+		return configDigest{}, false, nil
+	} else if err != nil {
+		return configDigest{}, false, fmt.Errorf("reading %s %s/%s, which the pods read: %w", kind, namespace, name, err)
+	}
+	key := configDigestKey{namespace, kind, name, meta.ResourceVersion, fmt.Sprint(every, keys)}
+	if d, ok := r.configDigests.cache().Get(key); ok {
+		return d.(configDigest), true, nil
+	}
+
+	obj, data, err := r.readConfig(ctx, objKey, kind)
+	switch {
+	case apierrors.IsNotFound(err):
+		return configDigest{}, false, nil
+	case err != nil:
+		return configDigest{}, false, fmt.Errorf("reading %s %s/%s, which the pods read: %w", kind, namespace, name, err)
+	}
+	if every {
+		keys = append(slices.Sorted(maps.Keys(data)), keys...)
+	}
+	var d configDigest
+	h := sha256.New()
+	if kind == kindSecret {
+		writeLengthPrefixed(h, string(obj.GetUID()))
+	}
+	for _, k := range keys {
+		if v, ok := data[k]; ok {
+			writeLengthPrefixed(h, k, string(v))
+		} else {
+			writeLengthPrefixed(h, k, "absent")
+			d.absent = append(d.absent, k)
+		}
+	}
+	h.Sum(d.sum[:0])
+	// Remembered under the version read, which the metadata cache reaches, if it lags, with
+	// the event that wakes the app.
+	key.resourceVersion = obj.GetResourceVersion()
+	r.configDigests.cache().Add(key, d)
+	return d, true, nil
+}
+
+// readConfig reads the ConfigMap or Secret (of kind) key from the API server's watch cache,
+// and its keys and values.
+func (r *Reconciler) readConfig(ctx context.Context, key client.ObjectKey, kind string) (client.Object, map[string][]byte, error) {
 	fromWatchCache := &client.GetOptions{Raw: &metav1.GetOptions{ResourceVersion: "0"}}
 	if kind == kindSecret {
 		secret := &corev1.Secret{}
-		err = r.APIReader.Get(ctx, key, secret, fromWatchCache)
-		data, uid = secret.Data, string(secret.UID)
-	} else {
-		cm := &corev1.ConfigMap{}
-		err = r.APIReader.Get(ctx, key, cm, fromWatchCache)
-		data = make(map[string][]byte, len(cm.Data)+len(cm.BinaryData))
-		for k, v := range cm.Data {
-			data[k] = []byte(v)
-		}
-		for k, v := range cm.BinaryData {
-			data[k] = v
-		}
+		err := r.APIReader.Get(ctx, key, secret, fromWatchCache)
+		return secret, secret.Data, err
 	}
-	switch {
-	case apierrors.IsNotFound(err):
-		return nil, "", false, nil
-	case err != nil:
-		return nil, "", false, fmt.Errorf("reading %s %s/%s, which the pods read: %w", kind, namespace, name, err)
+	cm := &corev1.ConfigMap{}
+	err := r.APIReader.Get(ctx, key, cm, fromWatchCache)
+	data := make(map[string][]byte, len(cm.Data)+len(cm.BinaryData))
+	for k, v := range cm.Data {
+		data[k] = []byte(v)
 	}
-	return data, uid, true, nil
+	for k, v := range cm.BinaryData {
+		data[k] = v
+	}
+	return cm, data, err
 }

@@ -71,6 +71,17 @@ func TestConfigChangeRollsPods(t *testing.T) {
 			g.Expect(hash).NotTo(Equal(before))
 		}
 	}
+	// A pass that finds the ConfigMap and Secret at the versions it last read reads neither
+	// from the API server again.
+	configReads := func() int {
+		return writes.ReadsUnder("/api/v1/namespaces/"+ns+"/configmaps/") + writes.ReadsUnder("/api/v1/namespaces/"+ns+"/secrets/")
+	}
+	read := configReads()
+	g.Expect(read).To(BeNumerically(">", 0))
+	update(g, app, func(a *paasv1.DemoApplication) { a.Spec.Replica = ptr.To[int32](2) })
+	g.Eventually(func(g Gomega) *int32 { return get(g, ns, app.Name, &appsv1.Deployment{}).Spec.Replicas }).Should(HaveValue(BeEquivalentTo(2)))
+	g.Expect(configReads()).To(Equal(read), "the ConfigMap and Secret, unchanged, read again")
+
 	stays := func() {
 		t.Helper()
 		before := hash

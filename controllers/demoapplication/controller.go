@@ -70,6 +70,10 @@ type Reconciler struct {
 	PodLabels wellknown.PodLabelKeys
 	// podsRead is what the reconciler last read of each app's pods.
 	podsRead podsRead
+	// configVersions is the manager's cache, which holds the ConfigMaps and Secrets as
+	// metadata; configDigests, what the config hash last took of them.
+	configVersions client.Reader
+	configDigests  configDigests
 	// GracePeriod overrides DefaultGracePeriod when set.
 	GracePeriod time.Duration
 	// gatewayAPI is set when the cluster served the Gateway API's HTTPRoutes as the
@@ -199,6 +203,7 @@ func (r *Reconciler) conflictRetryInterval() time.Duration {
 // watched as metadata, through the informer the pod labeler already has; ReplicaSets and
 // Namespaces as metadata too.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, options controller.Options) error {
+	r.configVersions = mgr.GetCache()
 	// Every reconcile lists its app's per-pod Services: indexed by app, that reads the app's
 	// own, where a label selector would scan every cached Service of the namespace.
 	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &corev1.Service{}, podServiceAppIndex, podServiceAppOf); err != nil {
