@@ -183,11 +183,12 @@ func TestDesiredReplicas(t *testing.T) {
 
 	// The autoscaler scales the Deployment through its scale subresource, again when the
 	// operator wrote the Deployment in between (a conflict), as the autoscaler retries.
+	deployment := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "web"}}
 	g.Eventually(func(g Gomega) {
 		scale := &autoscalingv1.Scale{}
-		g.Expect(k8sClient.SubResource("scale").Get(ctx, get(g, ns, "web", &appsv1.Deployment{}), scale)).To(Succeed())
+		g.Expect(k8sClient.SubResource("scale").Get(ctx, deployment, scale)).To(Succeed())
 		scale.Spec.Replicas = 4
-		g.Expect(k8sClient.SubResource("scale").Update(ctx, get(g, ns, "web", &appsv1.Deployment{}), client.WithSubResourceBody(scale))).To(Succeed())
+		g.Expect(k8sClient.SubResource("scale").Update(ctx, deployment, client.WithSubResourceBody(scale))).To(Succeed())
 	}).Should(Succeed())
 	g.Eventually(func(g Gomega) {
 		got := get(g, ns, "web", &paasv1.DemoApplication{})

@@ -109,6 +109,9 @@ func build(t *testing.T, name string) error {
 		Tag:        name,
 		Network:    "host",
 		Volumes:    caches,
+		// buildah's layer cache would reuse the bundle and catalog as another build of the same
+		// Dockerfile committed them, labels included (make bundle-build adds io.buildah.version).
+		NoCache: name != managerImage,
 	})
 	if err != nil {
 		return fmt.Errorf("building %s from %s: %w", name, dockerfiles[name], err)
