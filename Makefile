@@ -77,19 +77,19 @@ help: ## Display this help.
 ##@ Development
 
 .PHONY: manifests
-manifests: controller-gen ## Generate the CRD and the controllers' ClusterRole from the markers in api/ and controllers/ (and each controller's own, for the overlays that run it alone), and copy them into the Helm chart.
+manifests: controller-gen ## The CRD and the ClusterRoles from the markers, copied into the chart.
 	$(CONTROLLER_GEN) rbac:roleName=manager-role crd paths="{./api/...,./controllers/...}" output:crd:artifacts:config=config/crd/bases output:rbac:artifacts:config=config/rbac
 	$(CONTROLLER_GEN) rbac:roleName=manager-role paths=./controllers/podlabel/... output:rbac:artifacts:config=config/pod-labeler-only
 	$(CONTROLLER_GEN) rbac:roleName=manager-role paths=./controllers/demoapplication/... output:rbac:artifacts:config=config/demoapplication-only
 	hack/sync-chart.sh
 
 .PHONY: generate
-generate: controller-gen codegen-tools ## Generate the DeepCopy methods of the API types and the typed client in pkg/generated.
+generate: controller-gen codegen-tools ## The API types' DeepCopy methods and the typed client in pkg/generated.
 	$(CONTROLLER_GEN) object:headerFile="hack/boilerplate.go.txt" paths="./api/..."
 	hack/update-codegen.sh
 
 .PHONY: docs
-docs: crd-ref-docs ## Generate the API reference, docs/reference/api.md, from the Go types of api/v1 (hack/crd-ref-docs holds its configuration and templates).
+docs: crd-ref-docs ## The API reference, docs/reference/api.md, from api/v1 (crd-ref-docs).
 	$(CRD_REF_DOCS) --source-path=api/v1 --config=hack/crd-ref-docs/config.yaml --templates-dir=hack/crd-ref-docs/markdown --renderer=markdown --max-depth=20 \
 	  --log-level=WARN --output-path=docs/reference/api.md
 
@@ -102,7 +102,7 @@ vet: ## Run go vet against code.
 	go vet ./...
 
 .PHONY: lint
-lint: golangci-lint kube-score ## Run golangci-lint (.golangci.yml) against the module, every tier's build tags included, after make kube-score.
+lint: golangci-lint kube-score ## make kube-score, then golangci-lint with every tier's build tags.
 	$(GOLANGCI_LINT) run
 
 # The checks of kube-score the manifests fail on purpose:
@@ -126,7 +126,7 @@ KUBE_SCORE_FLAGS = score --kubernetes-version v1.37 --exit-one-on-warning --outp
 KUBE_SCORE_FINDINGS = awk '!/^\[(OK|SKIPPED)\]/'
 
 .PHONY: kube-score
-kube-score: $(KUBE_SCORE) kustomize helm ## Check the chart, rendered with its default values and each of its ci/*-values.yaml, and config/default with kube-score: any finding but those explained in the Makefile fails.
+kube-score: $(KUBE_SCORE) kustomize helm ## kube-score on the chart (default and ci/*-values.yaml) and config/default.
 	@for values in "" $(wildcard $(CHART)/ci/*-values.yaml); do \
 	  echo "kube-score: $(CHART) $${values:-(default values)}"; \
 	  $(HELM) template $(notdir $(CHART)) $(CHART) -n demo-operator-system $${values:+-f $$values} | $(KUBE_SCORE) $(KUBE_SCORE_FLAGS) - | $(KUBE_SCORE_FINDINGS) || exit 1; \
@@ -139,21 +139,30 @@ lint-fix: golangci-lint ## Run golangci-lint and apply its fixes.
 	$(GOLANGCI_LINT) run --fix
 
 .PHONY: envtest
-envtest: ## Build kube-apiserver and etcd from the Go module proxy into bin/ (first time only).
+envtest: ## Build kube-apiserver and etcd into bin/ (first time only).
 	@hack/control-plane.sh >/dev/null
 
+# The fast loop: every unit and envtest test of the product (api, controllers, internal/manager,
+# main) and of what needs no tool but envtest's control plane (the test harness, the typed client,
+# the layout, the docs, the restraint policies); no root, no other tool built. DEVELOPMENT.md.
+UNIT_PKGS = . ./api/... ./controllers/... ./internal/manager/... ./internal/test/... ./test/client/ ./test/layout/ ./test/docs/ ./test/restraint/
+
+.PHONY: test-unit
+test-unit: envtest ## The fast loop, before every commit: unit and envtest tests, no root.
+	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" go test $(GO_TEST_FLAGS) $(UNIT_PKGS)
+
 .PHONY: test
-test: controller-gen codegen-tools crd-ref-docs kustomize operator-sdk promtool helm envtest ## Run unit and integration tests (a real kube-apiserver and etcd), the staleness checks (make bundle with operator-sdk included), operator-sdk bundle validate and the end-to-end tests (make test-e2e, make test-node); the image tests are make test-images.
+test: controller-gen codegen-tools crd-ref-docs kustomize operator-sdk promtool helm envtest ## The whole gate: unit, envtest, staleness, chart, bundle, e2e, real node.
 	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" $(TOOL_PATHS) go test $(GO_TEST_FLAGS) $$(go list ./... | grep -v /test/images) -coverprofile cover.out
 	$(MAKE) test-e2e E2E_FLAGS=
 	$(MAKE) test-node E2E_FLAGS=
 
 .PHONY: test-images
-test-images: envtest ## Build the manager, bundle and catalog images from their Dockerfiles with buildah and check them (needs root and buildah; .ci/run runs it beside make test).
+test-images: envtest ## Build the three images with buildah and check them (root, buildah).
 	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" go test $(GO_TEST_FLAGS) -count 1 -v ./internal/imagebuild/ ./test/images/
 
 .PHONY: test-image-tools
-test-image-tools: ## Build the three images through make with docker, podman and buildah and compare them, and for every platform of PLATFORMS (needs root, podman, docker.io, qemu-user-static; a Docker daemon of the test's own compiles the manager without a build cache: about 10 minutes, and the first multi-arch run cross-compiles opm for every platform).
+test-image-tools: ## The images through docker, podman, buildah, multi-arch (root; ~10 min).
 	go test -tags imagetools -timeout 90m -count 1 -v ./test/images/tools/
 
 .PHONY: verify
@@ -168,7 +177,7 @@ build: generate fmt vet ## Build the manager binary.
 
 # make build-installer sets the image in a copy of config/, so config/manager keeps its own.
 .PHONY: build-installer
-build-installer: manifests kustomize ## Write dist/install.yaml, all of config/default in one file with IMG as the manager's image: kubectl apply --server-side -f dist/install.yaml installs the operator.
+build-installer: manifests kustomize ## dist/install.yaml: config/default in one file, with IMG.
 	mkdir -p dist
 	tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && cp -r config "$$tmp/" && \
 	  (cd "$$tmp/config/manager" && $(KUSTOMIZE) edit set image controller=$(IMG)) && \
@@ -187,7 +196,7 @@ docker-push: ## Push the manager's image (INSECURE_REGISTRY=true for a plain-HTT
 	$(CONTAINER_PUSH) $(IMG)
 
 .PHONY: docker-buildx
-docker-buildx: ## Build and push the manager's image for PLATFORMS as one manifest list IMG (podman, buildah; docker needs buildx).
+docker-buildx: ## The manager's image for PLATFORMS as one manifest list IMG.
 	$(call BUILDX,$(IMG),Dockerfile)
 
 ##@ Deployment
@@ -201,7 +210,7 @@ install: manifests kustomize ## Install the CRD into the cluster in KUBECONFIG.
 	$(KUSTOMIZE) build config/crd | $(KUBECTL) apply --server-side -f -
 
 .PHONY: uninstall
-uninstall: manifests kustomize ## Uninstall the CRD from the cluster in KUBECONFIG. Call with ignore-not-found=true to ignore errors.
+uninstall: manifests kustomize ## Uninstall the CRD from KUBECONFIG's cluster (ignore-not-found=true).
 	$(KUSTOMIZE) build config/crd | $(KUBECTL) delete --ignore-not-found=$(ignore-not-found) -f -
 
 .PHONY: deploy
@@ -210,7 +219,7 @@ deploy: manifests kustomize ## Deploy the operator (CRD, RBAC, manager) to the c
 	$(KUSTOMIZE) build config/default | $(KUBECTL) apply --server-side -f -
 
 .PHONY: undeploy
-undeploy: kustomize ## Remove the operator from the cluster in KUBECONFIG. Call with ignore-not-found=true to ignore errors.
+undeploy: kustomize ## Remove the operator from KUBECONFIG's cluster (ignore-not-found=true).
 	$(KUSTOMIZE) build config/default | $(KUBECTL) delete --ignore-not-found=$(ignore-not-found) -f -
 
 ##@ Local cluster
@@ -223,32 +232,32 @@ NODE_ASSETS = $$(hack/control-plane.sh --node)
 E2E_FLAGS ?= -v
 
 .PHONY: cluster-up
-cluster-up: ## Start a local cluster of processes (etcd, kube-apiserver, controller-manager, scheduler, kwok nodes); kubeconfig in bin/cluster/kubeconfig.
+cluster-up: ## Start a local cluster of processes, kwok nodes; bin/cluster/kubeconfig.
 	go run ./hack/cluster -bin "$(CLUSTER_ASSETS)" up
 
 .PHONY: cluster-up-node
-cluster-up-node: ## The local cluster plus a real node (root, Linux, see DEVELOPMENT.md): containerd, kubelet, kube-proxy, a registry at 10.246.0.1:16450.
+cluster-up-node: ## The local cluster plus a real node (root, Linux; DEVELOPMENT.md).
 	go run ./hack/cluster -bin "$(NODE_ASSETS)" -real-node up
 
 .PHONY: cluster-down
-cluster-down: ## Stop the local cluster (and the demo's manager) and delete its state; with a real node, its pods, mounts, cgroups, interfaces and nftables tables too.
+cluster-down: ## Stop the local cluster and delete its state (real node included).
 	go run ./hack/cluster down
 
 .PHONY: demo
-demo: ## Start the local cluster (or use KUBECONFIG's), install the operator, run it, apply the samples and show the result.
+demo: ## Local cluster (or KUBECONFIG's), the operator, the samples, the result.
 	go build -o bin/manager .
 	go run ./hack/cluster -bin "$$(if [ -z "$$KUBECONFIG" ]; then hack/control-plane.sh --cluster; fi)" demo
 
 .PHONY: test-node
-test-node: skipper helm ## Run the real-node end-to-end tests (root, Linux, see test/e2e/README.md): the operator from its image by the chart (helm install, test, upgrade and uninstall from the cluster's OCI registry), config/default and dist/install.yaml, per-pod Services through kube-proxy, an app's Ingress through Skipper.
+test-node: skipper helm ## End-to-end tests on the real node (root, Linux; test/e2e/README.md).
 	NODE_ASSETS="$(NODE_ASSETS)" SKIPPER="$(SKIPPER)" HELM="$(HELM)" go test -tags node -timeout 30m -count 1 $(E2E_FLAGS) ./test/e2e/node
 
 .PHONY: test-reliability
-test-reliability: ## Run the reliability tests on the real node (root, Linux, see test/reliability/README.md): helm upgrade from release N-1 (RELIABILITY_PREVIOUS, a git revision; HEAD by default) rolls out nothing, a partitioned leader never writes, collisions at volume, kube-apiserver and etcd restarts under a burst, a containerd restart.
+test-reliability: ## Reliability tests on the real node (root; test/reliability/README.md).
 	NODE_ASSETS="$(NODE_ASSETS)" go test -tags reliability -timeout 30m -count 1 $(E2E_FLAGS) ./test/reliability
 
 .PHONY: test-e2e
-test-e2e: ## Run the end-to-end tests on their own local cluster (real pods, garbage collection, leader election, API server restart), then docs/quickstart.md as written (make demo).
+test-e2e: ## End-to-end tests on a local cluster of kwok nodes (test/e2e/README.md).
 	E2E_ASSETS="$(CLUSTER_ASSETS)" go test -tags e2e -p 1 -timeout 20m -count 1 $(E2E_FLAGS) ./test/e2e ./test/e2e/quickstart
 
 ##@ Helm
@@ -270,7 +279,7 @@ CHART_PACKAGES ?= $(LOCALBIN)/charts
 CHART_VERSION ?= $(shell sed -n 's/^version: //p' $(CHART)/Chart.yaml)
 
 .PHONY: helm
-helm: $(HELM) ## Build the helm CLI at the version pinned in hack/tools/helm/go.mod (first time only).
+helm: $(HELM) ## Build the helm CLI pinned in hack/tools/helm/go.mod (first time only).
 $(HELM): $(HELM_MOD)/go.mod
 	cd $(HELM_MOD) && v=$$(go list -m -f '{{.Version}}' helm.sh/helm/v3) && \
 	  k=$$(go list -m -f '{{.Version}}' k8s.io/client-go | sed -E 's/^v0\.([0-9]+)\..*/\1/') && tmp=$(HELM).$$$$.tmp && \
@@ -288,15 +297,15 @@ helm-template: helm ## Render the chart with its default values (VALUES=file for
 	$(HELM) template $(notdir $(CHART)) $(CHART) -n demo-operator-system $(if $(VALUES),-f $(VALUES))
 
 .PHONY: helm-readme
-helm-readme: ## Regenerate the values table of the chart's README from the comments in values.yaml.
+helm-readme: ## Regenerate the chart README's values table from values.yaml.
 	go run ./hack/helm-readme $(CHART)
 
 .PHONY: helm-package
-helm-package: manifests helm ## Package the chart into CHART_PACKAGES (bin/charts), as version CHART_VERSION (Chart.yaml's) with appVersion $(VERSION).
+helm-package: manifests helm ## Package the chart into bin/charts, appVersion $(VERSION).
 	$(HELM) package $(CHART) -d $(CHART_PACKAGES) --version $(CHART_VERSION) --app-version $(VERSION)
 
 .PHONY: helm-push
-helm-push: helm-package ## Push the packaged chart to oci://$(CHART_REGISTRY)/charts/demo-operator (CHART_REGISTRY_CA_FILE, INSECURE_REGISTRY=true for plain HTTP).
+helm-push: helm-package ## Push the package to oci://$(CHART_REGISTRY)/charts/demo-operator.
 	$(HELM) push $(CHART_PACKAGES)/$(notdir $(CHART))-$(CHART_VERSION).tgz oci://$(CHART_REGISTRY)/charts \
 	  $(if $(CHART_REGISTRY_CA_FILE),--ca-file $(CHART_REGISTRY_CA_FILE)) $(if $(filter true,$(INSECURE_REGISTRY)),--plain-http)
 
@@ -330,7 +339,7 @@ COSIGN_SIGN_FLAGS = --yes --key $(COSIGN_KEY) --signing-config hack/sign/signing
 COSIGN_VERIFY_FLAGS = --key $(COSIGN_PUBLIC_KEY) --insecure-ignore-tlog $(COSIGN_REGISTRY_FLAGS)
 
 .PHONY: sign
-sign: sign-tools ## Sign IMG, BUNDLE_IMG, CATALOG_IMG and the pushed chart with COSIGN_KEY, and attach IMG's SPDX SBOM (syft) as a signed attestation (REGISTRY_CA_FILE, INSECURE_REGISTRY=true for plain HTTP).
+sign: sign-tools ## Sign the three images and the chart, attest IMG's SBOM (COSIGN_KEY).
 	for ref in $(IMG) $(BUNDLE_IMG) $(CATALOG_IMG) $(CHART_REF); do $(COSIGN) sign $(COSIGN_SIGN_FLAGS) $$ref; done
 	mkdir -p $(dir $(SBOM))
 	SYFT_CHECK_FOR_APP_UPDATE=false $(if $(REGISTRY_CA_FILE),SYFT_REGISTRY_CA_CERT=$(REGISTRY_CA_FILE)) \
@@ -338,20 +347,20 @@ sign: sign-tools ## Sign IMG, BUNDLE_IMG, CATALOG_IMG and the pushed chart with 
 	$(COSIGN) attest $(COSIGN_SIGN_FLAGS) --type spdxjson --predicate $(SBOM) $(IMG)
 
 .PHONY: verify-signatures
-verify-signatures: $(COSIGN) ## Verify make sign's signatures of IMG, BUNDLE_IMG, CATALOG_IMG and the chart, and IMG's SBOM attestation, with COSIGN_PUBLIC_KEY, as users do.
+verify-signatures: $(COSIGN) ## Verify make sign's signatures and attestation (COSIGN_PUBLIC_KEY).
 	for ref in $(IMG) $(BUNDLE_IMG) $(CATALOG_IMG) $(CHART_REF); do $(COSIGN) verify $(COSIGN_VERIFY_FLAGS) $$ref >/dev/null; done
 	$(COSIGN) verify-attestation $(COSIGN_VERIFY_FLAGS) --type spdxjson $(IMG) >/dev/null
 
 ##@ Tools
 
 .PHONY: tools
-tools: tools-first golangci-lint $(KUBE_SCORE) olm-binaries skipper sign-tools ## Build every tool the tests and make lint run into bin/ (first time only): tools-first, golangci-lint and kube-score, then OLM and opm, Skipper, and cosign and syft. One at a time: on two cores, make -j4 tools took longer.
+tools: tools-first golangci-lint $(KUBE_SCORE) olm-binaries skipper sign-tools ## Build every tool the tests and make lint run into bin/ (first time only).
 
 .PHONY: tools-first
-tools-first: controller-gen kustomize codegen-tools crd-ref-docs promtool helm operator-sdk scorecard-test node-binaries ## Build the tools make test starts with: the generators (crd-ref-docs included), promtool, helm, operator-sdk and scorecard-test, the control plane and the real node's binaries.
+tools-first: controller-gen kustomize codegen-tools crd-ref-docs promtool helm operator-sdk scorecard-test node-binaries ## Build the tools make test starts with (generators, helm, operator-sdk...).
 
 .PHONY: scorecard-test
-scorecard-test: ## Build scorecard-test at operator-sdk's version, for the scorecard-test image (first time only).
+scorecard-test: ## Build scorecard-test at operator-sdk's version (first time only).
 	@hack/operator-sdk.sh --scorecard-test >/dev/null
 
 .PHONY: node-binaries
@@ -363,7 +372,7 @@ olm-binaries: ## Build OLM's binaries and opm (first time only).
 	@hack/olm.sh >/dev/null
 
 .PHONY: opm
-opm: ## Build opm and grpc_health_probe, which the catalog image's local stand-in base carries (first time only).
+opm: ## Build opm and grpc_health_probe for the catalog's stand-in base image.
 	@hack/olm.sh --opm >/dev/null
 
 .PHONY: controller-gen
@@ -377,7 +386,7 @@ $(KUSTOMIZE): $(TOOLS_MOD)/go.mod
 	cd $(TOOLS_MOD) && go build -o $(KUSTOMIZE) sigs.k8s.io/kustomize/kustomize/v5
 
 .PHONY: crd-ref-docs
-crd-ref-docs: $(CRD_REF_DOCS) ## Build crd-ref-docs, the API reference's generator, at the version pinned in hack/tools/gen/go.mod.
+crd-ref-docs: $(CRD_REF_DOCS) ## Build crd-ref-docs, pinned in hack/tools/gen/go.mod.
 $(CRD_REF_DOCS): $(TOOLS_MOD)/go.mod
 	cd $(TOOLS_MOD) && go build -o $(CRD_REF_DOCS) github.com/elastic/crd-ref-docs
 
@@ -391,7 +400,7 @@ $(KUBE_SCORE): $(KUBE_SCORE_MOD)/go.mod
 	  go build -ldflags "-X main.version=$$v" -o $(KUBE_SCORE) github.com/zegl/kube-score/cmd/kube-score
 
 .PHONY: sign-tools
-sign-tools: $(COSIGN) $(SYFT) ## Build cosign and syft, which make sign runs, at the versions pinned in hack/tools/cosign and hack/tools/syft (first time only).
+sign-tools: $(COSIGN) $(SYFT) ## Build cosign and syft, pinned in hack/tools/{cosign,syft} (first time only).
 
 # A temporary file and mv: CI's image tier and its OLM tier may both build them at once.
 $(COSIGN): $(COSIGN_MOD)/go.mod
@@ -404,24 +413,24 @@ $(SYFT): $(SYFT_MOD)/go.mod
 	  CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=$${v#v}" -o $$tmp github.com/anchore/syft/cmd/syft && mv $$tmp $(SYFT)
 
 .PHONY: promtool
-promtool: $(PROMTOOL) ## Build promtool at the version pinned in hack/tools/prometheus/go.mod, without the service discoveries it does not need to check and test rules.
+promtool: $(PROMTOOL) ## Build promtool, pinned in hack/tools/prometheus/go.mod.
 $(PROMTOOL): $(PROM_MOD)/go.mod
 	cd $(PROM_MOD) && v=$$(go list -m -f '{{.Version}}' github.com/prometheus/prometheus) && \
 	  go build -tags remove_all_sd -ldflags "-X github.com/prometheus/common/version.Version=$$(echo $$v | sed -E 's/^v0\.([0-9])0?([0-9]+)\./\1.\2./')" \
 	  -o $(PROMTOOL) github.com/prometheus/prometheus/cmd/promtool
 
 .PHONY: skipper
-skipper: $(SKIPPER) ## Build Zalando's Skipper, the Ingress controller of the real-node tests, at the version pinned in hack/tools/skipper/go.mod (first time only).
+skipper: $(SKIPPER) ## Build Skipper, the real-node tests' Ingress controller (first time only).
 $(SKIPPER): $(SKIPPER_MOD)/go.mod
 	cd $(SKIPPER_MOD) && v=$$(go list -m -f '{{.Version}}' github.com/zalando/skipper) && tmp=$(SKIPPER).$$$$.tmp && \
 	  CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=$$v" -o $$tmp github.com/zalando/skipper/cmd/skipper && mv $$tmp $(SKIPPER)
 
 .PHONY: operator-sdk
-operator-sdk: ## Build bin/operator-sdk at the version pinned in hack/tools/operator-sdk/go.mod (first time only); OPERATOR_SDK=<path> uses yours instead.
+operator-sdk: ## Build bin/operator-sdk (first time only); OPERATOR_SDK=<path> uses yours.
 	@[ "$(OPERATOR_SDK)" != "$(LOCALBIN)/operator-sdk" ] || hack/operator-sdk.sh >/dev/null
 
 .PHONY: codegen-tools
-codegen-tools: $(addprefix $(LOCALBIN)/,$(CODEGEN_TOOLS)) ## Build the client generators at the version of k8s.io/code-generator pinned in hack/tools/gen/go.mod.
+codegen-tools: $(addprefix $(LOCALBIN)/,$(CODEGEN_TOOLS)) ## Build the client generators, pinned in hack/tools/gen/go.mod.
 $(addprefix $(LOCALBIN)/,$(CODEGEN_TOOLS)): $(TOOLS_MOD)/go.mod
 	cd $(TOOLS_MOD) && go build -o $@ k8s.io/code-generator/cmd/$(notdir $@)
 
@@ -452,7 +461,7 @@ BUNDLE_CSV = bundle/manifests/$(PACKAGE).clusterserviceversion.yaml
 USE_IMAGE_DIGESTS ?= false
 
 .PHONY: bundle
-bundle: manifests kustomize operator-sdk ## Generate bundle/ and bundle.Dockerfile for VERSION from config/manifests with operator-sdk, and validate them.
+bundle: manifests kustomize operator-sdk ## bundle/ and bundle.Dockerfile for VERSION with operator-sdk, validated.
 	$(OPERATOR_SDK) generate kustomize manifests -q --interactive=false
 	cd config/manager && $(KUSTOMIZE) edit set image controller=$(IMG)
 	$(KUSTOMIZE) build config/manifests | $(OPERATOR_SDK) generate bundle -q --overwrite --package $(PACKAGE) --version $(VERSION) --channels $(CHANNELS) --default-channel $(DEFAULT_CHANNEL) \
@@ -472,7 +481,7 @@ bundle-push: ## Push the bundle image.
 	$(CONTAINER_PUSH) $(BUNDLE_IMG)
 
 .PHONY: catalog
-catalog: ## Add bundle/ to the file-based catalog in catalog/ as the head of its channels, naming its image CATALOG_BUNDLE_IMG.
+catalog: ## Add bundle/ to catalog/ as the head of its channels.
 	go run ./hack/bundle catalog --bundle bundle --catalog catalog/$(PACKAGE) --bundle-image "$(CATALOG_BUNDLE_IMG)"
 ifneq ($(OPM),)
 	$(OPM) validate catalog
@@ -487,7 +496,7 @@ catalog-push: ## Push the catalog image.
 	$(CONTAINER_PUSH) $(CATALOG_IMG)
 
 .PHONY: catalog-buildx
-catalog-buildx: ## Build and push the catalog image for PLATFORMS as one manifest list CATALOG_IMG.
+catalog-buildx: ## The catalog image for PLATFORMS as one manifest list CATALOG_IMG.
 	$(call BUILDX,$(CATALOG_IMG),catalog.Dockerfile)
 
 ##@ OLM
@@ -497,11 +506,11 @@ catalog-buildx: ## Build and push the catalog image for PLATFORMS as one manifes
 OLM_ASSETS = $$(hack/olm.sh)
 
 .PHONY: olm-up
-olm-up: ## Run OLM on the local cluster (a kwok one started if need be): as processes (its CRDs, namespaces, olm and catalog operators), or as pods from its upstream release on a make cluster-up-node cluster.
+olm-up: ## Run OLM on the local cluster: as processes, or as pods on a real node.
 	go run ./hack/olm -bin "$(CLUSTER_ASSETS)" -olm "$(OLM_ASSETS)" up
 
 .PHONY: olm-down
-olm-down: ## Stop OLM's operators, or delete its release (and what it installed) from a real-node cluster; make cluster-down stops them with the cluster.
+olm-down: ## Stop OLM's operators, or delete its release from a real-node cluster.
 	go run ./hack/olm -olm "$(OLM_ASSETS)" down
 
 # run-bundle, run-bundle-upgrade and cleanup-bundle run cmd/olmrun (internal/olm), not
@@ -522,23 +531,23 @@ RUN_BUNDLE_TIMEOUT ?= 5m
 OLMRUN_FLAGS = -namespace "$(NAMESPACE)" -timeout $(RUN_BUNDLE_TIMEOUT)
 
 .PHONY: run-bundle
-run-bundle: ## Install BUNDLE_IMG through OLM as operator-sdk run bundle does, with cmd/olmrun, not the CLI: also in restricted namespaces (NAMESPACE, INSTALL_MODE, INDEX_IMG, USE_HTTP).
+run-bundle: ## Install BUNDLE_IMG through OLM with cmd/olmrun (operator-sdk run bundle).
 	go run ./cmd/olmrun run $(OLMRUN_FLAGS) -install-mode "$(INSTALL_MODE)" -index-image "$(INDEX_IMG)" -use-http=$(USE_HTTP) "$(BUNDLE_IMG)"
 
 .PHONY: run-bundle-upgrade
-run-bundle-upgrade: ## Upgrade what make run-bundle installed to BUNDLE_IMG, as operator-sdk run bundle-upgrade does.
+run-bundle-upgrade: ## Upgrade what make run-bundle installed to BUNDLE_IMG.
 	go run ./cmd/olmrun upgrade $(OLMRUN_FLAGS) -use-http=$(USE_HTTP) "$(BUNDLE_IMG)"
 
 .PHONY: cleanup-bundle
-cleanup-bundle: ## Remove what make run-bundle installed for PACKAGE, as operator-sdk cleanup does, but keep the CRD and DemoApplications.
+cleanup-bundle: ## Remove what make run-bundle installed, keeping the CRD and the apps.
 	go run ./cmd/olmrun cleanup $(OLMRUN_FLAGS) "$(PACKAGE)"
 
 .PHONY: test-olm
-test-olm: controller-gen kustomize operator-sdk ## Install the operator through OLM on a local cluster of its own: bundle/ in each install mode, a Subscription to catalog/, an upgrade, an uninstall.
+test-olm: controller-gen kustomize operator-sdk ## Install through OLM on a local cluster: install modes, upgrade, uninstall.
 	CLUSTER_ASSETS="$(CLUSTER_ASSETS)" OLM_ASSETS="$(OLM_ASSETS)" go test -tags olm -timeout 30m -count 1 -v ./test/olm/...
 
 .PHONY: test-olm-node
-test-olm-node: controller-gen kustomize operator-sdk helm sign-tools ## Install the operator through OLM deployed as pods on the real node (root, Linux, see test/olm/README.md): catalog and bundle images from the local registry, unpack Jobs, registry pods, packageserver; sign the release and verify it; then the OLM walk-through of docs/install/olm.md as written (one package at a time: one real node).
+test-olm-node: controller-gen kustomize operator-sdk helm sign-tools ## OLM as pods on the real node, signing, the walk-through (root, Linux).
 	NODE_ASSETS="$(NODE_ASSETS)" OLM_ASSETS="$(OLM_ASSETS)" HELM="$(HELM)" COSIGN="$(COSIGN)" SYFT="$(SYFT)" go test -tags olmnode -p 1 -timeout 40m -count 1 $(E2E_FLAGS) ./test/olm/node ./test/olm/walkthrough
 
 ##@ Benchmarks
@@ -552,14 +561,14 @@ BENCH_FLAGS ?=
 BENCH_MANAGER = CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o $(LOCALBIN)/manager .
 
 .PHONY: bench
-bench: envtest ## Benchmarks (about 25 minutes on 2 cores): Go benchmarks of the builders and the labeler, then the operator at scale beside baselines.
+bench: envtest ## Benchmarks (about 25 minutes on 2 cores): bench/README.md.
 	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" go test -run '^$$' -bench . -benchmem ./controllers/... | grep -E '^(Benchmark|goos|goarch|cpu|pkg)' | tee bench/go-benchmarks.txt
 	go build -o $(BENCH) ./bench/cmd/bench
 	$(BENCH_MANAGER)
 	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" $(BENCH) -manager $(LOCALBIN)/manager $(BENCH_FLAGS)
 
 .PHONY: bench-150k
-bench-150k: envtest ## Memory, then labelling (manager defaults), at 150,000 pods, each on an API server of its own (kube-apiserver takes about 5 GB).
+bench-150k: envtest ## Memory, then labelling, at 150,000 pods (kube-apiserver takes ~5 GB).
 	go build -o $(BENCH) ./bench/cmd/bench
 	$(BENCH_MANAGER)
 	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" $(BENCH) -pods 150000 -runs 1 -scenarios memory -manager $(LOCALBIN)/manager -container-memory=256Mi -plot-sizes= \
@@ -567,6 +576,10 @@ bench-150k: envtest ## Memory, then labelling (manager defaults), at 150,000 pod
 	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" $(BENCH) -pods 150000 -runs 1 -scenarios labeling -settings defaults -plot-sizes= \
 		-out bench/results-150k-labeling.json -markdown bench/RESULTS-150k-labeling.md $(BENCH_FLAGS)
 
+.PHONY: bench-zero-loss
+bench-zero-loss: ## Requests lost in a rollout and a scale-down, real node: bench/ (test-node asserts 0).
+	ZERO_LOSS_RESULTS=bench $(MAKE) test-node E2E_FLAGS="-run TestZeroLossRolloutAndScaleDown -v"
+
 .PHONY: bench-cause-to-status
-bench-cause-to-status: ## Time from each cause's kubelet report to the app's status, on the real node (root, Linux; make test-node's TestCausesReachStatus): bench/RESULTS-cause-to-status.md.
+bench-cause-to-status: ## Time from each cause to the app's status, on the real node: bench/.
 	CAUSE_TO_STATUS_RESULTS=bench $(MAKE) test-node E2E_FLAGS="-run TestCausesReachStatus -v"

@@ -36,6 +36,8 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
@@ -260,9 +262,13 @@ func watched(role string) []client.Object {
 	if role == RoleFullPodManager {
 		return []client.Object{&corev1.Pod{}}
 	}
-	pods := &metav1.PartialObjectMetadata{}
-	pods.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Pod"))
-	return []client.Object{pods, &paasv1.DemoApplication{}, &appsv1.Deployment{}, &corev1.Service{}}
+	metadata := func(kind string) client.Object {
+		m := &metav1.PartialObjectMetadata{}
+		m.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind(kind))
+		return m
+	}
+	return []client.Object{metadata("Pod"), &paasv1.DemoApplication{}, &appsv1.Deployment{}, &corev1.Service{},
+		&policyv1.PodDisruptionBudget{}, &networkingv1.NetworkPolicy{}, metadata("ConfigMap"), metadata("Secret")}
 }
 
 // newFullPodManager is the baseline of the memory figures: the same labeler written the

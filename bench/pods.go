@@ -140,9 +140,9 @@ func newPod(namespace string, template *corev1.PodTemplateSpec, p podSpec) *core
 
 // createPods creates the pods from the bench's creator goroutines.
 func (b *Bench) createPods(ctx context.Context, namespace string, pods []podSpec) error {
-	deployment, _ := directObjects(benchApp(namespace, podsApp))
+	template := directObjects(benchApp(namespace, podsApp), configHash(configObjects(namespace, podsApp))).deployment.Spec.Template
 	return parallel(b.cfg.Creators, len(pods), func(i int) error {
-		_, err := b.clientset.CoreV1().Pods(namespace).Create(ctx, newPod(namespace, &deployment.Spec.Template, pods[i]), metav1.CreateOptions{})
+		_, err := b.clientset.CoreV1().Pods(namespace).Create(ctx, newPod(namespace, &template, pods[i]), metav1.CreateOptions{})
 		return err
 	})
 }
@@ -341,6 +341,13 @@ func (b *Bench) memory(ctx context.Context) error {
 	created := 0
 	for _, n := range sizes {
 		if err := b.createPods(ctx, ns, memoryPods(created, n)); err != nil {
+			return err
+		}
+		// The apps those pods would be the pods of read a ConfigMap and a Secret each.
+		if err := parallel(b.cfg.Creators, n/configsEvery-created/configsEvery, func(i int) error {
+			_, err := createConfigs(ctx, b.clientset, ns, fmt.Sprintf("app-%06d", created/configsEvery+i))
+			return err
+		}); err != nil {
 			return err
 		}
 		created = n

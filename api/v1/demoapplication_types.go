@@ -18,6 +18,7 @@ package v1
 
 import (
 	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -36,12 +37,23 @@ import (
 // +kubebuilder:validation:XValidation:rule="!has(self.volumeMounts) || self.volumeMounts.all(m, has(self.volumes) && self.volumes.exists(v, v.name == m.name))",message="every volumeMount must name a volume of spec.volumes",fieldPath=".volumeMounts"
 // +kubebuilder:validation:XValidation:rule="!has(self.ingress) || (has(self.ports) && self.ports.exists(p, p.protocol == 'TCP'))",message="ingress needs a TCP port in spec.ports to route to",fieldPath=".ingress"
 // +kubebuilder:validation:XValidation:rule="!has(self.ingress) || !has(self.ingress.paths) || self.ingress.paths.all(x, !has(x.port) || (has(self.ports) && self.ports.exists(p, p.protocol == 'TCP' && (type(x.port) == int ? p.port == x.port : (has(p.name) && p.name == x.port)))))",message="every ingress path's port must name or number a TCP port of spec.ports",fieldPath=".ingress.paths"
+// +kubebuilder:validation:XValidation:rule="!has(self.ingress) || !has(self.httpRoute)",message="spec.ingress and spec.httpRoute cannot both be set: the app is exposed by an Ingress or by a Gateway API HTTPRoute, not both",fieldPath=".httpRoute"
+// +kubebuilder:validation:XValidation:rule="!has(self.httpRoute) || (has(self.ports) && self.ports.exists(p, p.protocol == 'TCP'))",message="spec.httpRoute needs a TCP port in spec.ports to route to",fieldPath=".httpRoute"
+// +kubebuilder:validation:XValidation:rule="!has(self.httpRoute) || !has(self.httpRoute.paths) || self.httpRoute.paths.all(x, !has(x.port) || (has(self.ports) && self.ports.exists(p, p.protocol == 'TCP' && (type(x.port) == int ? p.port == x.port : (has(p.name) && p.name == x.port)))))",message="every spec.httpRoute.paths[*].port must name or number a TCP port of spec.ports",fieldPath=".httpRoute.paths"
 // +kubebuilder:validation:XValidation:rule="!has(self.autoscaling) || !has(self.autoscaling.targetCPUUtilizationPercentage) || (has(self.resources) && has(self.resources.requests) && 'cpu' in self.resources.requests && quantity(string(self.resources.requests['cpu'])).compareTo(quantity('0')) > 0)",message="autoscaling on CPU needs resources.requests.cpu, above 0: spec.autoscaling.targetCPUUtilizationPercentage is a share of spec.resources.requests.cpu",fieldPath=".autoscaling.targetCPUUtilizationPercentage"
 // +kubebuilder:validation:XValidation:rule="!has(self.autoscaling) || !has(self.autoscaling.targetMemoryUtilizationPercentage) || (has(self.resources) && has(self.resources.requests) && 'memory' in self.resources.requests && quantity(string(self.resources.requests['memory'])).compareTo(quantity('0')) > 0)",message="autoscaling on memory needs resources.requests.memory, above 0: spec.autoscaling.targetMemoryUtilizationPercentage is a share of spec.resources.requests.memory",fieldPath=".autoscaling.targetMemoryUtilizationPercentage"
 // +kubebuilder:validation:XValidation:rule="!has(self.readinessProbe) || [has(self.readinessProbe.httpGet) ? self.readinessProbe.httpGet.port : 0, has(self.readinessProbe.tcpSocket) ? self.readinessProbe.tcpSocket.port : 0].all(x, type(x) == int || (has(self.ports) && self.ports.exists(p, (has(p.targetPort) && type(p.targetPort) == string) ? p.targetPort == x : (has(p.name) && p.name == x))))",message="spec.readinessProbe's port, by name, must name a container port: a spec.ports[*].name, or its targetPort when that is a name (the kubelet probes no other)",fieldPath=".readinessProbe"
 // +kubebuilder:validation:XValidation:rule="!has(self.livenessProbe) || [has(self.livenessProbe.httpGet) ? self.livenessProbe.httpGet.port : 0, has(self.livenessProbe.tcpSocket) ? self.livenessProbe.tcpSocket.port : 0].all(x, type(x) == int || (has(self.ports) && self.ports.exists(p, (has(p.targetPort) && type(p.targetPort) == string) ? p.targetPort == x : (has(p.name) && p.name == x))))",message="spec.livenessProbe's port, by name, must name a container port: a spec.ports[*].name, or its targetPort when that is a name (the kubelet probes no other)",fieldPath=".livenessProbe"
 // +kubebuilder:validation:XValidation:rule="!has(self.startupProbe) || [has(self.startupProbe.httpGet) ? self.startupProbe.httpGet.port : 0, has(self.startupProbe.tcpSocket) ? self.startupProbe.tcpSocket.port : 0].all(x, type(x) == int || (has(self.ports) && self.ports.exists(p, (has(p.targetPort) && type(p.targetPort) == string) ? p.targetPort == x : (has(p.name) && p.name == x))))",message="spec.startupProbe's port, by name, must name a container port: a spec.ports[*].name, or its targetPort when that is a name (the kubelet probes no other)",fieldPath=".startupProbe"
 // +kubebuilder:validation:XValidation:rule="!((has(self.securityContext) && has(self.securityContext.runAsNonRoot)) ? self.securityContext.runAsNonRoot : (has(self.podSecurityContext) && has(self.podSecurityContext.runAsNonRoot) && self.podSecurityContext.runAsNonRoot)) || ((has(self.securityContext) && has(self.securityContext.runAsUser)) ? self.securityContext.runAsUser != 0 : (!has(self.podSecurityContext) || !has(self.podSecurityContext.runAsUser) || self.podSecurityContext.runAsUser != 0))",message="runAsNonRoot of spec.securityContext or spec.podSecurityContext cannot hold with runAsUser 0 of the other: the container's fields override the pod's, and the kubelet would never start it",fieldPath=".securityContext"
+// +kubebuilder:validation:XValidation:rule="!has(self.service) || (has(self.ports) && size(self.ports) > 0)",message="spec.service needs spec.ports: an app without ports has no Service",fieldPath=".service"
+// +kubebuilder:validation:XValidation:rule="!has(self.service) || !has(self.service.type) || self.service.type != 'ClusterIP' || !has(self.ports) || self.ports.all(p, !has(p.nodePort))",message="spec.service.type ClusterIP cannot have a spec.ports[*].nodePort: a node port needs type NodePort or LoadBalancer",fieldPath=".service.type"
+// +kubebuilder:validation:XValidation:rule="!has(self.lifecycle) || !has(self.lifecycle.preStop) || !has(self.lifecycle.preStop.sleep) || self.lifecycle.preStop.sleep.seconds < (has(self.terminationGracePeriodSeconds) ? self.terminationGracePeriodSeconds : 30)",message="spec.terminationGracePeriodSeconds (30 when unset) must exceed spec.lifecycle.preStop.sleep.seconds: the app needs time to stop after the pause",fieldPath=".lifecycle.preStop.sleep.seconds"
+// +kubebuilder:validation:XValidation:rule="(has(self.initContainers) ? self.initContainers.map(c, c.name) : []).all(n, !has(self.sidecars) || !self.sidecars.exists(c, c.name == n))",message="the names of spec.initContainers and spec.sidecars must be unique among the pod's containers",fieldPath=".sidecars"
+// +kubebuilder:validation:XValidation:rule="!has(self.initContainers) || self.initContainers.all(c, !has(c.volumeMounts) || c.volumeMounts.all(m, has(self.volumes) && self.volumes.exists(v, v.name == m.name)))",message="every volumeMount of spec.initContainers must name a volume of spec.volumes",fieldPath=".initContainers"
+// +kubebuilder:validation:XValidation:rule="!has(self.sidecars) || self.sidecars.all(c, !has(c.volumeMounts) || c.volumeMounts.all(m, has(self.volumes) && self.volumes.exists(v, v.name == m.name)))",message="every volumeMount of spec.sidecars must name a volume of spec.volumes",fieldPath=".sidecars"
+// +kubebuilder:validation:XValidation:rule="!has(self.initContainers) || self.initContainers.all(c, !((has(c.securityContext) && has(c.securityContext.runAsNonRoot)) ? c.securityContext.runAsNonRoot : (has(self.podSecurityContext) && has(self.podSecurityContext.runAsNonRoot) && self.podSecurityContext.runAsNonRoot)) || ((has(c.securityContext) && has(c.securityContext.runAsUser)) ? c.securityContext.runAsUser != 0 : (!has(self.podSecurityContext) || !has(self.podSecurityContext.runAsUser) || self.podSecurityContext.runAsUser != 0)))",message="runAsNonRoot of spec.initContainers[*].securityContext or spec.podSecurityContext cannot hold with runAsUser 0 of the other: the container's fields override the pod's, and the kubelet would never start it",fieldPath=".initContainers"
+// +kubebuilder:validation:XValidation:rule="!has(self.sidecars) || self.sidecars.all(c, !((has(c.securityContext) && has(c.securityContext.runAsNonRoot)) ? c.securityContext.runAsNonRoot : (has(self.podSecurityContext) && has(self.podSecurityContext.runAsNonRoot) && self.podSecurityContext.runAsNonRoot)) || ((has(c.securityContext) && has(c.securityContext.runAsUser)) ? c.securityContext.runAsUser != 0 : (!has(self.podSecurityContext) || !has(self.podSecurityContext.runAsUser) || self.podSecurityContext.runAsUser != 0)))",message="runAsNonRoot of spec.sidecars[*].securityContext or spec.podSecurityContext cannot hold with runAsUser 0 of the other: the container's fields override the pod's, and the kubelet would never start it",fieldPath=".sidecars"
 type DemoApplicationSpec struct {
 	// image is the container image to run, for example nginx:1.27.
 	// +required
@@ -68,6 +80,13 @@ type DemoApplicationSpec struct {
 	// +kubebuilder:validation:XValidation:rule="self.all(p, self.all(q, p.protocol != q.protocol || ((has(p.targetPort) && type(p.targetPort) == int) ? int(p.targetPort) : p.port) != ((has(q.targetPort) && type(q.targetPort) == int) ? int(q.targetPort) : q.port) || ((has(p.targetPort) && type(p.targetPort) == string) ? string(p.targetPort) : (has(p.name) ? p.name : '')) == ((has(q.targetPort) && type(q.targetPort) == string) ? string(q.targetPort) : (has(q.name) ? q.name : ''))))",message="ports that target one container port (the number and protocol of spec.ports[*].targetPort, else port) must give it one name (their targetPort's when a name, else spec.ports[*].name): a container port has one name"
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Ports"
 	Ports []DemoApplicationPort `json:"ports,omitempty"`
+
+	// service sets the type and annotations of the app's Service: a LoadBalancer, or the
+	// annotations a cloud's load balancer reads. Unset, the Service is a NodePort Service
+	// when any port sets a nodePort, ClusterIP otherwise.
+	// +optional
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Service"
+	Service *ServiceSettings `json:"service,omitempty"`
 
 	// env lists environment variables set in the application's container.
 	// +optional
@@ -116,6 +135,20 @@ type DemoApplicationSpec struct {
 	// +kubebuilder:validation:MaxItems=16
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Environment From"
 	EnvFrom []EnvFromSource `json:"envFrom,omitempty"`
+
+	// rolloutOnConfigChange rolls the pods when a ConfigMap or Secret they read changes, by a
+	// hash of what they read in the pod template's paas.cmft.com/config-hash annotation: Env
+	// (the default) for those read through env (valueFrom) and envFrom of every container, which
+	// a running container never sees change; All for those mounted as volumes too, whose files
+	// the kubelet updates in place (for an app that reads them only at start); None for none.
+	// The hash covers only the keys read (every key for envFrom and a volume without items); a
+	// missing ConfigMap or Secret that is not optional is reported in status, and the pods are
+	// not rolled until it exists.
+	// +optional
+	// +kubebuilder:default=Env
+	// +kubebuilder:validation:Enum=Env;All;None
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Roll Out on Config Change",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:select:Env","urn:alm:descriptor:com.tectonic.ui:select:All","urn:alm:descriptor:com.tectonic.ui:select:None"}
+	RolloutOnConfigChange ConfigRollout `json:"rolloutOnConfigChange,omitempty"`
 
 	// serviceAccountName is the ServiceAccount the pods run as, in the app's namespace; empty
 	// means the namespace's default.
@@ -168,6 +201,14 @@ type DemoApplicationSpec struct {
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Tolerations"
 	Tolerations []Toleration `json:"tolerations,omitempty"`
 
+	// priorityClassName names the PriorityClass of the pods: how they rank when the scheduler
+	// must preempt, and when a node under pressure evicts. Unset, the cluster's default.
+	// The system- classes are the cluster's own components'.
+	// +optional
+	// +kubebuilder:validation:XValidation:rule="!self.startsWith('system-')",message="spec.priorityClassName cannot name a system- PriorityClass: those are for the cluster's own components"
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Priority Class",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:text"}
+	PriorityClassName ObjectName `json:"priorityClassName,omitempty"`
+
 	// topologySpreadConstraints spread the app's pods over nodes, zones or any topology
 	// domain: each selects the app's own pods.
 	// +optional
@@ -193,6 +234,32 @@ type DemoApplicationSpec struct {
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Minimum Ready Seconds",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:number"}
 	MinReadySeconds int32 `json:"minReadySeconds,omitempty"`
 
+	// revisionHistoryLimit is how many old ReplicaSets the Deployment keeps to roll back to;
+	// unset, 10.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=100
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Revision History Limit",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:number"}
+	RevisionHistoryLimit *int32 `json:"revisionHistoryLimit,omitempty"`
+
+	// disruptionBudget bounds how many of the app's pods a voluntary disruption (a node
+	// drain, a cluster upgrade: the eviction API) may take down at once, by a
+	// PodDisruptionBudget of the app's name. Unset, an app of more than one replica (with
+	// autoscaling, a minReplicas above one) gets one of maxUnavailable 1, and a single
+	// replica none: a budget on one pod would refuse every drain. A pod that is not ready
+	// can always be evicted. Removing it (or going down to one replica) deletes the budget.
+	// +optional
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Disruption Budget"
+	DisruptionBudget *DisruptionBudget `json:"disruptionBudget,omitempty"`
+
+	// terminationGracePeriodSeconds is how long a stopping pod has, its preStop pause
+	// included, between the start of its termination and being killed; unset, 30.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=86400
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Termination Grace Period",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:number"}
+	TerminationGracePeriodSeconds *int64 `json:"terminationGracePeriodSeconds,omitempty"`
+
 	// affinity attracts the pods to nodes (nodeAffinity) and keeps the app's pods apart from
 	// each other (podAntiAffinity) over nodes, zones or any topology domain.
 	// +optional
@@ -204,6 +271,22 @@ type DemoApplicationSpec struct {
 	// +optional
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Ingress"
 	Ingress *Ingress `json:"ingress,omitempty"`
+
+	// httpRoute exposes the app's Service through a Gateway API HTTPRoute of the app's name,
+	// attached to the Gateways it names: the alternative to ingress, which it cannot be set
+	// with. It needs the Gateway API's CRDs in the cluster when the operator starts. Removing
+	// it deletes the HTTPRoute.
+	// +optional
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="HTTPRoute"
+	HTTPRoute *HTTPRoute `json:"httpRoute,omitempty"`
+
+	// networkPolicy limits who may reach the app's pods, by a NetworkPolicy of the app's name:
+	// once enabled, the pods take connections to their ports only from the peers it names,
+	// and none else. It needs a network plugin that enforces NetworkPolicies; without one the
+	// policy is kept but nothing applies it. Off by default; turning it off deletes the policy.
+	// +optional
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Network Policy"
+	NetworkPolicy *NetworkPolicy `json:"networkPolicy,omitempty"`
 
 	// autoscaling scales the pods between minReplicas and maxReplicas with their CPU or
 	// memory use, by a HorizontalPodAutoscaler of the app's name. While it is set, replica is
@@ -249,6 +332,15 @@ type DemoApplicationSpec struct {
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Startup Probe"
 	StartupProbe *Probe `json:"startupProbe,omitempty"`
 
+	// lifecycle holds what the container does before it is stopped. Unset, an app with ports
+	// pauses 5 seconds (at most terminationGracePeriodSeconds less one) before its container
+	// gets SIGTERM: the Services' endpoints and the Ingress controller stop sending it
+	// requests meanwhile, so that none is lost in a rollout or a scale-down. The pause is the
+	// kubelet's sleep action: it needs no shell in the image.
+	// +optional
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Lifecycle"
+	Lifecycle *Lifecycle `json:"lifecycle,omitempty"`
+
 	// securityContext is the container's: the user and group it runs as, whether it may gain
 	// privileges, its capabilities, its seccomp profile, a read-only root filesystem. In a
 	// namespace that enforces the restricted Pod Security Standard, what it and
@@ -267,11 +359,169 @@ type DemoApplicationSpec struct {
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Pod Security Context"
 	PodSecurityContext *PodSecurityContext `json:"podSecurityContext,omitempty"`
 
+	// initContainers run one after the other, each to completion, before the app's container
+	// (and the sidecars declared after them) starts: database migrations, a wait for a
+	// dependency. A failing one is restarted, and keeps the pod from starting. Their names are
+	// unique among the pod's containers, and none is app. They get the pod's security defaults
+	// as the app's container does.
+	// +optional
+	// +listType=map
+	// +listMapKey=name
+	// +kubebuilder:validation:MaxItems=4
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Init Containers"
+	InitContainers []Container `json:"initContainers,omitempty"`
+
+	// sidecars run beside the app's container for the pod's whole life (a database proxy, a
+	// log shipper): native sidecars, init containers with restartPolicy Always (Kubernetes
+	// 1.29 and later), started after the initContainers and before the app's container, and
+	// stopped after it. A sidecar's readinessProbe counts in the pod's readiness. Their names
+	// are unique among the pod's containers, and none is app.
+	// +optional
+	// +listType=map
+	// +listMapKey=name
+	// +kubebuilder:validation:MaxItems=4
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Sidecars"
+	Sidecars []Sidecar `json:"sidecars,omitempty"`
+
 	// podServices gives each pod of the application a Service of its own, so that a client
 	// can reach one chosen pod. Off unless enabled.
 	// +optional
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Per-pod Services"
 	PodServices *PodServices `json:"podServices,omitempty"`
+}
+
+// ConfigRollout says which ConfigMaps and Secrets, changed, roll the app's pods: Env, All or
+// None.
+type ConfigRollout string
+
+// Values of spec.rolloutOnConfigChange.
+const (
+	// ConfigRolloutEnv rolls the pods when a ConfigMap or Secret read through env or envFrom
+	// changes.
+	ConfigRolloutEnv ConfigRollout = "Env"
+	// ConfigRolloutAll rolls the pods when one read through env, envFrom or a volume changes.
+	ConfigRolloutAll ConfigRollout = "All"
+	// ConfigRolloutNone never rolls the pods for a ConfigMap or Secret.
+	ConfigRolloutNone ConfigRollout = "None"
+)
+
+// Container is an init container of the pods: the fields of the app's container that a
+// helper container needs, each checked by the API server as a pod's are.
+type Container struct {
+	// name of the container: a DNS label, unique among the pod's containers, not app.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
+	// +kubebuilder:validation:XValidation:rule="self != 'app'",message="a container's name cannot be app: the app's container has it"
+	Name string `json:"name"`
+
+	// image is the container image to run.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=512
+	// +kubebuilder:validation:XValidation:rule="self.trim() == self",message="image must not have leading or trailing spaces"
+	Image string `json:"image"`
+
+	// command replaces the image's entrypoint; $(VAR) names a variable of env.
+	// +optional
+	// +listType=atomic
+	Command []string `json:"command,omitempty"`
+
+	// args replace the image's command (its CMD); $(VAR) names a variable of env.
+	// +optional
+	// +listType=atomic
+	Args []string `json:"args,omitempty"`
+
+	// env lists environment variables set in the container.
+	// +optional
+	// +listType=map
+	// +listMapKey=name
+	// +kubebuilder:validation:MaxItems=32
+	Env []EnvVar `json:"env,omitempty"`
+
+	// envFrom sets a variable for each key of a ConfigMap or Secret, before env, which wins.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=16
+	EnvFrom []EnvFromSource `json:"envFrom,omitempty"`
+
+	// resources are the compute resources of the container: cpu, memory and
+	// ephemeral-storage.
+	// +optional
+	Resources *ContainerResources `json:"resources,omitempty"`
+
+	// securityContext is the container's, as the app's container's; in a namespace that
+	// enforces the restricted Pod Security Standard, what it leaves unset gets the standard's
+	// values.
+	// +optional
+	SecurityContext *SecurityContext `json:"securityContext,omitempty"`
+
+	// volumeMounts mount volumes of spec.volumes into the container, each at its own path.
+	// +optional
+	// +listType=map
+	// +listMapKey=mountPath
+	// +kubebuilder:validation:MaxItems=16
+	VolumeMounts []VolumeMount `json:"volumeMounts,omitempty"`
+}
+
+// ContainerResources are the compute resources of an init container or a sidecar: cpu,
+// memory and ephemeral-storage (extended resources are for the app's container), each
+// request at most its limit.
+// +kubebuilder:validation:XValidation:rule="!has(self.requests) || !has(self.limits) || !has(self.requests.cpu) || !has(self.limits.cpu) || quantity(string(self.requests.cpu)).compareTo(quantity(string(self.limits.cpu))) <= 0",message="requests.cpu must not exceed limits.cpu"
+// +kubebuilder:validation:XValidation:rule="!has(self.requests) || !has(self.limits) || !has(self.requests.memory) || !has(self.limits.memory) || quantity(string(self.requests.memory)).compareTo(quantity(string(self.limits.memory))) <= 0",message="requests.memory must not exceed limits.memory"
+// +kubebuilder:validation:XValidation:rule="!has(self.requests) || !has(self.limits) || !has(self.requests.ephemeral__dash__storage) || !has(self.limits.ephemeral__dash__storage) || quantity(string(self.requests.ephemeral__dash__storage)).compareTo(quantity(string(self.limits.ephemeral__dash__storage))) <= 0",message="requests.ephemeral-storage must not exceed limits.ephemeral-storage"
+type ContainerResources struct {
+	// limits are the most the container may use.
+	// +optional
+	Limits *ResourceAmounts `json:"limits,omitempty"`
+
+	// requests are what the container is scheduled with; a request left out is its limit.
+	// +optional
+	Requests *ResourceAmounts `json:"requests,omitempty"`
+}
+
+// ResourceAmounts are amounts of cpu, memory and ephemeral-storage, none negative.
+type ResourceAmounts struct {
+	// cpu, in cores: 500m is half a core.
+	// +optional
+	// +kubebuilder:validation:XValidation:rule="!string(self).startsWith('-')",message="cpu must not be negative"
+	CPU *resource.Quantity `json:"cpu,omitempty"`
+
+	// memory, in bytes: 128Mi.
+	// +optional
+	// +kubebuilder:validation:XValidation:rule="!string(self).startsWith('-')",message="memory must not be negative"
+	Memory *resource.Quantity `json:"memory,omitempty"`
+
+	// ephemeral-storage, in bytes: the container's writable layer and logs.
+	// +optional
+	// +kubebuilder:validation:XValidation:rule="!string(self).startsWith('-')",message="ephemeral-storage must not be negative"
+	EphemeralStorage *resource.Quantity `json:"ephemeral-storage,omitempty"`
+}
+
+// Sidecar is a container that runs beside the app's for the pod's whole life: a Container
+// with probes. It has no ports of its own, so its probes name ports by number.
+type Sidecar struct {
+	Container `json:",inline"`
+
+	// readinessProbe tells when the sidecar is ready; the pod is ready when all its
+	// containers are.
+	// +optional
+	// +kubebuilder:validation:XValidation:rule="(!has(self.httpGet) || type(self.httpGet.port) == int) && (!has(self.tcpSocket) || type(self.tcpSocket.port) == int)",message="a sidecar's readinessProbe must give its port by number: a sidecar has no named ports"
+	ReadinessProbe *Probe `json:"readinessProbe,omitempty"`
+
+	// livenessProbe tells when the sidecar must be restarted.
+	// +optional
+	// +kubebuilder:validation:XValidation:rule="!has(self.successThreshold) || self.successThreshold <= 1",message="a livenessProbe's successThreshold must be 1",fieldPath=".successThreshold"
+	// +kubebuilder:validation:XValidation:rule="(!has(self.httpGet) || type(self.httpGet.port) == int) && (!has(self.tcpSocket) || type(self.tcpSocket.port) == int)",message="a sidecar's livenessProbe must give its port by number: a sidecar has no named ports"
+	LivenessProbe *Probe `json:"livenessProbe,omitempty"`
+
+	// startupProbe holds the sidecar's other probes, and the containers after it, back until
+	// it succeeds.
+	// +optional
+	// +kubebuilder:validation:XValidation:rule="!has(self.successThreshold) || self.successThreshold <= 1",message="a startupProbe's successThreshold must be 1",fieldPath=".successThreshold"
+	// +kubebuilder:validation:XValidation:rule="(!has(self.httpGet) || type(self.httpGet.port) == int) && (!has(self.tcpSocket) || type(self.tcpSocket.port) == int)",message="a sidecar's startupProbe must give its port by number: a sidecar has no named ports"
+	StartupProbe *Probe `json:"startupProbe,omitempty"`
 }
 
 // EnvVar is an environment variable of the application's container: the fields of a pod's
@@ -723,6 +973,34 @@ type ExecAction struct {
 	Command []string `json:"command"`
 }
 
+// Lifecycle is what the container does before it is stopped.
+type Lifecycle struct {
+	// preStop runs before the container gets SIGTERM, within terminationGracePeriodSeconds:
+	// a pause, or a command.
+	// +optional
+	PreStop *LifecycleHandler `json:"preStop,omitempty"`
+}
+
+// LifecycleHandler is one action of the container's lifecycle: exactly one of its fields.
+// +kubebuilder:validation:XValidation:rule="has(self.sleep) != has(self.exec)",message="spec.lifecycle.preStop takes exactly one of sleep and exec"
+type LifecycleHandler struct {
+	// sleep pauses, by the kubelet, without running anything in the container.
+	// +optional
+	Sleep *SleepAction `json:"sleep,omitempty"`
+
+	// exec runs a command in the container (not in a shell: the image must have it).
+	// +optional
+	Exec *ExecAction `json:"exec,omitempty"`
+}
+
+// SleepAction pauses before the container is stopped.
+type SleepAction struct {
+	// seconds to pause, less than terminationGracePeriodSeconds; 0 for no pause.
+	// +required
+	// +kubebuilder:validation:Minimum=0
+	Seconds int64 `json:"seconds"`
+}
+
 // SecurityContext is what the container may do: the fields of a container's security context
 // that an application needs, without privileged mode, host access or SELinux and AppArmor
 // settings.
@@ -1113,6 +1391,164 @@ type IngressPath struct {
 	Port *intstr.IntOrString `json:"port,omitempty"`
 }
 
+// HTTPRoute routes HTTP requests for the app's hostnames and paths, as received by the
+// Gateways it attaches to, to its Service.
+type HTTPRoute struct {
+	// parentRefs are the Gateways, and optionally their listeners, the route attaches to. A
+	// Gateway of another namespace takes the route only if its listeners' allowedRoutes admit
+	// the app's namespace.
+	// +required
+	// +listType=atomic
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=8
+	// +kubebuilder:validation:XValidation:rule="self.all(p, self.exists_one(q, q.name == p.name && (has(q.__namespace__) ? q.__namespace__ : '') == (has(p.__namespace__) ? p.__namespace__ : '') && (has(q.sectionName) ? q.sectionName : '') == (has(p.sectionName) ? p.sectionName : '')))",message="spec.httpRoute.parentRefs must be unique"
+	// +kubebuilder:validation:XValidation:rule="self.all(p, self.all(q, q.name != p.name || (has(q.__namespace__) ? q.__namespace__ : '') != (has(p.__namespace__) ? p.__namespace__ : '') || has(q.sectionName) == has(p.sectionName)))",message="spec.httpRoute.parentRefs naming one Gateway twice must each name a sectionName"
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Gateways"
+	ParentRefs []GatewayReference `json:"parentRefs"`
+
+	// hostnames the route answers for (a DNS name, or a wildcard *.example.com); empty, every
+	// hostname the Gateway's listeners take.
+	// +optional
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=16
+	// +kubebuilder:validation:items:MaxLength=253
+	// +kubebuilder:validation:items:XValidation:rule="self.matches('^([*][.])?[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$') && self.split('.').all(l, size(l) <= 63) && !self.matches('^[0-9.]+$')",message="a spec.httpRoute.hostnames entry must be a lowercase DNS name, optionally starting with '*.', and not an IP address"
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Hostnames"
+	Hostnames []string `json:"hostnames,omitempty"`
+
+	// paths routed to the app's Service; unset, "/" and everything under it, to the first TCP
+	// port of spec.ports.
+	// +optional
+	// +listType=map
+	// +listMapKey=path
+	// +kubebuilder:validation:MaxItems=16
+	Paths []HTTPRoutePath `json:"paths,omitempty"`
+}
+
+// GatewayReference names a Gateway an HTTPRoute attaches to.
+type GatewayReference struct {
+	// name of the Gateway.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
+	Name string `json:"name"`
+
+	// namespace of the Gateway; unset, the app's.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
+	Namespace string `json:"namespace,omitempty"`
+
+	// sectionName names one listener of the Gateway; unset, every listener that takes the route.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
+	SectionName string `json:"sectionName,omitempty"`
+}
+
+// HTTPRoutePath routes one path to a port of the app's Service.
+type HTTPRoutePath struct {
+	// path is the URL path, absolute.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=1024
+	// +kubebuilder:validation:XValidation:rule="self.startsWith('/') && self.matches('^(?:[-A-Za-z0-9/._~!$&\\x27()*+,;=:@]|[%][0-9a-fA-F]{2})+$') && !self.matches('//|/[.]/|/[.][.]/|%2[fF]|/[.][.]?$')",message="a spec.httpRoute.paths[*].path must start with '/', hold only URL path characters and no '//', '/./', '/../', '%2F', nor end in '/.' or '/..'"
+	Path string `json:"path"`
+
+	// type is how the path matches: PathPrefix (by path segments; the default) or Exact.
+	// +optional
+	// +kubebuilder:default=PathPrefix
+	// +kubebuilder:validation:Enum=PathPrefix;Exact
+	Type string `json:"type,omitempty"`
+
+	// port of spec.ports the path goes to, by name or number; unset, the first TCP port.
+	// +optional
+	// +kubebuilder:validation:XIntOrString
+	// +kubebuilder:validation:MaxLength=15
+	Port *intstr.IntOrString `json:"port,omitempty"`
+}
+
+// NetworkPolicy lets the app's pods take connections to their ports from the peers it
+// names, and from none else.
+type NetworkPolicy struct {
+	// enabled turns the policy on; turning it off deletes it.
+	// +optional
+	Enabled bool `json:"enabled,omitempty"`
+
+	// sameApp lets the app's own pods reach each other.
+	// +optional
+	SameApp bool `json:"sameApp,omitempty"`
+
+	// namespaces lets every pod of these namespaces in, by name: the Ingress or Gateway
+	// controller's, the monitoring one's.
+	// +optional
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=16
+	// +kubebuilder:validation:items:MaxLength=63
+	// +kubebuilder:validation:items:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
+	Namespaces []string `json:"namespaces,omitempty"`
+
+	// from lets in the pods each peer selects: by their namespace's labels, their own, or
+	// both (the pods so labelled in the namespaces so labelled). A peer's podSelector alone
+	// selects pods of the app's namespace.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=16
+	From []NetworkPolicyPeer `json:"from,omitempty"`
+}
+
+// NetworkPolicyPeer selects pods by their namespace's labels, their own, or both.
+// +kubebuilder:validation:XValidation:rule="has(self.namespaceSelector) || has(self.podSelector)",message="a spec.networkPolicy.from peer needs a namespaceSelector, a podSelector or both"
+type NetworkPolicyPeer struct {
+	// namespaceSelector selects namespaces by their labels; empty, every namespace.
+	// +optional
+	NamespaceSelector *LabelSelector `json:"namespaceSelector,omitempty"`
+
+	// podSelector selects pods by their labels; empty, every pod (of the namespaces selected).
+	// +optional
+	PodSelector *LabelSelector `json:"podSelector,omitempty"`
+}
+
+// LabelSelector selects objects by their labels: all of matchLabels and matchExpressions
+// must hold; empty, it selects everything.
+type LabelSelector struct {
+	// matchLabels are labels the objects must carry, with these values.
+	// +optional
+	// +kubebuilder:validation:MaxProperties=16
+	// +kubebuilder:validation:XValidation:rule="self.all(k, k.matches('^([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$') && k.matches('^([^/]{1,253}/)?[^/]{1,63}$'))",message="matchLabels keys must be label keys: an optional DNS subdomain prefix and '/', then at most 63 letters, digits, '-', '_' and '.'"
+	MatchLabels map[string]LabelValue `json:"matchLabels,omitempty"`
+
+	// matchExpressions are requirements on the objects' labels.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=16
+	MatchExpressions []LabelSelectorRequirement `json:"matchExpressions,omitempty"`
+}
+
+// LabelSelectorRequirement is a requirement on one label.
+// +kubebuilder:validation:XValidation:rule="self.operator in ['In', 'NotIn'] ? has(self.values) && size(self.values) > 0 : !has(self.values) || size(self.values) == 0",message="operator In and NotIn need values; Exists and DoesNotExist take none"
+type LabelSelectorRequirement struct {
+	// key of the label.
+	// +required
+	// +kubebuilder:validation:MaxLength=317
+	// +kubebuilder:validation:XValidation:rule="self.matches('^([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$') && self.matches('^([^/]{1,253}/)?[^/]{1,63}$')",message="key must be a label key: an optional DNS subdomain prefix and '/', then at most 63 letters, digits, '-', '_' and '.'"
+	Key string `json:"key"`
+
+	// operator: In, NotIn, Exists or DoesNotExist.
+	// +required
+	// +kubebuilder:validation:Enum=In;NotIn;Exists;DoesNotExist
+	Operator metav1.LabelSelectorOperator `json:"operator"`
+
+	// values of the label, for In and NotIn.
+	// +optional
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=16
+	Values []LabelValue `json:"values,omitempty"`
+}
+
 // Autoscaling scales the app's pods with their resource use.
 // +kubebuilder:validation:XValidation:rule="!has(self.minReplicas) || self.minReplicas <= self.maxReplicas",message="minReplicas must not exceed maxReplicas"
 // +kubebuilder:validation:XValidation:rule="has(self.targetCPUUtilizationPercentage) || has(self.targetMemoryUtilizationPercentage)",message="autoscaling needs targetCPUUtilizationPercentage or targetMemoryUtilizationPercentage"
@@ -1143,6 +1579,105 @@ type Autoscaling struct {
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=1000
 	TargetMemoryUtilizationPercentage *int32 `json:"targetMemoryUtilizationPercentage,omitempty"`
+
+	// behavior is how fast the autoscaler scales down and up, such as a scale-down
+	// stabilization window; unset, the autoscaler's defaults.
+	// +optional
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Autoscaling Behavior"
+	Behavior *AutoscalingBehavior `json:"behavior,omitempty"`
+}
+
+// AutoscalingBehavior is how fast the autoscaler scales down and up: a curated part of a
+// HorizontalPodAutoscaler's behavior.
+// +kubebuilder:validation:MinProperties=1
+type AutoscalingBehavior struct {
+	// scaleDown bounds scaling down; unset, the autoscaler's own (a 300-second window, any
+	// number of pods).
+	// +optional
+	ScaleDown *ScalingRules `json:"scaleDown,omitempty"`
+
+	// scaleUp bounds scaling up; unset, the autoscaler's own (no window, at most doubling or 4
+	// pods every 15 seconds).
+	// +optional
+	ScaleUp *ScalingRules `json:"scaleUp,omitempty"`
+}
+
+// ScalingRules bound scaling in one direction.
+// +kubebuilder:validation:MinProperties=1
+type ScalingRules struct {
+	// stabilizationWindowSeconds is how far back the autoscaler looks for its recommendations,
+	// taking the safest, so that replicas do not flap: at most one hour.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=3600
+	StabilizationWindowSeconds *int32 `json:"stabilizationWindowSeconds,omitempty"`
+
+	// selectPolicy chooses among policies: Max (the default, the largest change), Min, or
+	// Disabled (no scaling in this direction).
+	// +optional
+	// +kubebuilder:validation:Enum=Max;Min;Disabled
+	SelectPolicy *autoscalingv2.ScalingPolicySelect `json:"selectPolicy,omitempty"`
+
+	// policies each bound the change over a period: a number of pods, or a percentage of them.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=8
+	Policies []ScalingPolicy `json:"policies,omitempty"`
+}
+
+// ScalingPolicy bounds the change of replicas over a period.
+type ScalingPolicy struct {
+	// type is Pods or Percent.
+	// +required
+	// +kubebuilder:validation:Enum=Pods;Percent
+	Type autoscalingv2.HPAScalingPolicyType `json:"type"`
+
+	// value is the number of pods, or percentage, the change may reach.
+	// +required
+	// +kubebuilder:validation:Minimum=1
+	Value int32 `json:"value"`
+
+	// periodSeconds is the period, at most 1800.
+	// +required
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=1800
+	PeriodSeconds int32 `json:"periodSeconds"`
+}
+
+// ServiceSettings are the type and annotations of the app's Service.
+type ServiceSettings struct {
+	// type of the Service: ClusterIP, NodePort (each port's nodePort, else one the cluster
+	// allocates) or LoadBalancer (a cloud's, or the cluster's, load balancer; it opens node
+	// ports too). Unset, NodePort when any port sets a nodePort, ClusterIP otherwise.
+	// +optional
+	// +kubebuilder:validation:Enum=ClusterIP;NodePort;LoadBalancer
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Service Type"
+	Type corev1.ServiceType `json:"type,omitempty"`
+
+	// annotations of the Service, which load balancer controllers read as their settings.
+	// +optional
+	// +kubebuilder:validation:MaxProperties=64
+	// +kubebuilder:validation:XValidation:rule="self.all(k, k.matches('^([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$') && k.matches('^([^/]{1,253}/)?[^/]{1,63}$'))",message="spec.service.annotations keys must be annotation keys: an optional DNS subdomain prefix and '/', then at most 63 letters, digits, '-', '_' and '.'"
+	Annotations map[string]string `json:"annotations,omitempty"`
+}
+
+// DisruptionBudget bounds the app's pods a voluntary disruption may take down: exactly one
+// of minAvailable and maxUnavailable, each a number of pods or a percentage of them.
+// +kubebuilder:validation:XValidation:rule="has(self.minAvailable) != has(self.maxUnavailable)",message="spec.disruptionBudget takes exactly one of minAvailable and maxUnavailable"
+type DisruptionBudget struct {
+	// minAvailable is how many pods must stay available through an eviction.
+	// +optional
+	// +kubebuilder:validation:XIntOrString
+	// +kubebuilder:validation:MaxLength=8
+	// +kubebuilder:validation:XValidation:rule="type(self) == int ? self >= 0 : self.matches('^0*(100|[0-9]{1,2})%$')",message="spec.disruptionBudget.minAvailable must be a number of pods (0 or more) or a percentage up to 100%"
+	MinAvailable *intstr.IntOrString `json:"minAvailable,omitempty"`
+
+	// maxUnavailable is how many pods an eviction may leave unavailable.
+	// +optional
+	// +kubebuilder:validation:XIntOrString
+	// +kubebuilder:validation:MaxLength=8
+	// +kubebuilder:validation:XValidation:rule="type(self) == int ? self >= 0 : self.matches('^0*(100|[0-9]{1,2})%$')",message="spec.disruptionBudget.maxUnavailable must be a number of pods (0 or more) or a percentage up to 100%"
+	MaxUnavailable *intstr.IntOrString `json:"maxUnavailable,omitempty"`
 }
 
 // PodServices configures the per-pod Services: the pods are annotated for the pod labeler,
@@ -1245,6 +1780,12 @@ type DemoApplicationStatus struct {
 	// +operator-sdk:csv:customresourcedefinitions:type=status,displayName="Per-pod Services"
 	PodServices int32 `json:"podServices,omitempty"`
 
+	// url is where the app answers: its Ingress's first host that is not a wildcard, https
+	// when the Ingress has a TLS certificate; empty when it has none.
+	// +optional
+	// +operator-sdk:csv:customresourcedefinitions:type=status,displayName="URL",xDescriptors={"urn:alm:descriptor:org.w3:link"}
+	URL string `json:"url,omitempty"`
+
 	// conditions are Available, Progressing and Degraded, which follow the Deployment and its
 	// pods (Degraded's reason says why pods are missing or failing, in the cluster's words),
 	// and Ready, Reconciling and Stalled, which sum them up as kstatus (Flux, kubectl wait)
@@ -1316,6 +1857,15 @@ const (
 	// ReasonAutoscalerFailed: the API server refused to let the operator read, write or
 	// delete the HorizontalPodAutoscaler, or hand it the Deployment's replicas.
 	ReasonAutoscalerFailed = "AutoscalerFailed"
+	// ReasonHTTPRouteFailed: the API server refused to let the operator read, write or delete
+	// the HTTPRoute.
+	ReasonHTTPRouteFailed = "HTTPRouteFailed"
+	// ReasonNetworkPolicyFailed: the API server refused to let the operator read, write or
+	// delete the NetworkPolicy.
+	ReasonNetworkPolicyFailed = "NetworkPolicyFailed"
+	// ReasonDisruptionBudgetFailed: the API server refused to let the operator read, write or
+	// delete the PodDisruptionBudget.
+	ReasonDisruptionBudgetFailed = "DisruptionBudgetFailed"
 	// ReasonAsExpected: nothing is wrong.
 	ReasonAsExpected = "AsExpected"
 	// ReasonFailedCreate: the Deployment's ReplicaSet cannot create pods; the message is the
@@ -1331,6 +1881,11 @@ const (
 	// ConfigMap or Secret it reads is missing, a command that does not exist); the
 	// message is the kubelet's.
 	ReasonCreateContainerError = "CreateContainerError"
+	// ReasonConfigNotFound: a ConfigMap or Secret the pods read (env, envFrom, a volume), or
+	// a key of it, does not exist and is not optional: the kubelet would not start a container
+	// that reads it through env (CreateContainerConfigError) nor mount it. The pods are not
+	// rolled for it until it exists; the message names it and the field that reads it.
+	ReasonConfigNotFound = "ConfigNotFound"
 	// ReasonCrashLoopBackOff: a pod's container keeps exiting; the message says how it last
 	// ended.
 	ReasonCrashLoopBackOff = "CrashLoopBackOff"
@@ -1363,6 +1918,22 @@ const (
 	// ReasonIngressNotServed: the Ingress has had no address for a while (a Warning Event, not
 	// a condition): no controller reported serving it, though some serve and never report one.
 	ReasonIngressNotServed = "IngressNotServed"
+	// ReasonGatewayAPIMissing: the app asks for an HTTPRoute and the cluster had no Gateway
+	// API HTTPRoute CRD when the operator started. Degraded until the CRDs are installed and
+	// the operator restarted.
+	ReasonGatewayAPIMissing = "GatewayAPIMissing"
+	// ReasonHTTPRouteNotServed: a Gateway the HTTPRoute names has not reported on it: no
+	// Gateway controller serves that Gateway, or none yet. Reconciling.
+	ReasonHTTPRouteNotServed = "HTTPRouteNotServed"
+	// ReasonHTTPRouteNotAccepted: a Gateway refused the HTTPRoute (its Accepted condition is
+	// False: a listener that does not allow the app's namespace, no matching hostname or
+	// section); the message is the Gateway controller's. Degraded.
+	ReasonHTTPRouteNotAccepted = "HTTPRouteNotAccepted"
+	// ReasonHTTPRouteRefsUnresolved: a Gateway cannot resolve the HTTPRoute's backend (its
+	// ResolvedRefs condition is False); the message is the Gateway controller's. Reconciling
+	// while the Service is not found, which may be the controller not having seen it yet;
+	// Degraded otherwise.
+	ReasonHTTPRouteRefsUnresolved = "HTTPRouteRefsUnresolved"
 	// ReasonRetrying: a step failed transiently (a timeout, throttling, the API server
 	// unavailable) and is retried.
 	ReasonRetrying = "Retrying"
@@ -1378,8 +1949,9 @@ const (
 // +kubebuilder:printcolumn:name="Ready",type=integer,JSONPath=`.status.readyReplicas`
 // +kubebuilder:printcolumn:name="Available",type=string,JSONPath=`.status.conditions[?(@.type=="Available")].status`
 // +kubebuilder:printcolumn:name="Status",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].reason`
+// +kubebuilder:printcolumn:name="URL",type=string,JSONPath=`.status.url`,priority=1
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
-// +operator-sdk:csv:customresourcedefinitions:displayName="Demo Application",resources={{Deployment,v1},{Event,v1},{HorizontalPodAutoscaler,v2},{Ingress,v1},{Service,v1}}
+// +operator-sdk:csv:customresourcedefinitions:displayName="Demo Application",resources={{Deployment,v1},{Event,v1},{HTTPRoute,v1},{HorizontalPodAutoscaler,v2},{Ingress,v1},{NetworkPolicy,v1},{PodDisruptionBudget,v1},{Service,v1}}
 // +kubebuilder:validation:XValidation:rule="oldSelf.hasValue() || (size(self.metadata.name) <= 63 && self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$'))",optionalOldSelf=true,message="metadata.name must be at most 63 characters, start with a letter and hold only lowercase letters, digits and '-': it names the app's Service and is the value of its pods' labels"
 
 // DemoApplication runs a container image as a Deployment exposed by a Service.

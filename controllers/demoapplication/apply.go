@@ -28,6 +28,7 @@ import (
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -37,8 +38,11 @@ import (
 	autoscalingv2ac "k8s.io/client-go/applyconfigurations/autoscaling/v2"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
 	networkingv1ac "k8s.io/client-go/applyconfigurations/networking/v1"
+	policyv1ac "k8s.io/client-go/applyconfigurations/policy/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+	gatewayv1ac "sigs.k8s.io/gateway-api/applyconfiguration/apis/v1"
 
 	"github.com/cmft/demo-operator/controllers/wellknown"
 )
@@ -197,6 +201,12 @@ func precondition(desired runtime.ApplyConfiguration, uid types.UID, rv string) 
 		d.UID, d.ResourceVersion = u, version
 	case *autoscalingv2ac.HorizontalPodAutoscalerApplyConfiguration:
 		d.UID, d.ResourceVersion = u, version
+	case *networkingv1ac.NetworkPolicyApplyConfiguration:
+		d.UID, d.ResourceVersion = u, version
+	case *gatewayv1ac.HTTPRouteApplyConfiguration:
+		d.UID, d.ResourceVersion = u, version
+	case *policyv1ac.PodDisruptionBudgetApplyConfiguration:
+		d.UID, d.ResourceVersion = u, version
 	}
 }
 
@@ -300,6 +310,12 @@ func ownedFields(obj client.Object) (any, error) {
 		return networkingv1ac.ExtractIngress(o, wellknown.FieldManager)
 	case *autoscalingv2.HorizontalPodAutoscaler:
 		return autoscalingv2ac.ExtractHorizontalPodAutoscaler(o, wellknown.FieldManager)
+	case *networkingv1.NetworkPolicy:
+		return networkingv1ac.ExtractNetworkPolicy(o, wellknown.FieldManager)
+	case *gatewayv1.HTTPRoute:
+		return gatewayv1ac.ExtractHTTPRoute(o, wellknown.FieldManager)
+	case *policyv1.PodDisruptionBudget:
+		return policyv1ac.ExtractPodDisruptionBudget(o, wellknown.FieldManager)
 	}
 	return nil, fmt.Errorf("no apply configuration for %T", obj)
 }

@@ -17,6 +17,8 @@ limitations under the License.
 package demoapplication
 
 import (
+	"unique"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -34,4 +36,19 @@ func ReplicaSetCacheTransform(in any) (any, error) {
 		rs.OwnerReferences = []metav1.OwnerReference{*ref}
 	}
 	return rs, nil
+}
+
+// ConfigCacheTransform is the transform of the operator's ConfigMap and Secret caches, which
+// tell when one that an app reads changes (configApps): of each its name and namespace (shared
+// by the namespace's objects) and the resourceVersion that says it changed. The cache holds
+// them as metadata only, and this drops the rest, annotations included, where kubectl apply
+// keeps a copy of the data.
+func ConfigCacheTransform(in any) (any, error) {
+	obj, ok := in.(*metav1.PartialObjectMetadata)
+	if !ok {
+		return in, nil
+	}
+	m := obj.ObjectMeta
+	obj.ObjectMeta = metav1.ObjectMeta{Name: m.Name, Namespace: unique.Make(m.Namespace).Value(), ResourceVersion: m.ResourceVersion}
+	return obj, nil
 }

@@ -33,6 +33,7 @@ import (
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/internal/test/builder"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // The autoscaler and the Ingress point at the app's Deployment and Service by name alone:
@@ -51,7 +52,7 @@ func deleteAtEnd(t *testing.T, app *paasv1.DemoApplication) {
 
 func TestAutoscalerOfAHeldDeployment(t *testing.T) {
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)
 
 	// A team's Deployment at 5 replicas, named like the app.
@@ -96,7 +97,7 @@ func TestAutoscalerOfAHeldDeployment(t *testing.T) {
 // again.
 func TestAutoscalerRemovedWhenTheDeploymentIsTaken(t *testing.T) {
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)
 	app := builder.DemoApplication(ns, "api")
 	app.Spec.Resources = &paasv1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m")}}
@@ -124,7 +125,7 @@ func TestAutoscalerRemovedWhenTheDeploymentIsTaken(t *testing.T) {
 
 func TestIngressOfAHeldService(t *testing.T) {
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)
 
 	theirs := &corev1.Service{

@@ -26,8 +26,11 @@ import (
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -38,6 +41,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/controllers/wellknown"
@@ -49,7 +53,8 @@ import (
 const DefaultConflictRetryInterval = 30 * time.Second
 
 // Reconciler turns a DemoApplication into the Deployment and Service it
-// declares, and the per-pod Services, Ingress and autoscaler it asks for; it keeps them as declared, and reports
+// declares, and the per-pod Services, Ingress or HTTPRoute, autoscaler, NetworkPolicy and
+// disruption budget it asks for; it keeps them as declared, and reports
 // their state in the DemoApplication's status.
 type Reconciler struct {
 	client.Client
@@ -65,8 +70,15 @@ type Reconciler struct {
 	PodLabels wellknown.PodLabelKeys
 	// podsRead is what the reconciler last read of each app's pods.
 	podsRead podsRead
+	// configVersions is the manager's cache, which holds the ConfigMaps and Secrets as
+	// metadata; configDigests, what the config hash last took of them.
+	configVersions client.Reader
+	configDigests  configDigests
 	// GracePeriod overrides DefaultGracePeriod when set.
 	GracePeriod time.Duration
+	// gatewayAPI is set when the cluster served the Gateway API's HTTPRoutes as the
+	// controller started: only then does it watch and write them.
+	gatewayAPI bool
 }
 
 // +kubebuilder:rbac:groups=paas.cmft.com,resources=demoapplications,verbs=get;list;watch
@@ -81,6 +93,9 @@ type Reconciler struct {
 // +kubebuilder:rbac:groups="",resources=services,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups=networking.k8s.io,resources=ingresses,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups=autoscaling,resources=horizontalpodautoscalers,verbs=get;list;watch;create;patch;delete
+// +kubebuilder:rbac:groups=networking.k8s.io,resources=networkpolicies,verbs=get;list;watch;create;patch;delete
+// +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=httproutes,verbs=get;list;watch;create;patch;delete
+// +kubebuilder:rbac:groups=policy,resources=poddisruptionbudgets,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 // The kubelet says why a readiness probe failed or a volume did not mount in a pod's Events
@@ -91,9 +106,13 @@ type Reconciler struct {
 // +kubebuilder:rbac:groups="",resources=namespaces,verbs=get;list;watch
 // Whether the IngressClass an app's Ingress names exists; read as metadata.
 // +kubebuilder:rbac:groups=networking.k8s.io,resources=ingressclasses,verbs=get;list;watch
+// The ConfigMaps and Secrets an app's pods read: watched as metadata, and read, those alone,
+// for the hash that rolls the pods when they change (rolloutOnConfigChange).
+// +kubebuilder:rbac:groups="",resources=configmaps;secrets,verbs=get;list;watch
 
 // Reconcile makes the cluster match the DemoApplication in steps (its Deployment, its
-// Service, its per-pod Services, its Ingress, its autoscaler), each run whatever the others met, and reads what keeps its
+// Service, its per-pod Services, its Ingress, its HTTPRoute, its autoscaler, its
+// NetworkPolicy, its disruption budget), each run whatever the others met, and reads what keeps its
 // pods from running while some are not ready or since one changed; then it rebuilds its status from what they
 // observed. Status is written at the end of every pass, failed or
 // not, once and only when it changed.
@@ -119,7 +138,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	s := &scope{app: app, first: len(app.Status.Conditions) == 0}
 	for _, step := range []func(context.Context, *scope){
 		r.reconcileDeployment, r.observePods, r.reconcileService, r.reconcilePodServices,
-		r.reconcileIngress, r.reconcileAutoscaler,
+		r.reconcileIngress, r.reconcileHTTPRoute, r.reconcileAutoscaler, r.reconcileNetworkPolicy, r.reconcileDisruptionBudget,
 	} {
 		step(ctx, s)
 	}
@@ -184,22 +203,42 @@ func (r *Reconciler) conflictRetryInterval() time.Duration {
 // watched as metadata, through the informer the pod labeler already has; ReplicaSets and
 // Namespaces as metadata too.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, options controller.Options) error {
+	r.configVersions = mgr.GetCache()
 	// Every reconcile lists its app's per-pod Services: indexed by app, that reads the app's
 	// own, where a label selector would scan every cached Service of the namespace.
 	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &corev1.Service{}, podServiceAppIndex, podServiceAppOf); err != nil {
 		return fmt.Errorf("indexing per-pod Services by app: %w", err)
 	}
+	// A ConfigMap or Secret wakes the apps that read it, found by this index of what each reads.
+	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &paasv1.DemoApplication{}, configRefIndex, configRefsOf); err != nil {
+		return fmt.Errorf("indexing DemoApplications by the ConfigMaps and Secrets they read: %w", err)
+	}
 	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &networkingv1.Ingress{}, ingressClassIndex, ingressClassOf); err != nil {
 		return fmt.Errorf("indexing Ingresses by IngressClass: %w", err)
 	}
+	served, err := GatewayAPIServed(mgr.GetRESTMapper())
+	if err != nil {
+		return err
+	}
+	r.gatewayAPI = served
 	// An informer's periodic resync replays every object unchanged: nothing to reconcile.
 	changed := builder.WithPredicates(predicate.ResourceVersionChangedPredicate{})
-	return ctrl.NewControllerManagedBy(mgr).
+	b := ctrl.NewControllerManagedBy(mgr)
+	if served {
+		// A route's status is its Gateways' report on it, which the app's status shows.
+		b = b.Owns(&gatewayv1.HTTPRoute{}, changed)
+	}
+	return b.
 		Named("demoapplication").
 		For(&paasv1.DemoApplication{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		Owns(&appsv1.Deployment{}, changed).
 		Owns(&corev1.Service{}, changed).
 		Owns(&networkingv1.Ingress{}, changed).
+		Owns(&networkingv1.NetworkPolicy{}, changed).
+		// A budget's status changes at every eviction and pod change: only its spec and
+		// metadata are the operator's.
+		Owns(&policyv1.PodDisruptionBudget{}, builder.WithPredicates(predicate.Or[client.Object](
+			predicate.GenerationChangedPredicate{}, predicate.LabelChangedPredicate{}, predicate.AnnotationChangedPredicate{}))).
 		// An autoscaler's status changes at every metrics sync: of it, only its conditions say
 		// whether it can scale the app.
 		Owns(&autoscalingv2.HorizontalPodAutoscaler{}, builder.WithPredicates(predicate.Or[client.Object](
@@ -220,6 +259,10 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, options controller.Optio
 			builder.WithPredicates(predicate.ResourceVersionChangedPredicate{}, predicate.NewPredicateFuncs(func(o client.Object) bool {
 				return o.GetLabels()[wellknown.LabelPodService] != ""
 			}))).
+		// ConfigMaps and Secrets as metadata, trimmed (ConfigCacheTransform): their data, or a
+		// copy of it in an annotation, is never cached.
+		Watches(&corev1.ConfigMap{}, handler.EnqueueRequestsFromMapFunc(r.configApps(kindConfigMap)), builder.OnlyMetadata, changed).
+		Watches(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(r.configApps(kindSecret)), builder.OnlyMetadata, changed).
 		Watches(&corev1.Namespace{}, handler.EnqueueRequestsFromMapFunc(r.namespaceApps),
 			builder.OnlyMetadata, builder.WithPredicates(podSecurityChanged())).
 		// Whether an IngressClass exists, not what it says, decides whether it serves.
@@ -227,6 +270,19 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, options controller.Optio
 			builder.OnlyMetadata, builder.WithPredicates(predicate.Funcs{UpdateFunc: func(event.UpdateEvent) bool { return false }})).
 		WithOptions(options).
 		Complete(r)
+}
+
+// GatewayAPIServed reports whether the cluster serves the Gateway API's HTTPRoutes, v1, as
+// mapper finds them: the operator runs on clusters without them, where it neither watches
+// nor writes routes.
+func GatewayAPIServed(mapper meta.RESTMapper) (bool, error) {
+	gk := schema.GroupKind{Group: gatewayv1.GroupName, Kind: "HTTPRoute"}
+	if _, err := mapper.RESTMapping(gk, gatewayv1.GroupVersion.Version); meta.IsNoMatchError(err) {
+		return false, nil
+	} else if err != nil {
+		return false, fmt.Errorf("asking the API server whether it serves %s %s: %w", gk, gatewayv1.GroupVersion.Version, err)
+	}
+	return true, nil
 }
 
 // podServiceAppIndex indexes the cached Services that are per-pod Services by the name of

@@ -88,7 +88,7 @@ func markDeploymentAvailable(g Gomega, namespace, name string) {
 
 func TestDemoApplicationLifecycle(t *testing.T) {
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)
 	app := builder.DemoApplication(ns, "shop")
 	app.Spec.Env = []paasv1.EnvVar{{Name: "MODE", Value: "demo"}}
@@ -153,7 +153,7 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 		// triggers a reconcile, through the owned-object watch. (A label: an annotation
 		// would bump a Deployment's generation and start a rollout.)
 		d := get(g, ns, "shop", &appsv1.Deployment{})
-		mergePatch(t, d, `{"metadata":{"labels":{"touched":"yes"}}}`)
+		suite.MergePatch(t, d, `{"metadata":{"labels":{"touched":"yes"}}}`)
 		g.Consistently(func() int { return writes.WritesUnder("/apis/") }, 2*time.Second).Should(Equal(before))
 		g.Expect(writes.WritesUnder("/api/v1/namespaces/" + ns + "/services")).To(Equal(1))
 	})
@@ -251,7 +251,7 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 		g.Consistently(func() int { return writes.WritesUnder("/apis/") }, 2*time.Second).Should(Equal(before))
 
 		d := get(g, ns, "shop", &appsv1.Deployment{})
-		mergePatch(t, d, `{"spec":{"template":{"spec":{"nodeSelector":{"kubernetes.io/os":"windows"}}}}}`)
+		suite.MergePatch(t, d, `{"spec":{"template":{"spec":{"nodeSelector":{"kubernetes.io/os":"windows"}}}}}`)
 		g.Eventually(func(g Gomega) {
 			g.Expect(get(g, ns, "shop", &appsv1.Deployment{}).Spec.Template.Spec.NodeSelector).
 				To(Equal(map[string]string{"kubernetes.io/os": "linux"}))
@@ -289,7 +289,7 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 	t.Run("drift in the Deployment and the Service is repaired", func(t *testing.T) {
 		g := NewWithT(t)
 		d := get(g, ns, "shop", &appsv1.Deployment{})
-		mergePatch(t, d, `{"spec":{"replicas":7}}`)
+		suite.MergePatch(t, d, `{"spec":{"replicas":7}}`)
 		g.Eventually(func(g Gomega) {
 			g.Expect(*get(g, ns, "shop", &appsv1.Deployment{}).Spec.Replicas).To(Equal(int32(3)))
 		}).Should(Succeed())
@@ -321,7 +321,7 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 		// Removing the managed-by label takes the Deployment out of the operator's
 		// cache; the operator finds it by name and labels it again.
 		d = get(g, ns, "shop", &appsv1.Deployment{})
-		mergePatch(t, d, `{"metadata":{"labels":{"app.kubernetes.io/managed-by":null}}}`)
+		suite.MergePatch(t, d, `{"metadata":{"labels":{"app.kubernetes.io/managed-by":null}}}`)
 		g.Eventually(func(g Gomega) {
 			g.Expect(get(g, ns, "shop", &appsv1.Deployment{}).Labels).To(HaveKeyWithValue(wellknown.LabelManagedBy, wellknown.ManagedByValue))
 		}).Should(Succeed())
@@ -362,7 +362,7 @@ func theirDeployment(namespace, name string) *appsv1.Deployment {
 
 func TestDemoApplicationConflict(t *testing.T) {
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)
 
 	theirs := theirDeployment(ns, "taken")
@@ -429,7 +429,7 @@ func TestDemoApplicationConflict(t *testing.T) {
 
 func TestDemoApplicationNodePortCollision(t *testing.T) {
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)
 
 	first, second := builder.DemoApplication(ns, "first"), builder.DemoApplication(ns, "second")
@@ -456,7 +456,7 @@ func TestDemoApplicationNodePortCollision(t *testing.T) {
 
 func TestDemoApplicationValidation(t *testing.T) {
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	port := func(p paasv1.DemoApplicationPort) []paasv1.DemoApplicationPort {
 		return []paasv1.DemoApplicationPort{p}
 	}
@@ -761,7 +761,7 @@ func TestDemoApplicationValidation(t *testing.T) {
 
 func TestSamplesApply(t *testing.T) {
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	dir := filepath.Join(testenv.Root(), "config", "samples")
 	for _, file := range []string{"paas_v1_demoapplication.yaml", "paas_v1beta1_demoapplication.yaml"} {
 		t.Run(file, func(t *testing.T) {

@@ -83,6 +83,9 @@ func newDeployment(app *paasv1.DemoApplication, extraEnv []corev1.EnvVar, keys w
 	if app.Spec.MinReadySeconds > 0 {
 		deployment.WithMinReadySeconds(app.Spec.MinReadySeconds)
 	}
+	if app.Spec.RevisionHistoryLimit != nil {
+		deployment.WithRevisionHistoryLimit(*app.Spec.RevisionHistoryLimit)
+	}
 	return appsv1ac.Deployment(app.Name, app.Namespace).
 		WithLabels(labelsFor(app)).
 		WithOwnerReferences(ownerReference(app)).
@@ -94,6 +97,7 @@ func newDeployment(app *paasv1.DemoApplication, extraEnv []corev1.EnvVar, keys w
 func podTemplate(app *paasv1.DemoApplication, extraEnv []corev1.EnvVar, keys wellknown.PodLabelKeys) *corev1ac.PodTemplateSpecApplyConfiguration {
 	spec := &app.Spec
 	pod := corev1ac.PodSpec().WithContainers(appContainer(spec, extraEnv)).
+		WithInitContainers(initContainers(spec, extraEnv)...).
 		WithImagePullSecrets(converted[[]*corev1ac.LocalObjectReferenceApplyConfiguration](spec.ImagePullSecrets)...)
 	if name := string(spec.ServiceAccountName); name != "" {
 		// The API server copies serviceAccountName into the deprecated serviceAccount and back
@@ -105,6 +109,12 @@ func podTemplate(app *paasv1.DemoApplication, extraEnv []corev1.EnvVar, keys wel
 	}
 	if len(spec.NodeSelector) > 0 {
 		pod.WithNodeSelector(labelValues(spec.NodeSelector))
+	}
+	if spec.PriorityClassName != "" {
+		pod.WithPriorityClassName(string(spec.PriorityClassName))
+	}
+	if spec.TerminationGracePeriodSeconds != nil {
+		pod.WithTerminationGracePeriodSeconds(*spec.TerminationGracePeriodSeconds)
 	}
 	pod.WithSecurityContext(converted[*corev1ac.PodSecurityContextApplyConfiguration](spec.PodSecurityContext)).
 		WithTolerations(converted[[]*corev1ac.TolerationApplyConfiguration](spec.Tolerations)...).
@@ -169,6 +179,9 @@ func appContainer(spec *paasv1.DemoApplicationSpec, extraEnv []corev1.EnvVar) *c
 	if r := spec.Resources; r != nil && (len(r.Limits) > 0 || len(r.Requests) > 0) {
 		container.WithResources(converted[*corev1ac.ResourceRequirementsApplyConfiguration](r))
 	}
+	if stop := preStop(spec); stop != nil {
+		container.WithLifecycle(corev1ac.Lifecycle().WithPreStop(stop))
+	}
 	return container
 }
 
@@ -192,7 +205,22 @@ func withPodSecurityDefaults(d *appsv1ac.DeploymentApplyConfiguration, enforced 
 		pod.SecurityContext = corev1ac.PodSecurityContext()
 	}
 	podSC := pod.SecurityContext
-	container := &pod.Containers[0]
+	// The init containers and sidecars are held to the same level as the app's container is.
+	unconfined := false
+	for _, containers := range [][]corev1ac.ContainerApplyConfiguration{pod.Containers, pod.InitContainers} {
+		for i := range containers {
+			unconfined = withRestrictedContainer(&containers[i], podSC) || unconfined
+		}
+	}
+	if unconfined && podSC.SeccompProfile == nil {
+		podSC.WithSeccompProfile(corev1ac.SeccompProfile().WithType(corev1.SeccompProfileTypeRuntimeDefault))
+	}
+	return d
+}
+
+// withRestrictedContainer fills in container's security context as withPodSecurityDefaults
+// does, within a pod of podSC; it reports whether the container sets no seccomp profile.
+func withRestrictedContainer(container *corev1ac.ContainerApplyConfiguration, podSC *corev1ac.PodSecurityContextApplyConfiguration) bool {
 	if container.SecurityContext == nil {
 		container.SecurityContext = corev1ac.SecurityContext()
 	}
@@ -211,10 +239,7 @@ func withPodSecurityDefaults(d *appsv1ac.DeploymentApplyConfiguration, enforced 
 	if sc.RunAsNonRoot == nil && podSC.RunAsNonRoot == nil && !asRoot {
 		sc.WithRunAsNonRoot(true)
 	}
-	if sc.SeccompProfile == nil && podSC.SeccompProfile == nil {
-		podSC.WithSeccompProfile(corev1ac.SeccompProfile().WithType(corev1.SeccompProfileTypeRuntimeDefault))
-	}
-	return d
+	return sc.SeccompProfile == nil
 }
 
 // labelValues returns m with plain string values, as a Kubernetes object's labels hold them.
@@ -277,7 +302,8 @@ func mergeEnv(env, extra []corev1.EnvVar) []corev1.EnvVar {
 }
 
 // newService returns the Service that exposes app's ports, or nil when app declares none
-// (a Service must have a port). It is a NodePort Service when any port asks for a nodePort.
+// (a Service must have a port). It is of the type spec.service gives, else a NodePort
+// Service when any port asks for a nodePort.
 func newService(app *paasv1.DemoApplication) *corev1ac.ServiceApplyConfiguration {
 	if len(app.Spec.Ports) == 0 {
 		return nil
@@ -292,10 +318,15 @@ func newService(app *paasv1.DemoApplication) *corev1ac.ServiceApplyConfiguration
 		}
 		spec.WithPorts(port)
 	}
-	return corev1ac.Service(app.Name, app.Namespace).
+	settings := ptr.Deref(app.Spec.Service, paasv1.ServiceSettings{})
+	service := corev1ac.Service(app.Name, app.Namespace).
 		WithLabels(labelsFor(app)).
 		WithOwnerReferences(ownerReference(app)).
-		WithSpec(spec.WithType(serviceType))
+		WithSpec(spec.WithType(cmp.Or(settings.Type, serviceType)))
+	if len(settings.Annotations) > 0 {
+		service.WithAnnotations(settings.Annotations)
+	}
+	return service
 }
 
 // servicePort returns p as a Service port without its nodePort.
@@ -478,6 +509,7 @@ func newAutoscaler(app *paasv1.DemoApplication) *autoscalingv2ac.HorizontalPodAu
 					WithType(autoscalingv2.UtilizationMetricType).
 					WithAverageUtilization(*target.utilization))))
 	}
+	spec.WithBehavior(converted[*autoscalingv2ac.HorizontalPodAutoscalerBehaviorApplyConfiguration](a.Behavior))
 	return autoscalingv2ac.HorizontalPodAutoscaler(app.Name, app.Namespace).
 		WithLabels(labelsFor(app)).
 		WithOwnerReferences(ownerReference(app)).

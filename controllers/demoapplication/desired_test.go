@@ -56,6 +56,8 @@ func TestNewDeployment(t *testing.T) {
 		g.Expect(d.Spec.Template.Spec.Containers).To(ConsistOf(corev1.Container{
 			Name: ContainerName, Image: "nginx:1.27",
 			Ports: []corev1.ContainerPort{{ContainerPort: 8080, Protocol: corev1.ProtocolTCP}},
+			// Serving on a port, it pauses before it stops while the endpoints drop it.
+			Lifecycle: &corev1.Lifecycle{PreStop: &corev1.LifecycleHandler{Sleep: &corev1.SleepAction{Seconds: DefaultPreStopSeconds}}},
 		}))
 		selector := labels.SelectorFromSet(d.Spec.Selector.MatchLabels)
 		g.Expect(selector.Matches(labels.Set(d.Spec.Template.Labels))).To(BeTrue())

@@ -15,11 +15,24 @@ limitations under the License.
 */
 
 // Package demoapplication holds the DemoApplication controller, which turns a
-// DemoApplication into a Deployment, a Service and per-pod Services.
+// DemoApplication into a Deployment, a Service, per-pod Services, an Ingress or a Gateway API
+// HTTPRoute, a HorizontalPodAutoscaler, a NetworkPolicy and a PodDisruptionBudget.
 //
 // Reconcile (controller.go) runs the steps (steps.go) on one scope (scope.go) that carries
 // what each step observed and how it failed. A step builds the desired object with a pure
-// builder (desired.go) and applies it through apply.go, server-side apply that never touches
-// an object the operator does not own. At the end of the pass, status (status.go), Events
-// (events.go) and the requeue decision read that scope.
+// builder and applies it through apply.go, server-side apply that never touches an object the
+// operator does not own. The builders: desired.go (the Deployment and its pod template, the
+// Services, the Ingress, the autoscaler), initcontainers.go (init containers and sidecars),
+// lifecycle.go (the pause before a container stops), podsecurity.go (the namespace's Pod Security
+// level, which the pod's security context meets), configrollout.go (the hash of the ConfigMaps
+// and Secrets the pods use, which rolls them out when those change), defaults.go (which
+// defaults a Deployment was built with, so that new ones come with the app's next rollout),
+// httproute.go, networkpolicy.go and disruptionbudget.go (their objects and steps);
+// convert.go copies between typed API values and apply configurations.
+//
+// At the end of the pass, status (status.go, with url.go for the app's address), Events
+// (events.go), the metrics (metrics.go) and the requeue decision read that scope. Why an app
+// is not available is read from its pods (podcauses.go: a pod's waiting, crashing or
+// unscheduled cause) and from its autoscaler and Ingress (servingcauses.go). cache.go holds
+// the transforms the manager's cache applies to ReplicaSets, ConfigMaps and Secrets.
 package demoapplication

@@ -19,14 +19,20 @@ package demoapplication
 // The builders, for the tests of package demoapplication_test that dry-run what they build
 // against the suite's API server.
 var (
-	NewDeployment      = newDeployment
-	NewService         = newService
-	NewPodService      = newPodService
-	NewIngress         = newIngress
-	NewAutoscaler      = newAutoscaler
-	PodServicesEnabled = podServicesEnabled
-	Settled            = settled
-	OwnedFields        = ownedFields
-	Convert            = convert
-	ProtocolOf         = protocolOf
+	NewDeployment       = newDeployment
+	NewService          = newService
+	NewPodService       = newPodService
+	NewIngress          = newIngress
+	NewAutoscaler       = newAutoscaler
+	NewHTTPRoute        = newHTTPRoute
+	NewNetworkPolicy    = newNetworkPolicy
+	HTTPRouteURL        = httpRouteURL
+	PodServicesEnabled  = podServicesEnabled
+	Settled             = settled
+	OwnedFields         = ownedFields
+	Convert             = convert
+	ProtocolOf          = protocolOf
+	NewDisruptionBudget = newDisruptionBudget
+	PreStop             = preStop
+	URLOf               = urlOf
 )

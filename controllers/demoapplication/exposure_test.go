@@ -39,6 +39,7 @@ import (
 	"github.com/cmft/demo-operator/controllers/demoapplication"
 	"github.com/cmft/demo-operator/controllers/wellknown"
 	"github.com/cmft/demo-operator/internal/test/builder"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // fieldOwners returns the managers whose fields of obj include path, in managedFields' keys
@@ -72,7 +73,7 @@ func gone(namespace, name string, obj client.Object) func() bool {
 
 func TestIngress(t *testing.T) {
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)
 	app := builder.DemoApplication(ns, "web")
 	app.Spec.Ports = []paasv1.DemoApplicationPort{{Name: "http", Port: 80, TargetPort: ptr.To(intstr.FromInt32(8080))}, {Name: "admin", Port: 9000}}
@@ -112,7 +113,7 @@ func TestIngress(t *testing.T) {
 	t.Run("drift is repaired", func(t *testing.T) {
 		g := NewWithT(t)
 		in := get(g, ns, "web", &networkingv1.Ingress{})
-		mergePatch(t, in, `{"metadata":{"annotations":{"example.com/rate-limit":"1000"}},"spec":{"ingressClassName":"other"}}`)
+		suite.MergePatch(t, in, `{"metadata":{"annotations":{"example.com/rate-limit":"1000"}},"spec":{"ingressClassName":"other"}}`)
 		g.Eventually(func(g Gomega) {
 			in := get(g, ns, "web", &networkingv1.Ingress{})
 			g.Expect(in.Annotations).To(HaveKeyWithValue("example.com/rate-limit", "10"))
@@ -177,7 +178,7 @@ func TestIngress(t *testing.T) {
 
 func TestAutoscaling(t *testing.T) {
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)
 	app := builder.DemoApplication(ns, "api")
 	app.Spec.Replica = ptr.To[int32](3)
@@ -234,7 +235,7 @@ func TestAutoscaling(t *testing.T) {
 	t.Run("drift in the autoscaler is repaired", func(t *testing.T) {
 		g := NewWithT(t)
 		hpa := get(g, ns, "api", &autoscalingv2.HorizontalPodAutoscaler{})
-		mergePatch(t, hpa, `{"spec":{"maxReplicas":100}}`)
+		suite.MergePatch(t, hpa, `{"spec":{"maxReplicas":100}}`)
 		g.Eventually(func(g Gomega) {
 			g.Expect(get(g, ns, "api", &autoscalingv2.HorizontalPodAutoscaler{}).Spec.MaxReplicas).To(Equal(int32(6)))
 		}).Should(Succeed())
@@ -289,7 +290,7 @@ func TestAutoscaling(t *testing.T) {
 
 func TestDeploymentStrategy(t *testing.T) {
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)
 	app := builder.DemoApplication(ns, "db")
 	app.Spec.Strategy = &paasv1.DeploymentStrategy{RollingUpdate: &paasv1.RollingUpdateDeployment{
@@ -322,7 +323,7 @@ func TestDeploymentStrategy(t *testing.T) {
 
 	// Someone else's switch is put back too.
 	d := get(g, ns, "db", &appsv1.Deployment{})
-	mergePatch(t, d, `{"spec":{"strategy":{"type":"Recreate","rollingUpdate":null}}}`)
+	suite.MergePatch(t, d, `{"spec":{"strategy":{"type":"Recreate","rollingUpdate":null}}}`)
 	g.Eventually(func(g Gomega) {
 		g.Expect(strategy(g).Type).To(Equal(appsv1.RollingUpdateDeploymentStrategyType))
 	}).Should(Succeed())
@@ -334,7 +335,7 @@ func TestDeploymentStrategy(t *testing.T) {
 
 func TestAffinity(t *testing.T) {
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)
 	app := builder.DemoApplication(ns, "spread")
 	app.Spec.Affinity = &paasv1.Affinity{

@@ -42,6 +42,7 @@ import (
 	"github.com/cmft/demo-operator/controllers/demoapplication"
 	"github.com/cmft/demo-operator/controllers/wellknown"
 	"github.com/cmft/demo-operator/internal/test/builder"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // inPlace matches an app whose whole spec is applied and which is not degraded.
@@ -94,7 +95,7 @@ func servicePorts(g Gomega, namespace, name string) map[portKey]int32 {
 
 func TestServicePortEdits(t *testing.T) {
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	tcp, udp := corev1.ProtocolTCP, corev1.ProtocolUDP
 
 	// edit changes app's ports and waits until the Service has exactly want's ports and
@@ -187,7 +188,7 @@ func TestFailuresReachStatus(t *testing.T) {
 
 	t.Run("RBAC removed: a forbidden read", func(t *testing.T) {
 		g := NewWithT(t)
-		ns := suite.NewNamespace(t)
+		ns := testenv.NewNamespace(t, k8sClient, "test-")
 		// A name taken by a Deployment outside the cache is looked up on the API server, to
 		// tell whose it is: forbidden now.
 		theirs := theirDeployment(ns, "rbac")
@@ -210,7 +211,7 @@ func TestFailuresReachStatus(t *testing.T) {
 
 	t.Run("an admission policy that denies: a refused delete", func(t *testing.T) {
 		g := NewWithT(t)
-		ns := suite.NewNamespace(t)
+		ns := testenv.NewNamespace(t, k8sClient, "test-")
 		app := createInPlace(g, builder.DemoApplication(ns, "kept"))
 
 		denyServiceDeletes(t, ns)
@@ -225,7 +226,7 @@ func TestFailuresReachStatus(t *testing.T) {
 
 	t.Run("a ResourceQuota that denies: refused per-pod Services", func(t *testing.T) {
 		g := NewWithT(t)
-		ns := suite.NewNamespace(t)
+		ns := testenv.NewNamespace(t, k8sClient, "test-")
 		app := createInPlace(g, builder.DemoApplication(ns, "quota"))
 
 		// envtest runs no quota controller: the test writes the usage it would.
@@ -314,7 +315,7 @@ func (c staleCache) Get(_ context.Context, key client.ObjectKey, obj client.Obje
 
 func TestReplacedSinceCached(t *testing.T) {
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)
 	// The cache still holds the app's Deployment, since deleted, and cannot see the one of
 	// someone else that took its name (it holds only labelled objects). The app exists only

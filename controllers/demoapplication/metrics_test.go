@@ -27,6 +27,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	"github.com/cmft/demo-operator/internal/test/builder"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // appSeries returns the demoapplication_* series of the app namespace/name, as the metrics
@@ -63,7 +64,7 @@ func appSeries(g Gomega, namespace, name string) map[string]float64 {
 func TestMetricsPerApp(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	app := builder.DemoApplication(ns, "web")
 	app.Spec.Replica = ptr.To[int32](3)
 	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())

@@ -34,6 +34,7 @@ import (
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/internal/test/builder"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // TestPodCausesReachStatus plays the kubelet, which envtest does not run: a pod of the app
@@ -44,7 +45,7 @@ import (
 func TestPodCausesReachStatus(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	app := builder.DemoApplication(ns, "web")
 	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
 	var pod *corev1.Pod
@@ -110,7 +111,7 @@ func TestPodCausesReachStatus(t *testing.T) {
 func BenchmarkCauseToStatus(b *testing.B) {
 	g := NewWithT(b)
 	ctx := context.Background()
-	ns := suite.NewNamespace(b)
+	ns := testenv.NewNamespace(b, k8sClient, "test-")
 	app := builder.DemoApplication(ns, "web")
 	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
 	var pod *corev1.Pod
@@ -200,7 +201,7 @@ func BenchmarkCauseToStatus(b *testing.B) {
 // controller: one pod, not ready.
 func podCauseApp(t *testing.T, g Gomega) (*paasv1.DemoApplication, *corev1.Pod) {
 	t.Helper()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	app := builder.DemoApplication(ns, "web")
 	g.Expect(k8sClient.Create(context.Background(), app)).To(Succeed())
 	var pod *corev1.Pod
@@ -342,7 +343,7 @@ func TestOOMKillsReachStatus(t *testing.T) {
 		And(HaveField("Note", killed(2)), HaveField("Series", HaveField("Count", int32(2))))))
 
 	// Another change of the pod tells no kill twice.
-	mergePatch(t, pod, `{"metadata":{"annotations":{"touched":"yes"}}}`)
+	suite.MergePatch(t, pod, `{"metadata":{"annotations":{"touched":"yes"}}}`)
 	g.Consistently(kills, 2*time.Second, 100*time.Millisecond).Should(ConsistOf(
 		HaveField("Note", degraded.Message), HaveField("Series", HaveField("Count", int32(2)))))
 }
@@ -361,7 +362,7 @@ func TestEvictionReachesStatus(t *testing.T) {
 	g.Expect(app).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionFalse, paasv1.ReasonAsExpected))
 	notes := func(g Gomega) []string { return eventNotes(g, app.Namespace, app.Name, paasv1.ReasonEvicted) }
 	g.Eventually(notes).Should(ConsistOf("Pod web-6b7f9-aaaaa: " + message))
-	mergePatch(t, pod, `{"metadata":{"annotations":{"touched":"yes"}}}`)
+	suite.MergePatch(t, pod, `{"metadata":{"annotations":{"touched":"yes"}}}`)
 	g.Consistently(notes, 2*time.Second, 100*time.Millisecond).Should(HaveLen(1))
 }
 

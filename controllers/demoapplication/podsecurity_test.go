@@ -45,7 +45,7 @@ import (
 // author have: the API server refuses each, naming the field.
 func TestPodSecurityRefusals(t *testing.T) {
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	for _, tc := range []struct {
 		name          string
 		change        func(*paasv1.DemoApplicationSpec)
@@ -113,7 +113,7 @@ func TestPodSecurityRefusals(t *testing.T) {
 func TestPodSecurityRulesRatchet(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	data, err := os.ReadFile(filepath.Join(testenv.Root(), "config/crd/bases/paas.cmft.com_demoapplications.yaml"))
 	g.Expect(err).NotTo(HaveOccurred())
 	// The CRD under a group of its own, so that the suite's stays as it is.
@@ -204,7 +204,7 @@ func withoutRules(node any) {
 func TestRestrictedNamespaceGetsSecurityDefaults(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	app := builder.DemoApplication(ns, "plain")
 	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
 	g.Eventually(func(g Gomega) {

@@ -33,6 +33,7 @@ import (
 	"github.com/cmft/demo-operator/controllers/demoapplication"
 	"github.com/cmft/demo-operator/controllers/wellknown"
 	"github.com/cmft/demo-operator/internal/test/builder"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // newAppPod plays the Deployment and ReplicaSet controllers, which envtest does not run: a
@@ -73,7 +74,7 @@ func podServices(g Gomega, app *paasv1.DemoApplication) []string {
 
 func TestPodServices(t *testing.T) {
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)
 	app := builder.DemoApplication(ns, "web")
 	app.Spec.Ports = []paasv1.DemoApplicationPort{
@@ -213,7 +214,7 @@ func TestPodServices(t *testing.T) {
 
 func TestPodServiceNameTaken(t *testing.T) {
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)
 	foreign := &corev1.Service{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "api-5c8d7-aaaaa", Labels: map[string]string{"team": "payments"}},

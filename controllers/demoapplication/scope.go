@@ -40,6 +40,9 @@ type scope struct {
 	// pass could not tell (reading it failed): status then keeps what it said before.
 	deployment      *appsv1.Deployment
 	deploymentKnown bool
+	// defaultsBefore is set when the Deployment keeps the template an earlier operator
+	// built (withDefaults): the app gets this operator's defaults with its next rollout.
+	defaultsBefore bool
 	// service is app's Service, nil when it has none; serviceKnown as deploymentKnown.
 	service      *corev1.Service
 	serviceKnown bool
@@ -57,6 +60,8 @@ type scope struct {
 	recheckAfter time.Duration
 	// podServices counts the per-pod Services in place; nil when they could not be listed.
 	podServices *int32
+	// url is where the app answers (urlOf), "" nowhere; nil when the pass could not tell.
+	url *string
 	// failures are what the steps could not do, in the order they met them.
 	failures []failure
 	// created, updated and deleted are the objects the pass created, brought back to the

@@ -38,6 +38,7 @@ import (
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/internal/test/health"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // verdicts returns kstatus' and Argo CD's verdicts on app.
@@ -70,7 +71,7 @@ func hpaCondition(t autoscalingv2.HorizontalPodAutoscalerConditionType, status c
 // Degraded once they have lasted the grace period; and they clear when the autoscaler recovers.
 func TestAutoscalerCauses(t *testing.T) {
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)
 	app := builder.DemoApplication(ns, "api")
 	app.Spec.Resources = &paasv1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m")}}
@@ -169,7 +170,7 @@ func TestAutoscalerCauses(t *testing.T) {
 // what the autoscaler set when it owns the replicas, not spec.replica.
 func TestDesiredReplicas(t *testing.T) {
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)
 	app := builder.DemoApplication(ns, "web", builder.Replicas(1))
 	app.Spec.Resources = &paasv1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m")}}
@@ -211,7 +212,7 @@ func TestDesiredReplicas(t *testing.T) {
 // app within seconds; creating the class, or a controller reporting an address, clears it.
 func TestIngressCauses(t *testing.T) {
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)
 	// IngressClasses are cluster-wide: one of this test's own name.
 	class := ns + "-lb"

@@ -49,6 +49,9 @@ func setStatus(s *scope) {
 	if s.podServices != nil {
 		app.Status.PodServices = *s.podServices
 	}
+	if s.url != nil {
+		app.Status.URL = *s.url
+	}
 	setDegradedCondition(s)
 	setSummaryConditions(s)
 	app.Status.ObservedGeneration = app.Generation

@@ -65,6 +65,12 @@ func (r *Reconciler) reconcileDeployment(ctx context.Context, s *scope) {
 		withPodSecurityDefaults(desired, level)
 	}
 	if err == nil {
+		err = r.withConfigHash(ctx, s, live, desired)
+	}
+	if err == nil {
+		s.defaultsBefore, err = withDefaults(s.app, live, desired)
+	}
+	if err == nil {
 		err = r.replaceStrategy(ctx, s.app, live)
 	}
 	if err == nil && s.app.Spec.Autoscaling != nil {
@@ -264,7 +270,7 @@ func (r *Reconciler) reconcileService(ctx context.Context, s *scope) {
 
 // reconcileIngress applies the desired Ingress while the app has its Service, or deletes
 // ours when the app asks for none or has no Service: the Ingress names its Service alone,
-// and would route to whichever holds that name.
+// and would route to whichever holds that name. It records the app's URL.
 func (r *Reconciler) reconcileIngress(ctx context.Context, s *scope) {
 	const step = paasv1.ReasonIngressFailed
 	current := &networkingv1.Ingress{ObjectMeta: metav1.ObjectMeta{Name: s.app.Name, Namespace: s.app.Namespace}}
@@ -272,15 +278,18 @@ func (r *Reconciler) reconcileIngress(ctx context.Context, s *scope) {
 	switch {
 	case desired == nil:
 		r.deleteStep(ctx, s, step, current)
+		s.url = ptr.To(urlOf(s.app))
 	case !s.serviceKnown:
 		// Whether the Service is the app's is not known: the Ingress stays as it is.
 	case s.service == nil:
 		s.wait(paasv1.ReasonServiceFailed, "the Ingress waits for a Service of the app's own")
 		r.deleteStep(ctx, s, step, current)
+		s.url = ptr.To("")
 	default:
 		if r.applyStep(ctx, s, step, current, desired) != absent {
 			r.observeIngress(ctx, s, current)
 		}
+		s.url = ptr.To(urlOf(s.app))
 	}
 }
 
@@ -329,7 +338,8 @@ func (r *Reconciler) deleteStep(ctx context.Context, s *scope, step string, curr
 // names it differently. Ports are keyed by port and protocol, so anything less than the
 // whole list (a strategic-merge delete keys them by number alone) can take the other half
 // of a TCP/UDP pair with it. The write is guarded by the resourceVersion it was computed
-// from, and keeps the node ports the cluster allocated to ports the spec keeps.
+// from, and keeps the node ports the cluster allocated (NodePort, LoadBalancer) to ports the
+// spec keeps.
 func (r *Reconciler) replacePorts(ctx context.Context, app *paasv1.DemoApplication, desired *corev1ac.ServiceApplyConfiguration) error {
 	svc := &corev1.Service{}
 	if err := r.Get(ctx, client.ObjectKeyFromObject(app), svc); err != nil || !metav1.IsControlledBy(svc, app) {
@@ -358,7 +368,7 @@ func (r *Reconciler) replacePorts(ctx context.Context, app *paasv1.DemoApplicati
 	patched.Spec.Ports = make([]corev1.ServicePort, len(desired.Spec.Ports))
 	for i, p := range desired.Spec.Ports {
 		convert(p, &patched.Spec.Ports[i])
-		if p.NodePort == nil && patched.Spec.Type == corev1.ServiceTypeNodePort {
+		if p.NodePort == nil && patched.Spec.Type != corev1.ServiceTypeClusterIP {
 			patched.Spec.Ports[i].NodePort = live[key{*p.Port, *p.Protocol}]
 		}
 	}

@@ -23,12 +23,12 @@ import (
 
 	. "github.com/onsi/gomega"
 	eventsv1 "k8s.io/api/events/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/cmft/demo-operator/internal/test/controllersuite"
+	"github.com/cmft/demo-operator/internal/test/requestcount"
 )
 
 // The suite runs one manager, built exactly as the binary builds it and with the operator's
@@ -38,7 +38,7 @@ var (
 	cfg       *rest.Config
 	k8sClient client.Client
 	mgr       ctrl.Manager
-	writes    *controllersuite.Requests
+	writes    *requestcount.Counter
 	suite     *controllersuite.Suite
 )
 
@@ -46,14 +46,6 @@ func TestMain(m *testing.M) {
 	os.Exit(controllersuite.Run(m, func(s *controllersuite.Suite) {
 		suite, cfg, k8sClient, mgr, writes = s, s.Config, s.Client, s.Manager, s.Requests
 	}))
-}
-
-// mergePatch applies a JSON merge patch to obj, as a user's kubectl patch would.
-func mergePatch(t *testing.T, obj client.Object, patch string) {
-	t.Helper()
-	if err := k8sClient.Patch(context.Background(), obj, client.RawPatch(types.MergePatchType, []byte(patch))); err != nil {
-		t.Fatalf("patching %s: %v", obj.GetName(), err)
-	}
 }
 
 // eventNotes returns the notes of the events of reason recorded about the named object.

@@ -47,9 +47,12 @@ import (
 	autoscalingv2ac "k8s.io/client-go/applyconfigurations/autoscaling/v2"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
 	networkingv1ac "k8s.io/client-go/applyconfigurations/networking/v1"
+	policyv1ac "k8s.io/client-go/applyconfigurations/policy/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	gatewayv1ac "sigs.k8s.io/gateway-api/applyconfiguration/apis/v1"
+	gatewayclient "sigs.k8s.io/gateway-api/pkg/client/clientset/versioned"
 	"sigs.k8s.io/yaml"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
@@ -61,7 +64,7 @@ import (
 
 // TestEveryAcceptedSpecBuildsValidObjects submits generated DemoApplications to the API server
 // and, for every one it accepts, server-side dry-runs the Deployment, Service and per-pod
-// Service, Ingress and autoscaler the operator would build from it, then checks them against
+// Service, Ingress, autoscaler and disruption budget the operator would build from it, then checks them against
 // the rules the kubelet and the controllers apply only once they run them (brokenAtRunTime):
 // an app the API server accepts must never sit Degraded because what it asks for is invalid,
 // never wait for a pod that cannot start or become ready, nor have its objects applied on
@@ -74,7 +77,7 @@ import (
 // meet each other. DEMOAPP_CASES and DEMOAPP_SEED rerun it larger or again.
 func TestEveryAcceptedSpecBuildsValidObjects(t *testing.T) {
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	cases := envInt(t, "DEMOAPP_CASES", 400)
 	seed := uint64(envInt(t, "DEMOAPP_SEED", int(rand.Uint32())))
 	t.Logf("seed %d (DEMOAPP_SEED reruns it)", seed)
@@ -119,7 +122,7 @@ func TestEveryAcceptedSpecBuildsValidObjects(t *testing.T) {
 // asked: the operator would have applied them on every pass.
 func TestFoundSpecsSettle(t *testing.T) {
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	for name, change := range map[string]func(*paasv1.DemoApplicationSpec){
 		// The API server defaults a fieldRef's apiVersion, in a struct the operator owns whole.
 		"a fieldRef without apiVersion": func(s *paasv1.DemoApplicationSpec) {
@@ -147,7 +150,7 @@ func TestFoundSpecsSettle(t *testing.T) {
 // or a controller would only find later: the CRD now refuses it, naming both fields.
 func TestFoundSpecsRefused(t *testing.T) {
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	for _, tc := range []struct {
 		name   string
 		change func(*paasv1.DemoApplicationSpec)
@@ -224,7 +227,7 @@ func TestFoundSpecsRefused(t *testing.T) {
 func TestRestrictedSampleMeetsRestrictedPodSecurity(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	namespace := &corev1.Namespace{}
 	g.Expect(k8sClient.Get(ctx, client.ObjectKey{Name: ns}, namespace)).To(Succeed())
 	namespace.Labels["pod-security.kubernetes.io/enforce"] = "restricted"
@@ -272,6 +275,15 @@ func applyDryRun(ctx context.Context, app *paasv1.DemoApplication) error {
 	if autoscaler := demoapplication.NewAutoscaler(app); autoscaler != nil {
 		objects = append(objects, autoscaler)
 	}
+	if route := demoapplication.NewHTTPRoute(app); route != nil {
+		objects = append(objects, route)
+	}
+	if policy := demoapplication.NewNetworkPolicy(app); policy != nil {
+		objects = append(objects, policy)
+	}
+	if budget := demoapplication.NewDisruptionBudget(app); budget != nil {
+		objects = append(objects, budget)
+	}
 	if demoapplication.PodServicesEnabled(app) {
 		// The name the ReplicaSet controller gives a pod: its generateName cut to leave room
 		// for the random suffix.
@@ -282,12 +294,17 @@ func applyDryRun(ctx context.Context, app *paasv1.DemoApplication) error {
 		pod := &metav1.ObjectMeta{Name: base + "x7k2q", UID: "00000000-0000-0000-0000-000000000002"}
 		objects = append(objects, demoapplication.NewPodService(app, pod, keys))
 	}
-	cs, err := kubernetes.NewForConfig(testenv.OperatorConfig(cfg))
+	operator := testenv.OperatorConfig(cfg)
+	cs, err := kubernetes.NewForConfig(operator)
+	if err != nil {
+		return err
+	}
+	gateways, err := gatewayclient.NewForConfig(operator)
 	if err != nil {
 		return err
 	}
 	for _, desired := range objects {
-		live, err := dryRunApply(ctx, cs, desired)
+		live, err := dryRunApply(ctx, cs, gateways, desired)
 		if err != nil {
 			return err
 		}
@@ -311,7 +328,7 @@ func applyDryRun(ctx context.Context, app *paasv1.DemoApplication) error {
 
 // dryRunApply server-side applies desired as the operator does, without persisting it, and
 // returns the object the API server would store.
-func dryRunApply(ctx context.Context, cs kubernetes.Interface, desired runtime.ApplyConfiguration) (client.Object, error) {
+func dryRunApply(ctx context.Context, cs kubernetes.Interface, gateways gatewayclient.Interface, desired runtime.ApplyConfiguration) (client.Object, error) {
 	opts := metav1.ApplyOptions{FieldManager: wellknown.FieldManager, Force: true, DryRun: []string{metav1.DryRunAll}}
 	switch d := desired.(type) {
 	case *appsv1ac.DeploymentApplyConfiguration:
@@ -322,6 +339,12 @@ func dryRunApply(ctx context.Context, cs kubernetes.Interface, desired runtime.A
 		return cs.NetworkingV1().Ingresses(*d.Namespace).Apply(ctx, d, opts)
 	case *autoscalingv2ac.HorizontalPodAutoscalerApplyConfiguration:
 		return cs.AutoscalingV2().HorizontalPodAutoscalers(*d.Namespace).Apply(ctx, d, opts)
+	case *networkingv1ac.NetworkPolicyApplyConfiguration:
+		return cs.NetworkingV1().NetworkPolicies(*d.Namespace).Apply(ctx, d, opts)
+	case *gatewayv1ac.HTTPRouteApplyConfiguration:
+		return gateways.GatewayV1().HTTPRoutes(*d.Namespace).Apply(ctx, d, opts)
+	case *policyv1ac.PodDisruptionBudgetApplyConfiguration:
+		return cs.PolicyV1().PodDisruptionBudgets(*d.Namespace).Apply(ctx, d, opts)
 	}
 	return nil, fmt.Errorf("no client for %T", desired)
 }
@@ -373,9 +396,11 @@ func brokenAtRunTime(app *paasv1.DemoApplication) error {
 	// The kubelet refuses to start, as root, a container that must not run as root; the
 	// container's security context overrides the pod's field by field.
 	podSC := ptr.Deref(pod.SecurityContext, corev1.PodSecurityContext{})
-	sc := ptr.Deref(container.SecurityContext, corev1.SecurityContext{})
-	if ptr.Deref(stdcmp.Or(sc.RunAsNonRoot, podSC.RunAsNonRoot), false) && ptr.Deref(stdcmp.Or(sc.RunAsUser, podSC.RunAsUser), -1) == 0 {
-		return errors.New("the kubelet refuses to start the container: runAsNonRoot, as user 0")
+	for _, c := range slices.Concat(pod.Containers, pod.InitContainers) {
+		sc := ptr.Deref(c.SecurityContext, corev1.SecurityContext{})
+		if ptr.Deref(stdcmp.Or(sc.RunAsNonRoot, podSC.RunAsNonRoot), false) && ptr.Deref(stdcmp.Or(sc.RunAsUser, podSC.RunAsUser), -1) == 0 {
+			return fmt.Errorf("the kubelet refuses to start the container %s: runAsNonRoot, as user 0", c.Name)
+		}
 	}
 
 	// The Deployment controller reports a rollout stuck once its progress deadline passes, so
@@ -556,7 +581,11 @@ func (g specGen) app(namespace string, i int) *paasv1.DemoApplication {
 	g.podFields(&app.Spec)
 	g.rollout(&app.Spec)
 	g.ingress(&app.Spec)
+	g.httpRoute(&app.Spec)
 	g.autoscaling(&app.Spec)
+	g.networkPolicy(&app.Spec)
+	g.lifecycle(&app.Spec)
+	g.exposure(&app.Spec)
 	if g.set(0.3) {
 		ps := &paasv1.PodServices{
 			Enabled: g.chance(0.8) && (len(app.Spec.Ports) > 0 || g.crossing()),
@@ -771,6 +800,10 @@ func (g specGen) podFields(spec *paasv1.DemoApplicationSpec) {
 		spec.SecurityContext.RunAsUser = ptr.To[int64](1000)
 	}
 	g.volumes(spec)
+	g.helpers(spec)
+	if g.set(0.3) {
+		spec.RolloutOnConfigChange = paasv1.ConfigRollout(g.pick("Env", "All", "None", edge, "Always"))
+	}
 	g.scheduling(spec)
 	if g.set(0.25) {
 		spec.Affinity = g.affinity()
@@ -945,6 +978,107 @@ func (g specGen) ingressPath(path string, ports, tcp []paasv1.DemoApplicationPor
 	return ip
 }
 
+// httpRoute gives spec an HTTPRoute now and then, in place of its Ingress (beside it past
+// the edges), at and past its edges.
+func (g specGen) httpRoute(spec *paasv1.DemoApplicationSpec) {
+	var tcp []paasv1.DemoApplicationPort
+	for _, p := range spec.Ports {
+		if p.Protocol == "" || p.Protocol == corev1.ProtocolTCP {
+			tcp = append(tcp, p)
+		}
+	}
+	if !g.set(0.3) || ((len(tcp) == 0 || spec.Ingress != nil) && !g.crossing()) {
+		return
+	}
+	route := &paasv1.HTTPRoute{}
+	refs := []paasv1.GatewayReference{{Name: "public"}, {Name: "public", Namespace: "gateways", SectionName: "https"},
+		{Name: "public", Namespace: "gateways", SectionName: "http"}, {Name: "internal.v1", Namespace: "infra"}}
+	for _, i := range g.r.Perm(len(refs))[:1+g.r.IntN(len(refs))] {
+		route.ParentRefs = append(route.ParentRefs, refs[i])
+	}
+	if g.edge(0.2) {
+		switch g.r.IntN(4) {
+		case 0:
+			route.ParentRefs = nil
+		case 1:
+			route.ParentRefs = append(route.ParentRefs, route.ParentRefs[0])
+		case 2:
+			// The same Gateway with and without a listener.
+			route.ParentRefs = append(route.ParentRefs, paasv1.GatewayReference{Name: "public", Namespace: "gateways"})
+		default:
+			route.ParentRefs[0] = paasv1.GatewayReference{Name: g.pick("Public", "a_b", strings.Repeat("g", 64)),
+				Namespace: g.pick("", "Gateways", strings.Repeat("n", 64)), SectionName: g.pick("", "HTTPS", "a/b")}
+		}
+	}
+	for _, host := range []string{"shop.example.com", "*.shop.example.com", "a-b.c"}[:g.r.IntN(4)] {
+		if g.edge(0.2) {
+			host = g.pick("Shop.example.com", "10.0.0.1", "*", "a..b", "-a.com", "a_b.com", "foo.*.com", strings.Repeat("a", 64)+".com")
+		}
+		route.Hostnames = append(route.Hostnames, host)
+	}
+	for _, path := range []string{"/", "/api", "/static/", "/a%20b;v=1"}[:g.r.IntN(5)] {
+		ip := g.ingressPath(path, spec.Ports, tcp)
+		rp := paasv1.HTTPRoutePath{Path: ip.Path, Port: ip.Port, Type: g.pick("", "PathPrefix", "Exact", edge, "RegularExpression")}
+		if g.edge(0.2) {
+			rp.Path = g.pick("/a#b", "/a//b", "/a/.", "/über", "/a b", "/%2f")
+		}
+		route.Paths = append(route.Paths, rp)
+	}
+	spec.HTTPRoute = route
+}
+
+// networkPolicy gives spec a NetworkPolicy now and then, at and past its edges.
+func (g specGen) networkPolicy(spec *paasv1.DemoApplicationSpec) {
+	if !g.set(0.3) {
+		return
+	}
+	np := &paasv1.NetworkPolicy{Enabled: g.chance(0.8), SameApp: g.chance(0.5)}
+	for _, ns := range []string{"ingress-nginx", "monitoring", "kube-system"}[:g.r.IntN(4)] {
+		if g.edge(0.2) {
+			ns = g.pick("", "Monitoring", "a.b", strings.Repeat("n", 64))
+		}
+		np.Namespaces = append(np.Namespaces, ns)
+	}
+	for range g.count(3) {
+		var peer paasv1.NetworkPolicyPeer
+		if g.chance(0.6) || g.edge(0.1) {
+			peer.NamespaceSelector = g.labelSelector()
+		}
+		if g.chance(0.6) || (peer.NamespaceSelector == nil && !g.edges) {
+			peer.PodSelector = g.labelSelector()
+		}
+		np.From = append(np.From, peer)
+	}
+	spec.NetworkPolicy = np
+}
+
+// labelSelector returns a label selector, empty now and then, at and past its edges.
+func (g specGen) labelSelector() *paasv1.LabelSelector {
+	s := &paasv1.LabelSelector{}
+	for range g.r.IntN(3) {
+		if s.MatchLabels == nil {
+			s.MatchLabels = map[string]paasv1.LabelValue{}
+		}
+		s.MatchLabels[g.labelKey()] = paasv1.LabelValue(g.labelValue())
+	}
+	for range g.r.IntN(3) {
+		e := paasv1.LabelSelectorRequirement{Key: g.labelKey(),
+			Operator: metav1.LabelSelectorOperator(g.pick("In", "NotIn", "Exists", "DoesNotExist", edge, "Gt"))}
+		if e.Operator == metav1.LabelSelectorOpIn || e.Operator == metav1.LabelSelectorOpNotIn || g.edge(0.1) {
+			for range 1 + g.r.IntN(2) {
+				e.Values = append(e.Values, paasv1.LabelValue(g.labelValue()))
+			}
+			slices.Sort(e.Values)
+			e.Values = slices.Compact(e.Values)
+		}
+		if g.edge(0.1) {
+			e.Values = nil
+		}
+		s.MatchExpressions = append(s.MatchExpressions, e)
+	}
+	return s
+}
+
 // autoscaling gives spec autoscaling now and then, on the resources it requests, or past the
 // edges.
 func (g specGen) autoscaling(spec *paasv1.DemoApplicationSpec) {
@@ -1029,6 +1163,91 @@ func (g specGen) volumes(spec *paasv1.DemoApplicationSpec) {
 			})
 		}
 	}
+}
+
+// helpers gives spec init containers and sidecars, at and past their edges now and then: a
+// name taken, a mount of no volume, a named port on a sidecar's probe, a request over its
+// limit.
+func (g specGen) helpers(spec *paasv1.DemoApplicationSpec) {
+	names := []string{}
+	container := func() paasv1.Container {
+		c := paasv1.Container{Name: g.pick("migrate", "proxy", "wait-for-db", "logs", edge, "app", "Bad_Name", ""),
+			Image: g.pick("busybox:1.36", "registry.example/proxy:1", edge, "", " padded ")}
+		// Names are unique among the pod's containers: the same one twice is an edge.
+		if !g.crossing() && slices.Contains(names, c.Name) {
+			c.Name += fmt.Sprintf("-%d", len(names))
+		}
+		names = append(names, c.Name)
+		if g.chance(0.3) {
+			c.Command, c.Args = []string{"/bin/sh", "-c"}, []string{g.pick("sleep 1", "echo $(LOG_LEVEL)")}
+		}
+		for range g.count(2) {
+			e := g.env()
+			if g.edges || !slices.ContainsFunc(c.Env, func(o paasv1.EnvVar) bool { return o.Name == e.Name }) {
+				c.Env = append(c.Env, e)
+			}
+		}
+		if g.chance(0.3) {
+			c.EnvFrom = []paasv1.EnvFromSource{{ConfigMapRef: &paasv1.OptionalObjectReference{Name: g.objectName(), Optional: ptr.To(g.chance(0.5))}}}
+		}
+		if g.chance(0.3) {
+			quantity := func() *resource.Quantity {
+				return ptr.To(resource.MustParse(g.pick("10m", "64Mi", "1", "0", edge, "-1")))
+			}
+			c.Resources = &paasv1.ContainerResources{}
+			if g.chance(0.6) {
+				c.Resources.Requests = &paasv1.ResourceAmounts{CPU: quantity()}
+			}
+			if g.chance(0.6) && (g.crossing() || c.Resources.Requests == nil) {
+				c.Resources.Limits = &paasv1.ResourceAmounts{CPU: quantity(), Memory: quantity()}
+			}
+		}
+		if g.chance(0.3) {
+			c.SecurityContext = g.securityContext()
+			if !g.crossing() && ptr.Deref(c.SecurityContext.RunAsUser, -1) == 0 {
+				c.SecurityContext.RunAsUser = ptr.To[int64](1000)
+			}
+		}
+		if len(spec.Volumes) > 0 && g.chance(0.4) {
+			c.VolumeMounts = []paasv1.VolumeMount{{Name: g.pick(spec.Volumes[0].Name, edge, "missing"), MountPath: g.pick("/work", edge, "relative")}}
+		}
+		return c
+	}
+	for range g.count(2) {
+		spec.InitContainers = append(spec.InitContainers, container())
+	}
+	for range g.count(2) {
+		s := paasv1.Sidecar{Container: container()}
+		if g.chance(0.3) {
+			// A sidecar has no ports: its probes name none.
+			s.ReadinessProbe = g.probe(nil)
+		}
+		if g.chance(0.2) {
+			s.LivenessProbe = g.probe(nil)
+		}
+		spec.Sidecars = append(spec.Sidecars, s)
+	}
+	if !g.crossing() {
+		// The pod's runAsUser 0 with a helper that must not run as root is a crossing.
+		for i := range spec.InitContainers {
+			spec.InitContainers[i].SecurityContext = nonRootSafe(spec, spec.InitContainers[i].SecurityContext)
+		}
+		for i := range spec.Sidecars {
+			spec.Sidecars[i].SecurityContext = nonRootSafe(spec, spec.Sidecars[i].SecurityContext)
+		}
+	}
+}
+
+// nonRootSafe returns sc, or a copy that runs as user 1000 when, in the pod of spec, it would
+// have to run as non-root as user 0.
+func nonRootSafe(spec *paasv1.DemoApplicationSpec, sc *paasv1.SecurityContext) *paasv1.SecurityContext {
+	c := ptr.Deref(sc, paasv1.SecurityContext{})
+	podSC := ptr.Deref(spec.PodSecurityContext, paasv1.PodSecurityContext{})
+	if ptr.Deref(stdcmp.Or(c.RunAsNonRoot, podSC.RunAsNonRoot), false) && ptr.Deref(stdcmp.Or(c.RunAsUser, podSC.RunAsUser), -1) == 0 {
+		c.RunAsUser = ptr.To[int64](1000)
+		return &c
+	}
+	return sc
 }
 
 // probe returns a probe of the container, which has the container ports of ports.

@@ -36,6 +36,7 @@ import (
 	"github.com/cmft/demo-operator/controllers/podlabel"
 	"github.com/cmft/demo-operator/controllers/wellknown"
 	"github.com/cmft/demo-operator/internal/manager"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 const (
@@ -56,16 +57,9 @@ func labelsOf(g Gomega, pod *corev1.Pod) map[string]string {
 	return got.Labels
 }
 
-func mergePatch(t *testing.T, obj client.Object, patch string) {
-	t.Helper()
-	if err := k8sClient.Patch(context.Background(), obj, client.RawPatch(types.MergePatchType, []byte(patch))); err != nil {
-		t.Fatalf("patching %s: %v", obj.GetName(), err)
-	}
-}
-
 func TestPodLabeler(t *testing.T) {
 	ctx := context.Background()
-	ns := suite.NewNamespace(t)
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
 
 	t.Run("an opted-in pod gets its name as label, and loses it when it opts out", func(t *testing.T) {
 		g := NewWithT(t)
@@ -75,7 +69,7 @@ func TestPodLabeler(t *testing.T) {
 			g.Expect(labelsOf(g, pod)).To(Equal(map[string]string{"team": "a", label: "web-0"}))
 		}).Should(Succeed())
 
-		mergePatch(t, pod, fmt.Sprintf(`{"metadata":{"annotations":{%q:null}}}`, annotation))
+		suite.MergePatch(t, pod, fmt.Sprintf(`{"metadata":{"annotations":{%q:null}}}`, annotation))
 		g.Eventually(func(g Gomega) {
 			g.Expect(labelsOf(g, pod)).To(Equal(map[string]string{"team": "a"}))
 		}).Should(Succeed())
@@ -87,7 +81,7 @@ func TestPodLabeler(t *testing.T) {
 		g.Expect(k8sClient.Create(ctx, pod)).To(Succeed())
 		g.Eventually(func(g Gomega) { g.Expect(labelsOf(g, pod)).To(HaveKeyWithValue(label, "web-1")) }).Should(Succeed())
 
-		mergePatch(t, pod, fmt.Sprintf(`{"metadata":{"labels":{%q:"someone-else"}}}`, label))
+		suite.MergePatch(t, pod, fmt.Sprintf(`{"metadata":{"labels":{%q:"someone-else"}}}`, label))
 		g.Eventually(func(g Gomega) { g.Expect(labelsOf(g, pod)).To(HaveKeyWithValue(label, "web-1")) }).Should(Succeed())
 	})
 
@@ -189,7 +183,7 @@ func TestPodLabeler(t *testing.T) {
 
 		// As large as the API server admits: 256 KiB for all of a pod's annotations, keys included.
 		large := strings.Repeat("x", 256<<10-len(annotation))
-		mergePatch(t, pod, fmt.Sprintf(`{"metadata":{"annotations":{%q:%q}}}`, annotation, large))
+		suite.MergePatch(t, pod, fmt.Sprintf(`{"metadata":{"annotations":{%q:%q}}}`, annotation, large))
 		g.Eventually(func(g Gomega) { g.Expect(labelsOf(g, pod)).NotTo(HaveKey(label)) }).Should(Succeed())
 
 		meta := &metav1.PartialObjectMetadata{}
@@ -227,7 +221,7 @@ func TestPodLabelerScopedToNamespaces(t *testing.T) {
 	g := NewWithT(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	watched, other := suite.NewNamespace(t), suite.NewNamespace(t)
+	watched, other := testenv.NewNamespace(t, k8sClient, "test-"), testenv.NewNamespace(t, k8sClient, "test-")
 
 	opts := manager.DefaultOptions()
 	opts.MetricsAddr, opts.ProbeAddr = "0", "0"

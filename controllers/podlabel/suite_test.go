@@ -26,6 +26,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/cmft/demo-operator/internal/test/controllersuite"
+	"github.com/cmft/demo-operator/internal/test/requestcount"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
@@ -36,7 +37,7 @@ var (
 	cfg       *rest.Config
 	k8sClient client.Client
 	mgr       ctrl.Manager
-	writes    *controllersuite.Requests
+	writes    *requestcount.Counter
 	suite     *controllersuite.Suite
 )
 

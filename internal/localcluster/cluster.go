@@ -80,9 +80,10 @@ var Components = []string{Etcd, APIServer, ControllerManager, Scheduler, Kwok}
 // Deployments and ReplicaSets make pods, the garbage collector removes owned objects,
 // endpoints follow Services, namespaces get their default ServiceAccount and finish
 // deleting, and node-lifecycle lifts the not-ready taint from kwok's nodes once they report
-// Ready. OLM unpacks bundles with Jobs.
+// Ready. OLM unpacks bundles with Jobs. The eviction API lets a pod go only as far as the
+// disruption controller has counted its PodDisruptionBudget's healthy pods.
 var controllers = []string{
-	"deployment-controller", "replicaset-controller", "job-controller", "garbage-collector-controller",
+	"deployment-controller", "replicaset-controller", "job-controller", "garbage-collector-controller", "disruption-controller",
 	"endpoints-controller", "endpointslice-controller", "serviceaccount-controller",
 	"serviceaccount-token-controller", "namespace-controller", "node-lifecycle-controller",
 	"root-ca-certificate-publisher-controller",

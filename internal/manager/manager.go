@@ -35,6 +35,7 @@ import (
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
@@ -51,6 +52,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	paasv1beta1 "github.com/cmft/demo-operator/api/v1beta1"
@@ -71,6 +73,7 @@ func init() {
 	utilruntime.Must(clientgoscheme.AddToScheme(Scheme))
 	utilruntime.Must(paasv1.AddToScheme(Scheme))
 	utilruntime.Must(paasv1beta1.AddToScheme(Scheme))
+	utilruntime.Must(gatewayv1.Install(Scheme))
 }
 
 // Options are the manager's settings, one per command-line flag.
@@ -219,13 +222,18 @@ func (o *Options) Validate() error {
 	return errors.Join(errs...)
 }
 
+// managedSelector selects the objects the operator manages.
+func managedSelector() labels.Selector {
+	return labels.SelectorFromSet(labels.Set{wellknown.LabelManagedBy: wellknown.ManagedByValue})
+}
+
 // cacheOptions keeps the caches small: pods and ReplicaSets as metadata trimmed to what the
-// controllers read, and only the Deployments, ReplicaSets, Services, Ingresses and
-// autoscalers the operator manages.
+// controllers read, and only the Deployments, ReplicaSets, Services, Ingresses,
+// autoscalers, NetworkPolicies, disruption budgets (and HTTPRoutes, newCache) the operator manages.
 // Both controllers share the pod informer; without the labeler, which must see every pod, it
 // holds the DemoApplications' pods alone.
 func (o *Options) cacheOptions() cache.Options {
-	managed := labels.SelectorFromSet(labels.Set{wellknown.LabelManagedBy: wellknown.ManagedByValue})
+	managed := managedSelector()
 	pods := cache.ByObject{Transform: podlabel.PodCacheTransform(o.podLabelKeys())}
 	if !o.EnablePodLabeler {
 		selector, err := labels.Parse(wellknown.LabelApplication)
@@ -240,6 +248,12 @@ func (o *Options) cacheOptions() cache.Options {
 			&corev1.Service{}:                        {Label: managed},
 			&networkingv1.Ingress{}:                  {Label: managed},
 			&autoscalingv2.HorizontalPodAutoscaler{}: {Label: managed},
+			&networkingv1.NetworkPolicy{}:            {Label: managed},
+			&policyv1.PodDisruptionBudget{}:          {Label: managed},
+			// Watched as metadata, trimmed to their identity: no ConfigMap's or Secret's data is
+			// cached.
+			&corev1.ConfigMap{}: {Transform: demoapplication.ConfigCacheTransform},
+			&corev1.Secret{}:    {Transform: demoapplication.ConfigCacheTransform},
 		},
 	}
 	if namespaces := o.namespaces(); len(namespaces) > 0 {
@@ -249,6 +263,19 @@ func (o *Options) cacheOptions() cache.Options {
 		}
 	}
 	return opts
+}
+
+// newCache builds the manager's cache, with the HTTPRoutes the operator manages on a
+// cluster that serves them: a cache setting for a kind the cluster lacks fails its start.
+func newCache(cfg *rest.Config, opts cache.Options) (cache.Cache, error) {
+	served, err := demoapplication.GatewayAPIServed(opts.Mapper)
+	if err != nil {
+		return nil, err
+	}
+	if served {
+		opts.ByObject[&gatewayv1.HTTPRoute{}] = cache.ByObject{Label: managedSelector()}
+	}
+	return cache.New(cfg, opts)
 }
 
 // New builds the manager for cfg; Start runs it. Each customize function may adjust the
@@ -266,8 +293,12 @@ func New(cfg *rest.Config, opts Options, customize ...func(*ctrl.Options)) (ctrl
 		tlsOpts = append(tlsOpts, func(c *tls.Config) { c.NextProtos = []string{"http/1.1"} })
 	}
 	mgrOpts := ctrl.Options{
-		Scheme: Scheme,
-		Cache:  opts.cacheOptions(),
+		Scheme:   Scheme,
+		Cache:    opts.cacheOptions(),
+		NewCache: newCache,
+		// A ConfigMap or Secret read through the client goes to the API server: a typed read
+		// from the cache would start an informer of every one, data and all.
+		Client: client.Options{Cache: &client.CacheOptions{DisableFor: []client.Object{&corev1.ConfigMap{}, &corev1.Secret{}}}},
 		Metrics: metricsserver.Options{
 			BindAddress:    opts.MetricsAddr,
 			SecureServing:  true,

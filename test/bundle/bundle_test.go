@@ -38,6 +38,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/cmft/demo-operator/internal/test/sdkbundle"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 const (
@@ -69,7 +70,7 @@ func TestBundleIsCurrent(t *testing.T) {
 // OperatorHub runs, from the CSV's minKubeVersion to the Kubernetes the tests run against:
 // neither an error nor a warning.
 func TestBundleValidates(t *testing.T) {
-	sdk, err := sdkbundle.Tool("operator-sdk")
+	sdk, err := testenv.Tool("operator-sdk")
 	NewWithT(t).Expect(err).NotTo(HaveOccurred())
 	for _, selector := range []string{"suite=operatorframework", "name=good-practices"} {
 		for _, k8sVersion := range []string{readCSV(t).Spec.MinKubeVersion, "1.37.0"} {
@@ -103,7 +104,7 @@ func TestBundleValidates(t *testing.T) {
 // image of the operator-sdk that runs it, which is built from the same module version.
 func TestScorecardRunsTheCLIsImage(t *testing.T) {
 	g := NewWithT(t)
-	sdk, err := sdkbundle.Tool("operator-sdk")
+	sdk, err := testenv.Tool("operator-sdk")
 	g.Expect(err).NotTo(HaveOccurred())
 	out, err := exec.Command(sdk, "version").Output()
 	g.Expect(err).NotTo(HaveOccurred())

@@ -314,8 +314,11 @@ func TestInstallUpgradeUninstall(t *testing.T) {
 		secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "password", Namespace: apps}}
 		g.Expect(c.admin.Create(ctx, secret)).To(Succeed())
 
-		g.Expect(sa.Get(ctx, client.ObjectKeyFromObject(secret), &corev1.Secret{})).To(beForbidden(), "read a Secret")
-		g.Expect(sa.List(ctx, &corev1.SecretList{})).To(beForbidden(), "list Secrets")
+		// It reads Secrets, for rolloutOnConfigChange (docs/operate/security.md), and writes none.
+		changed := secret.DeepCopy()
+		changed.StringData = map[string]string{"password": "attacker"}
+		g.Expect(sa.Update(ctx, changed)).To(beForbidden(), "change a Secret")
+		g.Expect(sa.Delete(ctx, secret)).To(beForbidden(), "delete a Secret")
 		g.Expect(sa.Delete(ctx, annotatedPod(apps, "labelled"))).To(beForbidden(), "delete a Pod")
 		g.Expect(sa.Create(ctx, annotatedPod(apps, "created"))).To(beForbidden(), "create a Pod")
 		web := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: apps}}

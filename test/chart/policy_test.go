@@ -49,7 +49,7 @@ func TestApplicationPolicy(t *testing.T) {
 		"ranged": `{watchNamespaces: [ranged], applicationPolicy: {nodePortRange: {min: 30100, max: 30199}, requireIngressHosts: true}}`,
 		"tenants": `{watchNamespaces: [team-a, team-b], applicationPolicy: {denyNodePorts: true,
 			allowedImageRegistries: [registry.example.com], allowedServiceAccounts: [default, web],
-			allowedTolerations: [dedicated], allowedNodeSelectors: [example.com/pool],
+			allowedTolerations: [dedicated], allowedPriorityClasses: [high], allowedNodeSelectors: [example.com/pool],
 			ingressHostSuffixes: {team-a: [a.example.com]}, defaultIngressHostSuffixes: [.shared.example.com],
 			allowedIngressClasses: [public], allowedIngressAnnotations: [nginx.ingress.kubernetes.io/rewrite-target, example.com/*]}}`,
 	} {
@@ -82,6 +82,9 @@ func TestApplicationPolicy(t *testing.T) {
 	podServices := func(typ corev1.ServiceType) func(*paasv1.DemoApplication) {
 		return func(a *paasv1.DemoApplication) { a.Spec.PodServices = &paasv1.PodServices{Enabled: true, Type: typ} }
 	}
+	service := func(typ corev1.ServiceType) func(*paasv1.DemoApplication) {
+		return func(a *paasv1.DemoApplication) { a.Spec.Service = &paasv1.ServiceSettings{Type: typ} }
+	}
 
 	// The API server serves the CRD, and loads a new policy, a moment after they are created.
 	NewWithT(t).Eventually(func(g Gomega) {
@@ -96,7 +99,10 @@ func TestApplicationPolicy(t *testing.T) {
 		refused(g, app("strict", podServices(corev1.ServiceTypeNodePort)), "spec.podServices.type: NodePort is not allowed on this cluster")
 	})
 	t.Run("load balancers, when denied", func(t *testing.T) {
-		refused(NewWithT(t), app("strict", podServices(corev1.ServiceTypeLoadBalancer)), "spec.podServices.type: LoadBalancer is not allowed on this cluster")
+		g := NewWithT(t)
+		refused(g, app("strict", podServices(corev1.ServiceTypeLoadBalancer)), "spec.podServices.type: LoadBalancer is not allowed on this cluster")
+		refused(g, app("strict", service(corev1.ServiceTypeLoadBalancer)),
+			"spec.service.type: LoadBalancer is not allowed on this cluster")
 	})
 	t.Run("images from other registries", func(t *testing.T) {
 		refused(NewWithT(t), app("strict", func(a *paasv1.DemoApplication) { a.Spec.Image = "docker.io/library/nginx:1.27" }),
@@ -130,8 +136,22 @@ func TestApplicationPolicy(t *testing.T) {
 		g.ExpectWithOffset(1, c.admin.Create(ctx, a, client.DryRunAll)).To(Succeed())
 	}
 	t.Run("load balancers, when node ports are denied", func(t *testing.T) {
-		refused(NewWithT(t), app("team-a", podServices(corev1.ServiceTypeLoadBalancer)),
+		g := NewWithT(t)
+		refused(g, app("team-a", podServices(corev1.ServiceTypeLoadBalancer)),
 			"spec.podServices.type: LoadBalancer is not allowed on this cluster: it opens node ports too (the platform's applicationPolicy.denyNodePorts)")
+		refused(g, app("team-a", service(corev1.ServiceTypeLoadBalancer)),
+			"spec.service.type: LoadBalancer is not allowed on this cluster: it opens node ports too (the platform's applicationPolicy.denyNodePorts)")
+		refused(g, app("team-a", service(corev1.ServiceTypeNodePort)),
+			"spec.service.type: NodePort is not allowed on this cluster (the platform's applicationPolicy.denyNodePorts)")
+		allowed(g, app("ranged", service(corev1.ServiceTypeLoadBalancer)))
+	})
+	t.Run("priority classes not allowed", func(t *testing.T) {
+		g := NewWithT(t)
+		refused(g, app("team-a", func(a *paasv1.DemoApplication) { a.Spec.PriorityClassName = "urgent" }),
+			"spec.priorityClassName: urgent is not a PriorityClass applications may run at on this cluster (the platform's "+
+				"applicationPolicy.allowedPriorityClasses): high")
+		allowed(g, app("team-a", func(a *paasv1.DemoApplication) { a.Spec.PriorityClassName = "high" }))
+		allowed(g, app("team-b", func(*paasv1.DemoApplication) {}))
 	})
 	t.Run("images from a registry named like an allowed one", func(t *testing.T) {
 		g := NewWithT(t)

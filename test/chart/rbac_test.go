@@ -52,10 +52,18 @@ var (
 		"create networking.k8s.io/ingresses", "patch networking.k8s.io/ingresses", "delete networking.k8s.io/ingresses",
 		"get autoscaling/horizontalpodautoscalers", "list autoscaling/horizontalpodautoscalers", "watch autoscaling/horizontalpodautoscalers",
 		"create autoscaling/horizontalpodautoscalers", "patch autoscaling/horizontalpodautoscalers", "delete autoscaling/horizontalpodautoscalers",
+		"get networking.k8s.io/networkpolicies", "list networking.k8s.io/networkpolicies", "watch networking.k8s.io/networkpolicies",
+		"create networking.k8s.io/networkpolicies", "patch networking.k8s.io/networkpolicies", "delete networking.k8s.io/networkpolicies",
+		"get gateway.networking.k8s.io/httproutes", "list gateway.networking.k8s.io/httproutes", "watch gateway.networking.k8s.io/httproutes",
+		"create gateway.networking.k8s.io/httproutes", "patch gateway.networking.k8s.io/httproutes", "delete gateway.networking.k8s.io/httproutes",
+		"get policy/poddisruptionbudgets", "list policy/poddisruptionbudgets", "watch policy/poddisruptionbudgets",
+		"create policy/poddisruptionbudgets", "patch policy/poddisruptionbudgets", "delete policy/poddisruptionbudgets",
 		"get pods", "list pods", "watch pods", "list events",
 		"create events.k8s.io/events", "patch events.k8s.io/events",
 		"get namespaces", "list namespaces", "watch namespaces",
 		"get networking.k8s.io/ingressclasses", "list networking.k8s.io/ingressclasses", "watch networking.k8s.io/ingressclasses",
+		// rolloutOnConfigChange: the ConfigMaps and Secrets the apps' pods read (security.md).
+		"get configmaps", "list configmaps", "watch configmaps", "get secrets", "list secrets", "watch secrets",
 	}
 	// A namespace's Pod Security level decides the security defaults of its apps' Deployments,
 	// and an IngressClass's existence whether an app's Ingress is served: neither has a

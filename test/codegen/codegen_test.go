@@ -33,8 +33,8 @@ import (
 func TestGeneratedClientIsCurrent(t *testing.T) {
 	root := testenv.Root()
 	for _, tool := range []string{"client-gen", "lister-gen", "informer-gen", "applyconfiguration-gen"} {
-		if _, err := os.Stat(filepath.Join(root, "bin", tool)); err != nil {
-			t.Fatalf("%v: run the tests with make test, or build the generators with make codegen-tools", err)
+		if _, err := testenv.Tool(tool); err != nil {
+			t.Fatal(err)
 		}
 	}
 	fresh := filepath.Join(t.TempDir(), "generated")

@@ -30,12 +30,9 @@ import (
 // project's root with the generators and outputs in args.
 func controllerGen(t *testing.T, args ...string) {
 	t.Helper()
-	bin := os.Getenv("CONTROLLER_GEN")
-	if bin == "" {
-		bin = filepath.Join(testenv.Root(), "bin", "controller-gen")
-	}
-	if _, err := os.Stat(bin); err != nil {
-		t.Fatalf("%v: run the tests with make test, or build controller-gen with make controller-gen", err)
+	bin, err := testenv.Tool("controller-gen")
+	if err != nil {
+		t.Fatal(err)
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = testenv.Root()

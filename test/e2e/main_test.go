@@ -156,7 +156,7 @@ func startManager(t *testing.T, name, bin string, args ...string) {
 
 // newNamespace creates a namespace for one test and deletes it afterwards.
 func newNamespace(t *testing.T) string {
-	return framework.NewNamespace(t, k8s, metav1.ObjectMeta{GenerateName: "e2e-"})
+	return testenv.NewNamespace(t, k8s, "e2e-", testenv.ControllersRun)
 }
 
 // port80 is the port of this tier's apps: kwok's pods serve nothing, so the Service's 80

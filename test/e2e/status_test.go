@@ -35,8 +35,8 @@ import (
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/internal/test/builder"
-	"github.com/cmft/demo-operator/internal/test/framework"
 	"github.com/cmft/demo-operator/internal/test/health"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // TestRefusedPodsReachStatus runs an app in a namespace enforcing the restricted Pod Security
@@ -51,7 +51,7 @@ func TestRefusedPodsReachStatus(t *testing.T) {
 	ctx := context.Background()
 	startManager(t, "manager-status", managerBin)
 	restricted := map[string]string{"pod-security.kubernetes.io/enforce": "restricted"}
-	ns := framework.NewNamespace(t, k8s, metav1.ObjectMeta{GenerateName: "e2e-restricted-", Labels: restricted})
+	ns := testenv.NewNamespace(t, k8s, "e2e-restricted-", testenv.NamespaceLabels(restricted), testenv.ControllersRun)
 	app := builder.DemoApplication(ns, "web", port80)
 	app.Spec.SecurityContext = &paasv1.SecurityContext{AllowPrivilegeEscalation: ptr.To(true)}
 	g.Expect(k8s.Create(ctx, app)).To(Succeed())

@@ -33,7 +33,6 @@ import (
 	. "github.com/onsi/gomega"
 	"sigs.k8s.io/yaml"
 
-	"github.com/cmft/demo-operator/internal/test/sdkbundle"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
@@ -252,7 +251,7 @@ func writeYAML(t *testing.T, path string, v any) {
 // when it fails.
 func promtool(t *testing.T, args ...string) {
 	t.Helper()
-	bin, err := sdkbundle.Tool("promtool")
+	bin, err := testenv.Tool("promtool")
 	if err != nil {
 		t.Fatal(err)
 	}

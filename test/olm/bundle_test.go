@@ -34,6 +34,7 @@ import (
 
 	"github.com/cmft/demo-operator/internal/olm"
 	"github.com/cmft/demo-operator/internal/test/framework"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 const bundleDir = "../../bundle"
@@ -69,7 +70,7 @@ func TestBundleInstallModes(t *testing.T) {
 func installInMode(t *testing.T, bundle *operatorsv1alpha1.ClusterServiceVersion, pkg, catalogDir string, mode operatorsv1alpha1.InstallModeType) {
 	g := NewWithT(t)
 	framework.LogsOnFailure(t, cluster, 30, "olm-operator", "catalog-operator")
-	operatorNS := steps.NewNamespace(t, "olm-operator-")
+	operatorNS := testenv.NewNamespace(t, k8s, "olm-operator-", testenv.ControllersRun)
 	// watched gets the workloads the manager must serve; the others are targets too.
 	var targets []string
 	var watched string
@@ -77,9 +78,9 @@ func installInMode(t *testing.T, bundle *operatorsv1alpha1.ClusterServiceVersion
 	case operatorsv1alpha1.InstallModeTypeOwnNamespace:
 		targets = []string{operatorNS}
 	case operatorsv1alpha1.InstallModeTypeSingleNamespace:
-		targets = []string{steps.NewNamespace(t, "olm-target-")}
+		targets = []string{testenv.NewNamespace(t, k8s, "olm-target-", testenv.ControllersRun)}
 	case operatorsv1alpha1.InstallModeTypeMultiNamespace:
-		targets = []string{steps.NewNamespace(t, "olm-target-"), steps.NewNamespace(t, "olm-target-")}
+		targets = []string{testenv.NewNamespace(t, k8s, "olm-target-", testenv.ControllersRun), testenv.NewNamespace(t, k8s, "olm-target-", testenv.ControllersRun)}
 	case operatorsv1alpha1.InstallModeTypeAllNamespaces:
 	default:
 		t.Fatalf("unknown install mode %s", mode)
@@ -87,7 +88,7 @@ func installInMode(t *testing.T, bundle *operatorsv1alpha1.ClusterServiceVersion
 	if len(targets) > 0 {
 		watched = targets[len(targets)-1]
 	} else {
-		watched = steps.NewNamespace(t, "olm-any-")
+		watched = testenv.NewNamespace(t, k8s, "olm-any-", testenv.ControllersRun)
 	}
 	steps.CreateOperatorGroup(t, operatorNS, targets...)
 	source := serveCatalog(t, operatorNS, catalogDir)
@@ -95,7 +96,7 @@ func installInMode(t *testing.T, bundle *operatorsv1alpha1.ClusterServiceVersion
 	steps.Approve(t, operatorNS, bundle.Name)
 	csv := steps.WaitSucceeded(t, operatorNS, bundle.Name)
 
-	deploy := operatorDeployment(t, csv)
+	deploy := steps.OperatorDeployment(NewWithT(t), csv)
 	if len(targets) > 0 {
 		g.Expect(strings.Split(targetNamespaces(deploy), ",")).To(ConsistOf(targets))
 	} else {
@@ -122,7 +123,7 @@ func installInMode(t *testing.T, bundle *operatorsv1alpha1.ClusterServiceVersion
 	steps.ExpectServed(t, createDemoApp(t, watched, "web"))
 	expectPodLabeled(t, watched)
 	if len(targets) > 0 {
-		expectIgnored(t, createDemoApp(t, steps.NewNamespace(t, "olm-unwatched-"), "web"))
+		expectIgnored(t, createDemoApp(t, testenv.NewNamespace(t, k8s, "olm-unwatched-", testenv.ControllersRun), "web"))
 	}
 	uninstall(t, sub, csv)
 }
@@ -133,7 +134,7 @@ func installInMode(t *testing.T, bundle *operatorsv1alpha1.ClusterServiceVersion
 // InstallPlan's steps creates them.
 func TestCSVAppliedAlone(t *testing.T) {
 	ctx := context.Background()
-	ns := steps.NewNamespace(t, "olm-csv-alone-")
+	ns := testenv.NewNamespace(t, k8s, "olm-csv-alone-", testenv.ControllersRun)
 	steps.CreateOperatorGroup(t, ns, ns)
 	csv := bundleCSV(t, bundleDir)
 	csv.Namespace = ns

@@ -38,6 +38,7 @@ import (
 	"github.com/cmft/demo-operator/internal/olm"
 	"github.com/cmft/demo-operator/internal/test/framework"
 	"github.com/cmft/demo-operator/internal/test/sdkbundle"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 const catalogDir = "../../catalog"
@@ -49,7 +50,7 @@ func TestCatalogSubscription(t *testing.T) {
 	framework.LogsOnFailure(t, cluster, 30, localolm.OLMOperator, localolm.CatalogOperator)
 	pkg := loadPackage(t, catalogDir)
 	source := serveCatalog(t, localolm.Namespace, withoutBundleImages(t, catalogDir))
-	ns := steps.NewNamespace(t, "olm-subscription-")
+	ns := testenv.NewNamespace(t, k8s, "olm-subscription-", testenv.ControllersRun)
 	steps.CreateOperatorGroup(t, ns, ns)
 	sub := subscribe(t, ns, source, localolm.Namespace, pkg.Name, "", "")
 	steps.Approve(t, ns, pkg.Head)
@@ -57,7 +58,7 @@ func TestCatalogSubscription(t *testing.T) {
 
 	g := NewWithT(t)
 	steps.ExpectInstalled(t, sub, pkg.Head)
-	deploy := operatorDeployment(t, csv)
+	deploy := steps.OperatorDeployment(NewWithT(t), csv)
 	g.Expect(targetNamespaces(deploy)).To(Equal(ns))
 	uninstall(t, sub, csv)
 }
@@ -74,14 +75,14 @@ func TestUpgradeAndUninstall(t *testing.T) {
 	current := loadPackage(t, catalogDir)
 	upgradeCatalog, next := withNextRelease(t, current)
 	source := serveCatalog(t, localolm.Namespace, upgradeCatalog)
-	ns := steps.NewNamespace(t, "olm-upgrade-")
+	ns := testenv.NewNamespace(t, k8s, "olm-upgrade-", testenv.ControllersRun)
 	steps.CreateOperatorGroup(t, ns)
 
 	sub := subscribe(t, ns, source, localolm.Namespace, current.Name, current.DefaultChannel, current.Head)
 	steps.Approve(t, ns, current.Head)
 	old := steps.WaitSucceeded(t, ns, current.Head)
 	sa := serviceAccountOf(old)
-	startManagerAs(t, "manager-"+old.Name, ns, sa, []string{"WATCH_NAMESPACE=" + targetNamespaces(operatorDeployment(t, old))})
+	startManagerAs(t, "manager-"+old.Name, ns, sa, []string{"WATCH_NAMESPACE=" + targetNamespaces(steps.OperatorDeployment(NewWithT(t), old))})
 	app := createDemoApp(t, ns, "survivor")
 	steps.ExpectServed(t, app)
 	if err := k8s.Get(ctx, client.ObjectKeyFromObject(app), app); err != nil {
@@ -105,7 +106,7 @@ func TestUpgradeAndUninstall(t *testing.T) {
 		if err := cluster.Stop("manager-" + old.Name); err != nil {
 			t.Fatal(err)
 		}
-		startManagerAs(t, "manager-"+next, ns, serviceAccountOf(csv), []string{"WATCH_NAMESPACE=" + targetNamespaces(operatorDeployment(t, csv))})
+		startManagerAs(t, "manager-"+next, ns, serviceAccountOf(csv), []string{"WATCH_NAMESPACE=" + targetNamespaces(steps.OperatorDeployment(NewWithT(t), csv))})
 		patch := client.MergeFrom(after.DeepCopy())
 		after.Spec.Replica = ptr.To[int32](3)
 		g.Expect(k8s.Patch(ctx, after, patch)).To(Succeed())

@@ -173,20 +173,6 @@ func subscribe(t *testing.T, namespace, source, sourceNamespace, pkg, channel, s
 		CatalogSourceNamespace: sourceNamespace, Package: pkg, Channel: channel, StartingCSV: startingCSV})
 }
 
-// operatorDeployment returns the Deployment OLM made from the CSV's install strategy.
-func operatorDeployment(t *testing.T, csv *operatorsv1alpha1.ClusterServiceVersion) *appsv1.Deployment {
-	t.Helper()
-	specs := csv.Spec.InstallStrategy.StrategySpec.DeploymentSpecs
-	if len(specs) != 1 {
-		t.Fatalf("want one Deployment in CSV %s, got %d", csv.Name, len(specs))
-	}
-	deploy := &appsv1.Deployment{}
-	if err := k8s.Get(context.Background(), client.ObjectKey{Namespace: csv.Namespace, Name: specs[0].Name}, deploy); err != nil {
-		t.Fatal(err)
-	}
-	return deploy
-}
-
 // serviceAccountOf is the ServiceAccount the CSV's Deployment runs as.
 func serviceAccountOf(csv *operatorsv1alpha1.ClusterServiceVersion) string {
 	return csv.Spec.InstallStrategy.StrategySpec.DeploymentSpecs[0].Spec.Template.Spec.ServiceAccountName
@@ -203,7 +189,7 @@ func targetNamespaces(deploy *appsv1.Deployment) string {
 func uninstall(t *testing.T, sub *operatorsv1alpha1.Subscription, csv *operatorsv1alpha1.ClusterServiceVersion) {
 	t.Helper()
 	ctx := context.Background()
-	deploy := operatorDeployment(t, csv)
+	deploy := steps.OperatorDeployment(NewWithT(t), csv)
 	if err := k8s.Delete(ctx, sub); client.IgnoreNotFound(err) != nil {
 		t.Fatal(err)
 	}

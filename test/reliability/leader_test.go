@@ -26,6 +26,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -107,6 +108,7 @@ func TestPartitionedLeaderNeverWrites(t *testing.T) {
 	// Edit the applications in turn, before, during and after the partition.
 	edits := map[string]string{}
 	var editsMu sync.Mutex
+	var editCount atomic.Int64
 	stopEditing := make(chan struct{})
 	edited := make(chan error)
 	go func() {
@@ -134,10 +136,15 @@ func TestPartitionedLeaderNeverWrites(t *testing.T) {
 			editsMu.Lock()
 			edits[name] = value
 			editsMu.Unlock()
+			editCount.Add(1)
 		}
 	}()
 
-	time.Sleep(3 * time.Second)
+	// Some edits land while the leader leads: six, three seconds' worth.
+	waitEdits := func(from int64) {
+		g.Eventually(editCount.Load, time.Minute, editStep).Should(BeNumerically(">=", from+6), "edits")
+	}
+	waitEdits(0)
 	heal := partition(t, leaderPod.Status.PodIP)
 	cutAt := time.Now()
 	var next string
@@ -150,7 +157,8 @@ func TestPartitionedLeaderNeverWrites(t *testing.T) {
 	time.Sleep(time.Until(cutAt.Add(cut)))
 	heal()
 	healedAt := time.Now()
-	time.Sleep(3 * time.Second)
+	// And some once it heals, while the new leader leads.
+	waitEdits(editCount.Load())
 	close(stopEditing)
 	g.Expect(<-edited).NotTo(HaveOccurred(), "editing")
 

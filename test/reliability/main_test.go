@@ -265,10 +265,10 @@ func managerPods(t *testing.T, image string, timeout time.Duration) []corev1.Pod
 // read these annotations. The DemoApplication API has no scheduling fields.
 func appNamespace(t *testing.T, prefix string) string {
 	t.Helper()
-	return framework.NewNamespace(t, k8s, metav1.ObjectMeta{GenerateName: prefix, Annotations: map[string]string{
+	return testenv.NewNamespace(t, k8s, prefix, testenv.ControllersRun, testenv.NamespaceAnnotations(map[string]string{
 		"scheduler.alpha.kubernetes.io/node-selector":      "type=kwok",
 		"scheduler.alpha.kubernetes.io/defaultTolerations": `[{"key":"` + localcluster.KwokTaint + `","operator":"Exists"}]`,
-	}})
+	}))
 }
 
 // auditEvents reads the audit log's writes that pass keep.

@@ -26,12 +26,12 @@ import (
 
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/cmft/demo-operator/internal/localcluster"
 	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/internal/test/framework"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // TestContainerdRestart restarts the real node's containerd under the running operator, as
@@ -44,7 +44,7 @@ func TestContainerdRestart(t *testing.T) {
 	installRelease(t, currentImage)
 	before := restartCounts(managerPods(t, currentImage, time.Minute))
 	// Not pinned to the kwok nodes: its pods go to the real node, the one without a taint.
-	ns := framework.NewNamespace(t, k8s, metav1.ObjectMeta{GenerateName: "runtime-"})
+	ns := testenv.NewNamespace(t, k8s, "runtime-", testenv.ControllersRun)
 
 	start := time.Now()
 	g.Expect(cluster.Restart(ctx, localcluster.Containerd)).To(Succeed())

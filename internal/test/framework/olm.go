@@ -51,11 +51,13 @@ type OLMSteps struct {
 	Timeout time.Duration
 }
 
-// NewNamespace creates a namespace for one test, named prefix and a random suffix, deletes it
-// afterwards, and returns once its default ServiceAccount exists (pods are refused before).
-func (s OLMSteps) NewNamespace(t *testing.T, prefix string) string {
-	t.Helper()
-	return NewNamespace(t, s.Client, metav1.ObjectMeta{GenerateName: prefix})
+// OperatorDeployment returns the Deployment OLM made from the CSV's install strategy.
+func (s OLMSteps) OperatorDeployment(g Gomega, csv *operatorsv1alpha1.ClusterServiceVersion) *appsv1.Deployment {
+	specs := csv.Spec.InstallStrategy.StrategySpec.DeploymentSpecs
+	g.Expect(specs).To(HaveLen(1), "Deployments of CSV %s", csv.Name)
+	d := &appsv1.Deployment{}
+	g.Expect(s.Client.Get(context.Background(), client.ObjectKey{Namespace: csv.Namespace, Name: specs[0].Name}, d)).To(Succeed())
+	return d
 }
 
 // CreateOperatorGroup makes the OperatorGroup of namespace, targeting targets (none: all

@@ -24,14 +24,14 @@ import (
 	"os/exec"
 	"strings"
 
-	"github.com/cmft/demo-operator/internal/test/sdkbundle"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // Run runs bin/helm (make helm), or $HELM, and returns its standard output, or an error with
 // all it printed. Its cache, configuration and registry logins are the call's own, so that
 // nothing of the user's helm setup leaks in.
 func Run(args ...string) (string, error) {
-	bin, err := sdkbundle.Tool("helm")
+	bin, err := testenv.Tool("helm")
 	if err != nil {
 		return "", err
 	}

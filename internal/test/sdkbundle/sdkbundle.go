@@ -44,19 +44,6 @@ type Options struct {
 	UseImageDigests bool
 }
 
-// Tool is the path of a tool the Makefile builds into bin/, or the one the environment
-// variable of the same name (OPERATOR_SDK, KUSTOMIZE, CONTROLLER_GEN) names, as make test sets.
-func Tool(name string) (string, error) {
-	path := os.Getenv(strings.ToUpper(strings.ReplaceAll(name, "-", "_")))
-	if path == "" {
-		path = filepath.Join(testenv.Root(), "bin", name)
-	}
-	if _, err := os.Stat(path); err != nil {
-		return "", fmt.Errorf("%w: run the tests with make, or build it with make %s", err, name)
-	}
-	return path, nil
-}
-
 // Generate copies the repository's files (those git tracks or would track) into dir and runs
 // make bundle there with the options. The bundle is then dir/bundle, with dir/bundle.Dockerfile.
 func Generate(ctx context.Context, dir string, o Options) error {
@@ -66,7 +53,7 @@ func Generate(ctx context.Context, dir string, o Options) error {
 
 // Make copies the repository's files (those git tracks or would track) into dir and runs make
 // target there with the Makefile variables vars (an empty one keeps the Makefile's default) and
-// the tools of Tool: operator-sdk, kustomize, controller-gen and the more tools names.
+// the tools of testenv.Tool: operator-sdk, kustomize, controller-gen and the more tools names.
 func Make(ctx context.Context, dir, target string, vars map[string]string, more ...string) error {
 	root := testenv.Root()
 	files, err := exec.CommandContext(ctx, "git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard").Output()
@@ -80,7 +67,7 @@ func Make(ctx context.Context, dir, target string, vars map[string]string, more 
 	}
 	args := []string{"-C", dir, target}
 	for _, tool := range append([]string{"operator-sdk", "kustomize", "controller-gen"}, more...) {
-		path, err := Tool(tool)
+		path, err := testenv.Tool(tool)
 		if err != nil {
 			return err
 		}

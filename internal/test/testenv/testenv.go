@@ -14,8 +14,10 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package testenv starts the real kube-apiserver and etcd that integration tests run
-// against, with the project's CRDs installed.
+// Package testenv is the environment every test runs in: the repository (Root), the tools make
+// builds into bin/ (Tool), the machine's prerequisites, which skip on a developer's machine and
+// fail on CI (Require), a namespace per test (NewNamespace), and the real kube-apiserver and etcd
+// that integration tests run against, with the project's CRDs installed (Start).
 package testenv
 
 import (
@@ -24,6 +26,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -63,25 +66,52 @@ func Root() string {
 	return filepath.Join(filepath.Dir(file), "..", "..", "..")
 }
 
-// New returns an environment with the DemoApplication CRD, not yet started. The
-// control-plane binaries come from KUBEBUILDER_ASSETS, which `make test` sets to the
-// ones hack/control-plane.sh builds.
-func New() (*envtest.Environment, error) {
+// Option changes the environment New returns.
+type Option func(*envtest.Environment)
+
+// WithoutGatewayAPI leaves the Gateway API's CRDs out: a cluster that has none.
+func WithoutGatewayAPI(env *envtest.Environment) {
+	env.CRDDirectoryPaths = env.CRDDirectoryPaths[:1]
+}
+
+// New returns an environment with the DemoApplication CRD and the Gateway API's
+// standard-channel CRDs, not yet started. The control-plane binaries come from
+// KUBEBUILDER_ASSETS, which `make test` sets to the ones hack/control-plane.sh builds.
+func New(opts ...Option) (*envtest.Environment, error) {
 	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
 		return nil, fmt.Errorf("KUBEBUILDER_ASSETS is not set: run the tests with make test, " +
 			"or export KUBEBUILDER_ASSETS=$(hack/control-plane.sh)")
 	}
+	gatewayAPI, err := GatewayAPICRDs()
+	if err != nil {
+		return nil, err
+	}
 	env := &envtest.Environment{
-		CRDDirectoryPaths:     []string{filepath.Join(Root(), "config", "crd", "bases")},
+		CRDDirectoryPaths:     []string{filepath.Join(Root(), "config", "crd", "bases"), gatewayAPI},
 		ErrorIfCRDPathMissing: true,
+	}
+	for _, opt := range opts {
+		opt(env)
 	}
 	env.ControlPlane.GetAPIServer().Configure().Set("enable-admission-plugins", strings.Join(AdmissionPlugins, ","))
 	return env, nil
 }
 
+// GatewayAPICRDs returns the folder of the Gateway API's standard-channel CRDs, with their
+// validation rules, as the module the operator is built with ships them.
+func GatewayAPICRDs() (string, error) {
+	list := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "sigs.k8s.io/gateway-api")
+	list.Dir = Root()
+	out, err := list.Output()
+	if err != nil {
+		return "", fmt.Errorf("finding the module sigs.k8s.io/gateway-api: %w", err)
+	}
+	return filepath.Join(strings.TrimSpace(string(out)), "config", "crd", "standard"), nil
+}
+
 // Start starts a new environment and returns it with its admin config.
-func Start() (*envtest.Environment, *rest.Config, error) {
-	env, err := New()
+func Start(opts ...Option) (*envtest.Environment, *rest.Config, error) {
+	env, err := New(opts...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -276,13 +306,67 @@ func RequireInMain(suite string, err error) {
 	os.Exit(0)
 }
 
-// NewNamespace creates a namespace for one test, named prefix and a random suffix. envtest
-// runs no namespace controller, so namespaces are never deleted: names are unique instead.
-func NewNamespace(t testing.TB, k8s client.Client, prefix string) string {
+// NewNamespace creates a namespace for one test, named prefix and a random suffix, and returns
+// its name. On envtest, which runs no controller, that is all: no namespace controller would
+// finish a deletion, so namespaces stay and their names are unique instead. On a cluster that
+// runs its controllers (the option ControllersRun) the namespace is deleted when the test ends,
+// and NewNamespace returns once its default ServiceAccount exists: pods are refused before.
+func NewNamespace(t testing.TB, k8s client.Client, prefix string, opts ...NamespaceOption) string {
 	t.Helper()
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: prefix}}
+	o := namespaceOptions{}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: prefix, Labels: o.labels, Annotations: o.annotations}}
 	if err := k8s.Create(context.Background(), ns); err != nil {
 		t.Fatalf("creating namespace: %v", err)
 	}
+	if !o.controllers {
+		return ns.Name
+	}
+	t.Cleanup(func() { _ = k8s.Delete(context.Background(), ns) })
+	// The ServiceAccount controller creates the default ServiceAccount a moment later.
+	err := wait.PollUntilContextTimeout(context.Background(), 100*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
+		err := k8s.Get(ctx, client.ObjectKey{Namespace: ns.Name, Name: "default"}, &corev1.ServiceAccount{})
+		return err == nil, client.IgnoreNotFound(err)
+	})
+	if err != nil {
+		t.Fatalf("waiting for the default ServiceAccount of namespace %s: %v", ns.Name, err)
+	}
 	return ns.Name
+}
+
+// NamespaceOption changes the namespace NewNamespace makes.
+type NamespaceOption func(*namespaceOptions)
+
+type namespaceOptions struct {
+	labels, annotations map[string]string
+	controllers         bool
+}
+
+// ControllersRun says the cluster runs its controllers (a local cluster, not envtest): the
+// namespace is deleted when the test ends, and ready for pods when NewNamespace returns.
+func ControllersRun(o *namespaceOptions) { o.controllers = true }
+
+// NamespaceLabels labels the namespace, e.g. with a Pod Security level.
+func NamespaceLabels(labels map[string]string) NamespaceOption {
+	return func(o *namespaceOptions) { o.labels = labels }
+}
+
+// NamespaceAnnotations annotates the namespace, e.g. with a node selector for its pods.
+func NamespaceAnnotations(annotations map[string]string) NamespaceOption {
+	return func(o *namespaceOptions) { o.annotations = annotations }
+}
+
+// Tool is the path of a tool the Makefile builds into bin/, or the one the environment
+// variable of the same name (HELM, OPERATOR_SDK, CONTROLLER_GEN ...) names, as make sets them.
+func Tool(name string) (string, error) {
+	path := os.Getenv(strings.ToUpper(strings.ReplaceAll(name, "-", "_")))
+	if path == "" {
+		path = filepath.Join(Root(), "bin", name)
+	}
+	if _, err := os.Stat(path); err != nil {
+		return "", fmt.Errorf("%w: run the tests with make, or build it with make %s", err, name)
+	}
+	return path, nil
 }

@@ -36,10 +36,16 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &apiv1.AffinityApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("Autoscaling"):
 		return &apiv1.AutoscalingApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("AutoscalingBehavior"):
+		return &apiv1.AutoscalingBehaviorApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("Capabilities"):
 		return &apiv1.CapabilitiesApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("ConfigMapVolumeSource"):
 		return &apiv1.ConfigMapVolumeSourceApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("Container"):
+		return &apiv1.ContainerApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("ContainerResources"):
+		return &apiv1.ContainerResourcesApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("DemoApplication"):
 		return &apiv1.DemoApplicationApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("DemoApplicationPort"):
@@ -50,6 +56,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &apiv1.DemoApplicationStatusApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("DeploymentStrategy"):
 		return &apiv1.DeploymentStrategyApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("DisruptionBudget"):
+		return &apiv1.DisruptionBudgetApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("EmptyDirVolumeSource"):
 		return &apiv1.EmptyDirVolumeSourceApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("EnvFromSource"):
@@ -60,12 +68,18 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &apiv1.EnvVarSourceApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("ExecAction"):
 		return &apiv1.ExecActionApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("GatewayReference"):
+		return &apiv1.GatewayReferenceApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("GRPCAction"):
 		return &apiv1.GRPCActionApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("HTTPGetAction"):
 		return &apiv1.HTTPGetActionApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("HTTPHeader"):
 		return &apiv1.HTTPHeaderApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("HTTPRoute"):
+		return &apiv1.HTTPRouteApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("HTTPRoutePath"):
+		return &apiv1.HTTPRoutePathApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("Ingress"):
 		return &apiv1.IngressApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("IngressPath"):
@@ -74,8 +88,20 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &apiv1.KeySelectorApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("KeyToPath"):
 		return &apiv1.KeyToPathApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("LabelSelector"):
+		return &apiv1.LabelSelectorApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("LabelSelectorRequirement"):
+		return &apiv1.LabelSelectorRequirementApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("Lifecycle"):
+		return &apiv1.LifecycleApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("LifecycleHandler"):
+		return &apiv1.LifecycleHandlerApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("LocalObjectReference"):
 		return &apiv1.LocalObjectReferenceApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("NetworkPolicy"):
+		return &apiv1.NetworkPolicyApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("NetworkPolicyPeer"):
+		return &apiv1.NetworkPolicyPeerApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("NodeAffinity"):
 		return &apiv1.NodeAffinityApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("NodeSelector"):
@@ -102,18 +128,30 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &apiv1.PreferredSchedulingTermApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("Probe"):
 		return &apiv1.ProbeApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("ResourceAmounts"):
+		return &apiv1.ResourceAmountsApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("ResourceFieldSelector"):
 		return &apiv1.ResourceFieldSelectorApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("ResourceRequirements"):
 		return &apiv1.ResourceRequirementsApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("RollingUpdateDeployment"):
 		return &apiv1.RollingUpdateDeploymentApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("ScalingPolicy"):
+		return &apiv1.ScalingPolicyApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("ScalingRules"):
+		return &apiv1.ScalingRulesApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("SeccompProfile"):
 		return &apiv1.SeccompProfileApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("SecretVolumeSource"):
 		return &apiv1.SecretVolumeSourceApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("SecurityContext"):
 		return &apiv1.SecurityContextApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("ServiceSettings"):
+		return &apiv1.ServiceSettingsApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("Sidecar"):
+		return &apiv1.SidecarApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("SleepAction"):
+		return &apiv1.SleepActionApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("TCPSocketAction"):
 		return &apiv1.TCPSocketActionApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("Toleration"):

@@ -79,22 +79,28 @@ func (c *causeFigures) write(t *testing.T) {
 	if dir == "" {
 		return
 	}
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(testenv.Root(), dir)
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	slices.SortFunc(c.all, func(a, b causeFigure) int { return strings.Compare(a.Cause, b.Cause) })
 	r := causeResults{Date: time.Now().UTC().Format(time.RFC3339), Commit: commit(), Machine: machine(), Versions: nodeVersions(),
 		BudgetSeconds: statusBudget.Seconds(), Passed: !t.Failed(), Figures: c.all}
-	data, err := json.MarshalIndent(r, "", "  ")
+	writeFigures(t, dir, "cause-to-status", r, r.markdown())
+}
+
+// writeFigures writes a bench's results into dir (relative to the checkout unless absolute)
+// as results-<name>.json and RESULTS-<name>.md.
+func writeFigures(t *testing.T, dir, name string, results any, markdown string) {
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(testenv.Root(), dir)
+	}
+	data, err := json.MarshalIndent(results, "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "results-cause-to-status.json"), append(data, '\n'), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "results-"+name+".json"), append(data, '\n'), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "RESULTS-cause-to-status.md"), []byte(r.markdown()), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "RESULTS-"+name+".md"), []byte(markdown), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("figures written to %s", dir)

@@ -32,6 +32,7 @@ import (
 	networkingv1 "k8s.io/api/networking/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
@@ -41,6 +42,7 @@ import (
 	"github.com/cmft/demo-operator/internal/imagebuild"
 	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/internal/test/framework"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // skipperPort is where Skipper listens for the requests it routes.
@@ -53,7 +55,7 @@ const skipperPort = 9090
 func TestIngressThroughSkipper(t *testing.T) {
 	g := NewWithT(t)
 	installOperator(t)
-	ns := framework.NewNamespace(t, k8s, metav1.ObjectMeta{GenerateName: "e2e-ingress-"})
+	ns := testenv.NewNamespace(t, k8s, "e2e-ingress-", testenv.ControllersRun)
 	skipper := startSkipper(t, ns)
 
 	app := builder.DemoApplication(ns, "shop", builder.Image(appImage), builder.Replicas(2), builder.Ports(builder.Port("http", 80, 8080)))
@@ -104,6 +106,19 @@ func viaIngress(g Gomega, address, host string) (int, string) {
 	return resp.StatusCode, string(body)
 }
 
+// createSkipperClass creates the IngressClass skipper, unless it exists, and deletes it when
+// t ends: tests that run Skippers side by side create it first, so that none deletes it under
+// the others. Skipper serves an Ingress by its class's name alone, but spec.ingressClassName
+// names an IngressClass: without one, the app says IngressClassNotFound.
+func createSkipperClass(t *testing.T) {
+	t.Helper()
+	class := &networkingv1.IngressClass{ObjectMeta: metav1.ObjectMeta{Name: "skipper"}, Spec: networkingv1.IngressClassSpec{Controller: "zalando.org/skipper"}}
+	if err := k8s.Create(context.Background(), class); !apierrors.IsAlreadyExists(err) {
+		NewWithT(t).Expect(err).NotTo(HaveOccurred())
+		t.Cleanup(func() { _ = k8s.Delete(context.Background(), class) })
+	}
+}
+
 // startSkipper runs Skipper, built by make skipper (SKIPPER), as a pod of namespace that
 // serves the namespace's Ingresses of class skipper, and returns its address.
 func startSkipper(t *testing.T, namespace string) string {
@@ -121,13 +136,7 @@ func startSkipper(t *testing.T, namespace string) string {
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(cluster.PushImage(ctx, b, local, image)).To(Succeed())
 
-	// Skipper serves an Ingress by its class's name alone, but spec.ingressClassName names an
-	// IngressClass: without one, the app says IngressClassNotFound.
-	class := &networkingv1.IngressClass{ObjectMeta: metav1.ObjectMeta{Name: "skipper"}, Spec: networkingv1.IngressClassSpec{Controller: "zalando.org/skipper"}}
-	if err := k8s.Create(ctx, class); !apierrors.IsAlreadyExists(err) {
-		g.Expect(err).NotTo(HaveOccurred())
-		t.Cleanup(func() { _ = k8s.Delete(context.Background(), class) })
-	}
+	createSkipperClass(t)
 
 	// What Skipper's -kubernetes mode reads, in this namespace only.
 	meta := metav1.ObjectMeta{Namespace: namespace, Name: "skipper"}
@@ -147,8 +156,13 @@ func startSkipper(t *testing.T, namespace string) string {
 				Image: image,
 				Args: []string{"-kubernetes", "-kubernetes-in-cluster", "-kubernetes-namespace=" + namespace,
 					"-kubernetes-ingress-class=^skipper$", "-enable-kubernetes-endpointslices", "-kubernetes-https-redirect=false",
-					fmt.Sprintf("-address=:%d", skipperPort), "-support-listener=", "-source-poll-timeout=500"},
-				Ports:          []corev1.ContainerPort{{ContainerPort: skipperPort}},
+					fmt.Sprintf("-address=:%d", skipperPort), "-support-listener="},
+				Ports: []corev1.ContainerPort{{ContainerPort: skipperPort}},
+				// CPU reserved, as an Ingress controller is deployed (Skipper's reference Deployment
+				// requests its CPU): without a request the pod is BestEffort, whose cgroup weighs 2
+				// against the node's other pods, and a busy node starves the proxy for seconds.
+				Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{
+					corev1.ResourceCPU: resource.MustParse("200m"), corev1.ResourceMemory: resource.MustParse("64Mi")}},
 				ReadinessProbe: &corev1.Probe{ProbeHandler: corev1.ProbeHandler{TCPSocket: &corev1.TCPSocketAction{Port: intstr.FromInt32(skipperPort)}}, PeriodSeconds: 1},
 				SecurityContext: &corev1.SecurityContext{AllowPrivilegeEscalation: ptr.To(false), RunAsNonRoot: ptr.To(true),
 					Capabilities:   &corev1.Capabilities{Drop: []corev1.Capability{"ALL"}},

@@ -45,6 +45,7 @@ import (
 
 	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/internal/test/framework"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 const (
@@ -153,7 +154,7 @@ func TestFailover(t *testing.T) {
 	}, 2*time.Minute, 100*time.Millisecond).Should(Succeed())
 	takeover := time.Since(start)
 	// Serving: the new leader reconciles a DemoApplication created after the takeover.
-	appNS := framework.NewNamespace(t, k8s, metav1.ObjectMeta{GenerateName: "e2e-"})
+	appNS := testenv.NewNamespace(t, k8s, "e2e-", testenv.ControllersRun)
 	app := builder.DemoApplication(appNS, "after-failover", builder.Image(appImage), builder.Replicas(0), builder.Ports(builder.Port("http", 80, 8080)))
 	g.Expect(k8s.Create(context.Background(), app)).To(Succeed())
 	g.Eventually(func() error {
@@ -197,7 +198,7 @@ func TestMetrics(t *testing.T) {
 	ns := installOperator(t)
 	expectManagerPods(t, ns, chartFullname, 2, 2*time.Minute)
 	ctx := context.Background()
-	clientNS := framework.NewNamespace(t, k8s, metav1.ObjectMeta{GenerateName: "e2e-"})
+	clientNS := testenv.NewNamespace(t, k8s, "e2e-", testenv.ControllersRun)
 	token := func(sa string) string {
 		g.Expect(k8s.Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Namespace: clientNS, Name: sa}})).To(Succeed())
 		tr, err := cs.CoreV1().ServiceAccounts(clientNS).CreateToken(ctx, sa, &authenticationv1.TokenRequest{}, metav1.CreateOptions{})
@@ -267,7 +268,7 @@ func TestMemoryLimit(t *testing.T) {
 	restarts := pod.Status.ContainerStatuses[0].RestartCount
 
 	// kwok's node runs them: they load the manager's cache, not the machine.
-	loadNS := framework.NewNamespace(t, k8s, metav1.ObjectMeta{GenerateName: "e2e-"})
+	loadNS := testenv.NewNamespace(t, k8s, "e2e-", testenv.ControllersRun)
 	ctx := context.Background()
 	errs := make(chan error, pods)
 	sem := make(chan struct{}, 32)

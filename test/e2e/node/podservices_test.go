@@ -28,13 +28,13 @@ import (
 
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/internal/test/framework"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // callsPerService is how many calls each per-pod Service must answer with its own pod.
@@ -79,7 +79,7 @@ func podServiceAnswers(g Gomega, namespace string, pods []corev1.Pod) (correct, 
 func TestPodServices(t *testing.T) {
 	g := NewWithT(t)
 	installOperator(t)
-	ns := framework.NewNamespace(t, k8s, metav1.ObjectMeta{GenerateName: "e2e-"})
+	ns := testenv.NewNamespace(t, k8s, "e2e-", testenv.ControllersRun)
 	app := builder.DemoApplication(ns, "podname", builder.Image(appImage), builder.Replicas(3), builder.Ports(builder.Port("http", 80, 8080)))
 	app.Spec.PodServices = &paasv1.PodServices{Enabled: true}
 	g.Expect(k8s.Create(context.Background(), app)).To(Succeed())

@@ -26,7 +26,6 @@ import (
 
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -34,6 +33,7 @@ import (
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/internal/test/framework"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // TestReadinessGatesTraffic: a pod whose readiness probe fails gets no traffic through the
@@ -45,7 +45,7 @@ func TestReadinessGatesTraffic(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
 	installOperator(t)
-	ns := framework.NewNamespace(t, k8s, metav1.ObjectMeta{GenerateName: "e2e-"})
+	ns := testenv.NewNamespace(t, k8s, "e2e-", testenv.ControllersRun)
 	app := builder.DemoApplication(ns, "gated", builder.Image(appImage), builder.Replicas(1), builder.Ports(builder.Port("http", 80, 8080)),
 		builder.Env(paasv1.EnvVar{Name: "READY_AFTER", Value: readyAfter.String()}))
 	app.Spec.ReadinessProbe = &paasv1.Probe{HTTPGet: &paasv1.HTTPGetAction{Path: "/ready", Port: intstr.FromInt32(8080)},

@@ -35,6 +35,7 @@ import (
 	"github.com/cmft/demo-operator/internal/imagebuild"
 	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/internal/test/framework"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // dockerConfigSecret is a kubernetes.io/dockerconfigjson Secret holding a user and password
@@ -65,7 +66,7 @@ func TestPrivateRegistry(t *testing.T) {
 	g.Expect(err).NotTo(HaveOccurred())
 	image := cluster.PrivateRegistryHost() + "/team/podname:e2e"
 	g.Expect(cluster.PushPrivateImage(ctx, b, local, image)).To(Succeed())
-	ns := framework.NewNamespace(t, k8s, metav1.ObjectMeta{GenerateName: "e2e-"})
+	ns := testenv.NewNamespace(t, k8s, "e2e-", testenv.ControllersRun)
 	app := builder.DemoApplication(ns, "private", builder.Image(image), builder.Ports(builder.Port("http", 80, 8080)))
 	g.Expect(k8s.Create(ctx, app)).To(Succeed())
 

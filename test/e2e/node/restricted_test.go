@@ -36,7 +36,6 @@ import (
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/internal/imagebuild"
 	"github.com/cmft/demo-operator/internal/test/builder"
-	"github.com/cmft/demo-operator/internal/test/framework"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
@@ -50,8 +49,8 @@ func TestRestrictedSample(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
 	installOperator(t)
-	ns := framework.NewNamespace(t, k8s, metav1.ObjectMeta{GenerateName: "e2e-restricted-",
-		Labels: map[string]string{"pod-security.kubernetes.io/enforce": "restricted"}})
+	ns := testenv.NewNamespace(t, k8s, "e2e-restricted-", testenv.NamespaceLabels(map[string]string{"pod-security.kubernetes.io/enforce": "restricted"}),
+		testenv.ControllersRun)
 	// The namespace enforces the standard: a pod without the sample's security contexts is refused.
 	bare := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "bare"},
 		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: appImage}}}}
@@ -98,8 +97,8 @@ func TestRestrictedDefaults(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
 	installOperator(t)
-	ns := framework.NewNamespace(t, k8s, metav1.ObjectMeta{GenerateName: "e2e-restricted-",
-		Labels: map[string]string{"pod-security.kubernetes.io/enforce": "restricted"}})
+	ns := testenv.NewNamespace(t, k8s, "e2e-restricted-", testenv.NamespaceLabels(map[string]string{"pod-security.kubernetes.io/enforce": "restricted"}),
+		testenv.ControllersRun)
 
 	plain := builder.DemoApplication(ns, "plain", builder.Image(appImage), builder.Replicas(1), builder.Ports(builder.Port("http", 80, 8080)))
 	g.Expect(k8s.Create(ctx, plain)).To(Succeed())

@@ -29,7 +29,7 @@ import (
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/internal/test/builder"
-	"github.com/cmft/demo-operator/internal/test/framework"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // TestConfigMapServed: a ConfigMap mounted by the app's volumes is the file its pod serves,
@@ -39,7 +39,7 @@ func TestConfigMapServed(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
 	installOperator(t)
-	ns := framework.NewNamespace(t, k8s, metav1.ObjectMeta{GenerateName: "e2e-"})
+	ns := testenv.NewNamespace(t, k8s, "e2e-", testenv.ControllersRun)
 	config := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "site"},
 		Data: map[string]string{"index.html": "first edition"}}
 	g.Expect(k8s.Create(ctx, config)).To(Succeed())

@@ -37,8 +37,8 @@ import (
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/internal/test/builder"
-	"github.com/cmft/demo-operator/internal/test/framework"
 	"github.com/cmft/demo-operator/internal/test/health"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // statusBudget is how long after the kubelet reports a cause the app may take to say it.
@@ -172,7 +172,7 @@ func TestCausesReachStatus(t *testing.T) {
 		run(tc.name, func(t *testing.T) {
 			g := NewWithT(t)
 			ctx := context.Background()
-			ns := framework.NewNamespace(t, k8s, metav1.ObjectMeta{GenerateName: "e2e-"})
+			ns := testenv.NewNamespace(t, k8s, "e2e-", testenv.ControllersRun)
 			app := servingApp(ns)
 			var old string
 			if tc.rollout {
@@ -305,7 +305,7 @@ func expectOldPodServing(g Gomega, app *paasv1.DemoApplication, old string) {
 func testOOMRecovery(t *testing.T, figures *causeFigures) {
 	g := NewWithT(t)
 	ctx := context.Background()
-	ns := framework.NewNamespace(t, k8s, metav1.ObjectMeta{GenerateName: "e2e-"})
+	ns := testenv.NewNamespace(t, k8s, "e2e-", testenv.ControllersRun)
 	app := servingApp(ns)
 	app.Spec.Resources = &paasv1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("32Mi")}}
 	app.Spec.Env = []paasv1.EnvVar{{Name: "ALLOCATE_MIB", Value: "64"}, {Name: "FAIL_ONCE", Value: "/scratch/failed"}}

@@ -39,7 +39,6 @@ import (
 	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/internal/test/docblock"
 	"github.com/cmft/demo-operator/internal/test/framework"
-	"github.com/cmft/demo-operator/internal/test/sdkbundle"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
@@ -141,7 +140,7 @@ func TestInstaller(t *testing.T) {
 			g.Eventually(func(g Gomega) {
 				g.Expect(framework.LeaseHolder(g, cs, deployNS)).To(Equal(pods[0].Name))
 			}, time.Minute, 250*time.Millisecond).Should(Succeed())
-			ns := framework.NewNamespace(t, k8s, metav1.ObjectMeta{GenerateName: "e2e-installer-"})
+			ns := testenv.NewNamespace(t, k8s, "e2e-installer-", testenv.ControllersRun)
 			app := builder.DemoApplication(ns, "installed", builder.Image(appImage), builder.Replicas(1), builder.Ports(builder.Port("http", 80, 8080)))
 			g.Expect(k8s.Create(context.Background(), app)).To(Succeed())
 			expectServing(t, app, 1)
@@ -196,7 +195,7 @@ func docCommands(t *testing.T, page string) []string {
 // and a helm configuration of the test's own.
 func docShell(t *testing.T) *docblock.Shell {
 	t.Helper()
-	helmBin, err := sdkbundle.Tool("helm")
+	helmBin, err := testenv.Tool("helm")
 	NewWithT(t).Expect(err).NotTo(HaveOccurred())
 	home := t.TempDir()
 	path := strings.Join([]string{cluster.BinDir, filepath.Dir(helmBin), os.Getenv("PATH")}, string(os.PathListSeparator))

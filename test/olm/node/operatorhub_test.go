@@ -26,7 +26,6 @@ import (
 
 	. "github.com/onsi/gomega"
 	operatorsv1alpha1 "github.com/operator-framework/api/pkg/operators/v1alpha1"
-	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -40,6 +39,7 @@ import (
 	"github.com/cmft/demo-operator/internal/localolm"
 	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/internal/test/framework"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // Pulls, unpack Jobs and pod starts on two shared cores take tens of seconds each.
@@ -72,7 +72,7 @@ func TestOperatorHubPath(t *testing.T) {
 	defaultChannel, _, _ := unstructured.NestedString(pm.Object, "status", "defaultChannel")
 	g.Expect(defaultChannel).To(Equal("stable"))
 
-	ns := steps.NewNamespace(t, "olm-hub-")
+	ns := testenv.NewNamespace(t, k8s, "olm-hub-", testenv.ControllersRun)
 	steps.CreateOperatorGroup(t, ns, ns)
 	start := time.Now()
 	sub := subscribe(t, ns, source, localolm.Namespace, "stable", first.csv)
@@ -141,7 +141,7 @@ func expectOperatorPods(t *testing.T, csv *operatorsv1alpha1.ClusterServiceVersi
 	t.Helper()
 	var ready []corev1.Pod
 	NewWithT(t).Eventually(func(g Gomega) {
-		d := operatorDeployment(g, csv)
+		d := steps.OperatorDeployment(g, csv)
 		pods := &corev1.PodList{}
 		g.Expect(k8s.List(context.Background(), pods, client.InNamespace(csv.Namespace), client.MatchingLabels(d.Spec.Selector.MatchLabels))).To(Succeed())
 		ready = nil
@@ -158,15 +158,6 @@ func expectOperatorPods(t *testing.T, csv *operatorsv1alpha1.ClusterServiceVersi
 		g.Expect(ready).To(HaveLen(int(ptr.Deref(d.Spec.Replicas, 1))))
 	}, olmTimeout, time.Second).Should(Succeed())
 	return ready
-}
-
-// operatorDeployment returns the Deployment OLM made from the CSV's install strategy.
-func operatorDeployment(g Gomega, csv *operatorsv1alpha1.ClusterServiceVersion) *appsv1.Deployment {
-	specs := csv.Spec.InstallStrategy.StrategySpec.DeploymentSpecs
-	g.Expect(specs).To(HaveLen(1))
-	d := &appsv1.Deployment{}
-	g.Expect(k8s.Get(context.Background(), client.ObjectKey{Namespace: csv.Namespace, Name: specs[0].Name}, d)).To(Succeed())
-	return d
 }
 
 // subscribe subscribes namespace to demo-operator's channel from source, at startingCSV.

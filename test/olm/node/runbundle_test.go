@@ -85,7 +85,7 @@ func runBundle(t *testing.T, mode operatorsv1alpha1.InstallModeType) {
 	// cluster's CA is trusted through SSL_CERT_DIR by make, through RootCAs in process.
 	first, second := releases[0], releases[1]
 	firstBundle, secondBundle := cluster.SecureImage(first.bundle), cluster.SecureImage(second.bundle)
-	ns := steps.NewNamespace(t, "olm-run-bundle-")
+	ns := testenv.NewNamespace(t, k8s, "olm-run-bundle-", testenv.ControllersRun)
 	roots, err := x509.SystemCertPool()
 	g.Expect(err).NotTo(HaveOccurred())
 	ca, err := os.ReadFile(cluster.CAFile())
@@ -110,7 +110,7 @@ func runBundle(t *testing.T, mode operatorsv1alpha1.InstallModeType) {
 	expectOperatorPods(t, csv, first.managerImage)
 	watched := ns
 	if mode == operatorsv1alpha1.InstallModeTypeAllNamespaces {
-		watched = steps.NewNamespace(t, "olm-any-")
+		watched = testenv.NewNamespace(t, k8s, "olm-any-", testenv.ControllersRun)
 	}
 	app := createDemoApp(t, watched, "web")
 	steps.ExpectServed(t, app)
@@ -138,7 +138,7 @@ func runBundle(t *testing.T, mode operatorsv1alpha1.InstallModeType) {
 	steps.ExpectServed(t, app)
 
 	// cleanup: the operator and all run bundle made go; the CRD and DemoApplications stay.
-	deploy := operatorDeployment(g, upgraded)
+	deploy := steps.OperatorDeployment(g, upgraded)
 	g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), app)).To(Succeed())
 	workload := &appsv1.Deployment{}
 	g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), workload)).To(Succeed())

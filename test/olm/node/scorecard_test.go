@@ -37,7 +37,7 @@ import (
 // restricted Pod Security Standard: every test of bundle/tests/scorecard/config.yaml passes.
 func TestScorecard(t *testing.T) {
 	g := NewWithT(t)
-	ns := steps.NewNamespace(t, "scorecard-")
+	ns := testenv.NewNamespace(t, k8s, "scorecard-", testenv.ControllersRun)
 	sdk := exec.Command(operatorSDKPath(t), "scorecard", filepath.Join(testenv.Root(), "bundle"), "--namespace", ns,
 		"--kubeconfig", cluster.Kubeconfig(), "--pod-security", "restricted", "--untar-image", sdkImages.ScorecardTools,
 		"--storage-image", sdkImages.ScorecardTools, "--wait-time", "3m", "--output", "json")

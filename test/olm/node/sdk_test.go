@@ -31,12 +31,10 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
-	"github.com/cmft/demo-operator/internal/test/framework"
-	"github.com/cmft/demo-operator/internal/test/sdkbundle"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // sdkRunBundle runs the real operator-sdk, as users do: `run bundle <bundle image>` with an
@@ -50,7 +48,7 @@ func sdkRunBundle(t *testing.T, mode operatorsv1alpha1.InstallModeType) {
 	g := NewWithT(t)
 	ctx := context.Background()
 	first, second := releases[0], releases[1]
-	ns := steps.NewNamespace(t, "sdk-run-bundle-")
+	ns := testenv.NewNamespace(t, k8s, "sdk-run-bundle-", testenv.ControllersRun)
 
 	start := time.Now()
 	out, err := operatorSDK(t, "run", "bundle", cluster.SecureImage(first.bundle), "--index-image", cluster.SecureImage(sdkImages.Index),
@@ -62,7 +60,7 @@ func sdkRunBundle(t *testing.T, mode operatorsv1alpha1.InstallModeType) {
 	expectOperatorPods(t, csv, first.managerImage)
 	watched := ns
 	if mode == operatorsv1alpha1.InstallModeTypeAllNamespaces {
-		watched = steps.NewNamespace(t, "sdk-any-")
+		watched = testenv.NewNamespace(t, k8s, "sdk-any-", testenv.ControllersRun)
 	}
 	app := createDemoApp(t, watched, "web")
 	steps.ExpectServed(t, app)
@@ -99,8 +97,8 @@ func sdkRunBundle(t *testing.T, mode operatorsv1alpha1.InstallModeType) {
 // (internal/olm) installs there. The day a fixed CLI is pinned, this test fails and says so.
 func TestOperatorSDKRunBundleRestricted(t *testing.T) {
 	g := NewWithT(t)
-	ns := framework.NewNamespace(t, k8s, metav1.ObjectMeta{GenerateName: "sdk-restricted-",
-		Labels: map[string]string{"pod-security.kubernetes.io/enforce": "restricted"}})
+	ns := testenv.NewNamespace(t, k8s, "sdk-restricted-", testenv.NamespaceLabels(map[string]string{"pod-security.kubernetes.io/enforce": "restricted"}),
+		testenv.ControllersRun)
 	out, err := operatorSDK(t, "run", "bundle", cluster.SecureImage(releases[0].bundle), "--index-image", cluster.SecureImage(sdkImages.Index),
 		"--decompression-image", cluster.SecureImage(sdkImages.Decompression), "--security-context-config", "restricted",
 		"--install-mode", string(operatorsv1alpha1.InstallModeTypeOwnNamespace), "--namespace", ns, "--timeout", "2m")
@@ -123,7 +121,7 @@ func operatorSDK(t *testing.T, args ...string) (string, error) {
 
 func operatorSDKPath(t *testing.T) string {
 	t.Helper()
-	sdk, err := sdkbundle.Tool("operator-sdk")
+	sdk, err := testenv.Tool("operator-sdk")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,6 +28,7 @@ import (
 
 	"github.com/cmft/demo-operator/internal/imagebuild"
 	"github.com/cmft/demo-operator/internal/test/sdkbundle"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // TestSignedReleaseVerifies signs a release as make sign does, against the cluster's TLS
@@ -40,7 +41,7 @@ func TestSignedReleaseVerifies(t *testing.T) {
 	ctx := context.Background()
 	keys := t.TempDir()
 	t.Setenv("COSIGN_PASSWORD", "demo-operator-test")
-	cosign, err := sdkbundle.Tool("cosign")
+	cosign, err := testenv.Tool("cosign")
 	g.Expect(err).NotTo(HaveOccurred())
 	generate := exec.CommandContext(ctx, cosign, "generate-key-pair")
 	generate.Dir = keys

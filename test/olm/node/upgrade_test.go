@@ -33,6 +33,7 @@ import (
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/internal/localolm"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // TestUpgradeAndUninstall subscribes to the stable channel at the first release, both
@@ -45,7 +46,7 @@ func TestUpgradeAndUninstall(t *testing.T) {
 	ctx := context.Background()
 	first, second := releases[0], releases[1]
 	source := createCatalogSource(t, localolm.Namespace, "demo-operator-upgrade", catalogImage)
-	ns := steps.NewNamespace(t, "olm-upgrade-")
+	ns := testenv.NewNamespace(t, k8s, "olm-upgrade-", testenv.ControllersRun)
 	steps.CreateOperatorGroup(t, ns, ns)
 	sub := subscribe(t, ns, source, localolm.Namespace, "stable", first.csv)
 	steps.Approve(t, ns, first.csv)
@@ -76,7 +77,7 @@ func TestUpgradeAndUninstall(t *testing.T) {
 		g := NewWithT(t)
 		csv := &operatorsv1alpha1.ClusterServiceVersion{}
 		g.Expect(k8s.Get(ctx, client.ObjectKey{Namespace: ns, Name: second.csv}, csv)).To(Succeed())
-		deploy := operatorDeployment(g, csv)
+		deploy := steps.OperatorDeployment(g, csv)
 		workload := &appsv1.Deployment{}
 		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), workload)).To(Succeed())
 		g.Expect(k8s.Delete(ctx, sub)).To(Succeed())

@@ -28,6 +28,13 @@ limitations under the License.
 //     200, for a readiness probe; unset, /ready answers 200 at once.
 //   - SERVE_FILE (a path): /file answers with the file's content, read anew on each request,
 //     so that a mounted ConfigMap's update is seen.
+//
+// /env/NAME answers the value of its environment variable NAME, as the container started
+// with it: what a pod's env holds, seen from outside.
+//
+// On SIGTERM it does nothing of its own: Go's default ends the process at once, its open
+// connections cut and any request in flight lost, less than an application that shuts down
+// gracefully does; a pod that loses no request in a rollout owes it to the pod's preStop.
 package main
 
 import (
@@ -62,6 +69,7 @@ func main() {
 
 	mux := http.NewServeMux()
 	mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, name) })
+	mux.HandleFunc("/env/{name}", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, os.Getenv(r.PathValue("name"))) })
 	mux.HandleFunc("/ready", func(w http.ResponseWriter, _ *http.Request) {
 		if time.Now().Before(ready) {
 			http.Error(w, "starting", http.StatusServiceUnavailable)

@@ -33,6 +33,9 @@ type AutoscalingApplyConfiguration struct {
 	// targetMemoryUtilizationPercentage is the pods' average memory use the autoscaler aims
 	// at, as a percentage of their memory request, which must be set and above 0.
 	TargetMemoryUtilizationPercentage *int32 `json:"targetMemoryUtilizationPercentage,omitempty"`
+	// behavior is how fast the autoscaler scales down and up, such as a scale-down
+	// stabilization window; unset, the autoscaler's defaults.
+	Behavior *AutoscalingBehaviorApplyConfiguration `json:"behavior,omitempty"`
 }
 
 // AutoscalingApplyConfiguration constructs a declarative configuration of the Autoscaling type for use with
@@ -70,5 +73,13 @@ func (b *AutoscalingApplyConfiguration) WithTargetCPUUtilizationPercentage(value
 // If called multiple times, the TargetMemoryUtilizationPercentage field is set to the value of the last call.
 func (b *AutoscalingApplyConfiguration) WithTargetMemoryUtilizationPercentage(value int32) *AutoscalingApplyConfiguration {
 	b.TargetMemoryUtilizationPercentage = &value
+	return b
+}
+
+// WithBehavior sets the Behavior field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the Behavior field is set to the value of the last call.
+func (b *AutoscalingApplyConfiguration) WithBehavior(value *AutoscalingBehaviorApplyConfiguration) *AutoscalingApplyConfiguration {
+	b.Behavior = value
 	return b
 }

@@ -38,6 +38,10 @@ type DemoApplicationSpecApplyConfiguration struct {
 	// targetPort's number and name (else its own): ports that target one container port (number
 	// and protocol) give it one name.
 	Ports []DemoApplicationPortApplyConfiguration `json:"ports,omitempty"`
+	// service sets the type and annotations of the app's Service: a LoadBalancer, or the
+	// annotations a cloud's load balancer reads. Unset, the Service is a NodePort Service
+	// when any port sets a nodePort, ClusterIP otherwise.
+	Service *ServiceSettingsApplyConfiguration `json:"service,omitempty"`
 	// env lists environment variables set in the application's container.
 	Env []EnvVarApplyConfiguration `json:"env,omitempty"`
 	// resources are the compute resources of the application's container.
@@ -54,6 +58,15 @@ type DemoApplicationSpecApplyConfiguration struct {
 	Args []string `json:"args,omitempty"`
 	// envFrom sets a variable for each key of a ConfigMap or Secret, before env, which wins.
 	EnvFrom []EnvFromSourceApplyConfiguration `json:"envFrom,omitempty"`
+	// rolloutOnConfigChange rolls the pods when a ConfigMap or Secret they read changes, by a
+	// hash of what they read in the pod template's paas.cmft.com/config-hash annotation: Env
+	// (the default) for those read through env (valueFrom) and envFrom of every container, which
+	// a running container never sees change; All for those mounted as volumes too, whose files
+	// the kubelet updates in place (for an app that reads them only at start); None for none.
+	// The hash covers only the keys read (every key for envFrom and a volume without items); a
+	// missing ConfigMap or Secret that is not optional is reported in status, and the pods are
+	// not rolled until it exists.
+	RolloutOnConfigChange *apiv1.ConfigRollout `json:"rolloutOnConfigChange,omitempty"`
 	// serviceAccountName is the ServiceAccount the pods run as, in the app's namespace; empty
 	// means the namespace's default.
 	ServiceAccountName *apiv1.ObjectName `json:"serviceAccountName,omitempty"`
@@ -75,6 +88,10 @@ type DemoApplicationSpecApplyConfiguration struct {
 	// (node-role.kubernetes.io/control-plane, node-role.kubernetes.io/master) are refused, so
 	// that an app never runs beside the API server.
 	Tolerations []TolerationApplyConfiguration `json:"tolerations,omitempty"`
+	// priorityClassName names the PriorityClass of the pods: how they rank when the scheduler
+	// must preempt, and when a node under pressure evicts. Unset, the cluster's default.
+	// The system- classes are the cluster's own components'.
+	PriorityClassName *apiv1.ObjectName `json:"priorityClassName,omitempty"`
 	// topologySpreadConstraints spread the app's pods over nodes, zones or any topology
 	// domain: each selects the app's own pods.
 	TopologySpreadConstraints []TopologySpreadConstraintApplyConfiguration `json:"topologySpreadConstraints,omitempty"`
@@ -85,12 +102,35 @@ type DemoApplicationSpecApplyConfiguration struct {
 	// count as available: less than the Deployment's progress deadline (600 seconds), past
 	// which a rollout counts as stuck.
 	MinReadySeconds *int32 `json:"minReadySeconds,omitempty"`
+	// revisionHistoryLimit is how many old ReplicaSets the Deployment keeps to roll back to;
+	// unset, 10.
+	RevisionHistoryLimit *int32 `json:"revisionHistoryLimit,omitempty"`
+	// disruptionBudget bounds how many of the app's pods a voluntary disruption (a node
+	// drain, a cluster upgrade: the eviction API) may take down at once, by a
+	// PodDisruptionBudget of the app's name. Unset, an app of more than one replica (with
+	// autoscaling, a minReplicas above one) gets one of maxUnavailable 1, and a single
+	// replica none: a budget on one pod would refuse every drain. A pod that is not ready
+	// can always be evicted. Removing it (or going down to one replica) deletes the budget.
+	DisruptionBudget *DisruptionBudgetApplyConfiguration `json:"disruptionBudget,omitempty"`
+	// terminationGracePeriodSeconds is how long a stopping pod has, its preStop pause
+	// included, between the start of its termination and being killed; unset, 30.
+	TerminationGracePeriodSeconds *int64 `json:"terminationGracePeriodSeconds,omitempty"`
 	// affinity attracts the pods to nodes (nodeAffinity) and keeps the app's pods apart from
 	// each other (podAntiAffinity) over nodes, zones or any topology domain.
 	Affinity *AffinityApplyConfiguration `json:"affinity,omitempty"`
 	// ingress exposes the app's Service over HTTP through an Ingress of the app's name,
 	// served by the cluster's Ingress controller. Removing it deletes the Ingress.
 	Ingress *IngressApplyConfiguration `json:"ingress,omitempty"`
+	// httpRoute exposes the app's Service through a Gateway API HTTPRoute of the app's name,
+	// attached to the Gateways it names: the alternative to ingress, which it cannot be set
+	// with. It needs the Gateway API's CRDs in the cluster when the operator starts. Removing
+	// it deletes the HTTPRoute.
+	HTTPRoute *HTTPRouteApplyConfiguration `json:"httpRoute,omitempty"`
+	// networkPolicy limits who may reach the app's pods, by a NetworkPolicy of the app's name:
+	// once enabled, the pods take connections to their ports only from the peers it names,
+	// and none else. It needs a network plugin that enforces NetworkPolicies; without one the
+	// policy is kept but nothing applies it. Off by default; turning it off deletes the policy.
+	NetworkPolicy *NetworkPolicyApplyConfiguration `json:"networkPolicy,omitempty"`
 	// autoscaling scales the pods between minReplicas and maxReplicas with their CPU or
 	// memory use, by a HorizontalPodAutoscaler of the app's name. While it is set, replica is
 	// not applied: the autoscaler owns the Deployment's replicas. Removing it deletes the
@@ -109,6 +149,12 @@ type DemoApplicationSpecApplyConfiguration struct {
 	LivenessProbe *ProbeApplyConfiguration `json:"livenessProbe,omitempty"`
 	// startupProbe holds the other probes back until it succeeds, for an app slow to start.
 	StartupProbe *ProbeApplyConfiguration `json:"startupProbe,omitempty"`
+	// lifecycle holds what the container does before it is stopped. Unset, an app with ports
+	// pauses 5 seconds (at most terminationGracePeriodSeconds less one) before its container
+	// gets SIGTERM: the Services' endpoints and the Ingress controller stop sending it
+	// requests meanwhile, so that none is lost in a rollout or a scale-down. The pause is the
+	// kubelet's sleep action: it needs no shell in the image.
+	Lifecycle *LifecycleApplyConfiguration `json:"lifecycle,omitempty"`
 	// securityContext is the container's: the user and group it runs as, whether it may gain
 	// privileges, its capabilities, its seccomp profile, a read-only root filesystem. In a
 	// namespace that enforces the restricted Pod Security Standard, what it and
@@ -121,6 +167,18 @@ type DemoApplicationSpecApplyConfiguration struct {
 	// podSecurityContext is the pod's: the user, group and filesystem group of every
 	// container, and its seccomp profile.
 	PodSecurityContext *PodSecurityContextApplyConfiguration `json:"podSecurityContext,omitempty"`
+	// initContainers run one after the other, each to completion, before the app's container
+	// (and the sidecars declared after them) starts: database migrations, a wait for a
+	// dependency. A failing one is restarted, and keeps the pod from starting. Their names are
+	// unique among the pod's containers, and none is app. They get the pod's security defaults
+	// as the app's container does.
+	InitContainers []ContainerApplyConfiguration `json:"initContainers,omitempty"`
+	// sidecars run beside the app's container for the pod's whole life (a database proxy, a
+	// log shipper): native sidecars, init containers with restartPolicy Always (Kubernetes
+	// 1.29 and later), started after the initContainers and before the app's container, and
+	// stopped after it. A sidecar's readinessProbe counts in the pod's readiness. Their names
+	// are unique among the pod's containers, and none is app.
+	Sidecars []SidecarApplyConfiguration `json:"sidecars,omitempty"`
 	// podServices gives each pod of the application a Service of its own, so that a client
 	// can reach one chosen pod. Off unless enabled.
 	PodServices *PodServicesApplyConfiguration `json:"podServices,omitempty"`
@@ -158,6 +216,14 @@ func (b *DemoApplicationSpecApplyConfiguration) WithPorts(values ...*DemoApplica
 		}
 		b.Ports = append(b.Ports, *values[i])
 	}
+	return b
+}
+
+// WithService sets the Service field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the Service field is set to the value of the last call.
+func (b *DemoApplicationSpecApplyConfiguration) WithService(value *ServiceSettingsApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
+	b.Service = value
 	return b
 }
 
@@ -236,6 +302,14 @@ func (b *DemoApplicationSpecApplyConfiguration) WithEnvFrom(values ...*EnvFromSo
 	return b
 }
 
+// WithRolloutOnConfigChange sets the RolloutOnConfigChange field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the RolloutOnConfigChange field is set to the value of the last call.
+func (b *DemoApplicationSpecApplyConfiguration) WithRolloutOnConfigChange(value apiv1.ConfigRollout) *DemoApplicationSpecApplyConfiguration {
+	b.RolloutOnConfigChange = &value
+	return b
+}
+
 // WithServiceAccountName sets the ServiceAccountName field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the ServiceAccountName field is set to the value of the last call.
@@ -307,6 +381,14 @@ func (b *DemoApplicationSpecApplyConfiguration) WithTolerations(values ...*Toler
 	return b
 }
 
+// WithPriorityClassName sets the PriorityClassName field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the PriorityClassName field is set to the value of the last call.
+func (b *DemoApplicationSpecApplyConfiguration) WithPriorityClassName(value apiv1.ObjectName) *DemoApplicationSpecApplyConfiguration {
+	b.PriorityClassName = &value
+	return b
+}
+
 // WithTopologySpreadConstraints adds the given value to the TopologySpreadConstraints field in the declarative configuration
 // and returns the receiver, so that objects can be build by chaining "With" function invocations.
 // If called multiple times, values provided by each call will be appended to the TopologySpreadConstraints field.
@@ -336,6 +418,30 @@ func (b *DemoApplicationSpecApplyConfiguration) WithMinReadySeconds(value int32)
 	return b
 }
 
+// WithRevisionHistoryLimit sets the RevisionHistoryLimit field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the RevisionHistoryLimit field is set to the value of the last call.
+func (b *DemoApplicationSpecApplyConfiguration) WithRevisionHistoryLimit(value int32) *DemoApplicationSpecApplyConfiguration {
+	b.RevisionHistoryLimit = &value
+	return b
+}
+
+// WithDisruptionBudget sets the DisruptionBudget field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the DisruptionBudget field is set to the value of the last call.
+func (b *DemoApplicationSpecApplyConfiguration) WithDisruptionBudget(value *DisruptionBudgetApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
+	b.DisruptionBudget = value
+	return b
+}
+
+// WithTerminationGracePeriodSeconds sets the TerminationGracePeriodSeconds field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the TerminationGracePeriodSeconds field is set to the value of the last call.
+func (b *DemoApplicationSpecApplyConfiguration) WithTerminationGracePeriodSeconds(value int64) *DemoApplicationSpecApplyConfiguration {
+	b.TerminationGracePeriodSeconds = &value
+	return b
+}
+
 // WithAffinity sets the Affinity field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the Affinity field is set to the value of the last call.
@@ -349,6 +455,22 @@ func (b *DemoApplicationSpecApplyConfiguration) WithAffinity(value *AffinityAppl
 // If called multiple times, the Ingress field is set to the value of the last call.
 func (b *DemoApplicationSpecApplyConfiguration) WithIngress(value *IngressApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
 	b.Ingress = value
+	return b
+}
+
+// WithHTTPRoute sets the HTTPRoute field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the HTTPRoute field is set to the value of the last call.
+func (b *DemoApplicationSpecApplyConfiguration) WithHTTPRoute(value *HTTPRouteApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
+	b.HTTPRoute = value
+	return b
+}
+
+// WithNetworkPolicy sets the NetworkPolicy field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the NetworkPolicy field is set to the value of the last call.
+func (b *DemoApplicationSpecApplyConfiguration) WithNetworkPolicy(value *NetworkPolicyApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
+	b.NetworkPolicy = value
 	return b
 }
 
@@ -410,6 +532,14 @@ func (b *DemoApplicationSpecApplyConfiguration) WithStartupProbe(value *ProbeApp
 	return b
 }
 
+// WithLifecycle sets the Lifecycle field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the Lifecycle field is set to the value of the last call.
+func (b *DemoApplicationSpecApplyConfiguration) WithLifecycle(value *LifecycleApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
+	b.Lifecycle = value
+	return b
+}
+
 // WithSecurityContext sets the SecurityContext field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the SecurityContext field is set to the value of the last call.
@@ -423,6 +553,32 @@ func (b *DemoApplicationSpecApplyConfiguration) WithSecurityContext(value *Secur
 // If called multiple times, the PodSecurityContext field is set to the value of the last call.
 func (b *DemoApplicationSpecApplyConfiguration) WithPodSecurityContext(value *PodSecurityContextApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
 	b.PodSecurityContext = value
+	return b
+}
+
+// WithInitContainers adds the given value to the InitContainers field in the declarative configuration
+// and returns the receiver, so that objects can be build by chaining "With" function invocations.
+// If called multiple times, values provided by each call will be appended to the InitContainers field.
+func (b *DemoApplicationSpecApplyConfiguration) WithInitContainers(values ...*ContainerApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
+	for i := range values {
+		if values[i] == nil {
+			panic("nil value passed to WithInitContainers")
+		}
+		b.InitContainers = append(b.InitContainers, *values[i])
+	}
+	return b
+}
+
+// WithSidecars adds the given value to the Sidecars field in the declarative configuration
+// and returns the receiver, so that objects can be build by chaining "With" function invocations.
+// If called multiple times, values provided by each call will be appended to the Sidecars field.
+func (b *DemoApplicationSpecApplyConfiguration) WithSidecars(values ...*SidecarApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
+	for i := range values {
+		if values[i] == nil {
+			panic("nil value passed to WithSidecars")
+		}
+		b.Sidecars = append(b.Sidecars, *values[i])
+	}
 	return b
 }
 

@@ -45,6 +45,9 @@ type DemoApplicationStatusApplyConfiguration struct {
 	// podServices is the number of per-pod Services in place, each selecting a pod that
 	// carries its pod-name label.
 	PodServices *int32 `json:"podServices,omitempty"`
+	// url is where the app answers: its Ingress's first host that is not a wildcard, https
+	// when the Ingress has a TLS certificate; empty when it has none.
+	URL *string `json:"url,omitempty"`
 	// conditions are Available, Progressing and Degraded, which follow the Deployment and its
 	// pods (Degraded's reason says why pods are missing or failing, in the cluster's words),
 	// and Ready, Reconciling and Stalled, which sum them up as kstatus (Flux, kubectl wait)
@@ -103,6 +106,14 @@ func (b *DemoApplicationStatusApplyConfiguration) WithAvailableReplicas(value in
 // If called multiple times, the PodServices field is set to the value of the last call.
 func (b *DemoApplicationStatusApplyConfiguration) WithPodServices(value int32) *DemoApplicationStatusApplyConfiguration {
 	b.PodServices = &value
+	return b
+}
+
+// WithURL sets the URL field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the URL field is set to the value of the last call.
+func (b *DemoApplicationStatusApplyConfiguration) WithURL(value string) *DemoApplicationStatusApplyConfiguration {
+	b.URL = &value
 	return b
 }
 

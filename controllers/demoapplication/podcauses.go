@@ -186,8 +186,9 @@ func (v *podsView) findingOf(pod *corev1.Pod) finding {
 	// probe has not failed since, it does not crash-loop.
 	var probed *corev1.ContainerStatus
 	fromRunning := false
-	init := len(pod.Status.InitContainerStatuses)
-	for i, status := range slices.Concat(pod.Status.InitContainerStatuses, pod.Status.ContainerStatuses) {
+	inits := pendingInitContainers(pod)
+	init := len(inits)
+	for i, status := range slices.Concat(inits, pod.Status.ContainerStatuses) {
 		running := status.State.Running != nil
 		// Of two alike, a container that waits or exited crash-loops for sure.
 		if c := containerCause(pod.Name, status, v.now); c != nil &&
@@ -213,6 +214,19 @@ func (v *podsView) findingOf(pod *corev1.Pod) finding {
 		}
 	}
 	return f
+}
+
+// pendingInitContainers returns the statuses of pod's init containers but those that ran to
+// completion: a sidecar, which the kubelet restarts whatever its exit, never does.
+func pendingInitContainers(pod *corev1.Pod) []corev1.ContainerStatus {
+	return slices.DeleteFunc(slices.Clone(pod.Status.InitContainerStatuses), func(status corev1.ContainerStatus) bool {
+		t := status.State.Terminated
+		if t == nil || t.ExitCode != 0 {
+			return false
+		}
+		i := slices.IndexFunc(pod.Spec.InitContainers, func(c corev1.Container) bool { return c.Name == status.Name })
+		return i < 0 || ptr.Deref(pod.Spec.InitContainers[i].RestartPolicy, "") != corev1.ContainerRestartPolicyAlways
+	})
 }
 
 // mounting reports whether pod may be waiting for its volumes: it is pending, a container

@@ -1,0 +1,347 @@
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package demoapplication
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	appsv1ac "k8s.io/client-go/applyconfigurations/apps/v1"
+	"k8s.io/utils/lru"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	paasv1 "github.com/cmft/demo-operator/api/v1"
+)
+
+// ConfigHashAnnotation is the pod template's annotation that holds the hash of the ConfigMaps
+// and Secrets the pods read: when it changes, the Deployment rolls the pods.
+const ConfigHashAnnotation = "paas.cmft.com/config-hash"
+
+// Kinds of the objects a configRef reads.
+const (
+	kindConfigMap = "ConfigMap"
+	kindSecret    = "Secret"
+)
+
+// configRef is one read, by the pods, of a ConfigMap or Secret of the app's namespace.
+type configRef struct {
+	kind, name string
+	// key is the key read; empty, every key.
+	key      string
+	optional bool
+	// field is the spec's field that reads it, for the messages.
+	field string
+}
+
+// configRefs returns the reads of ConfigMaps and Secrets whose change rolls the pods under
+// spec's rolloutOnConfigChange: those of env and envFrom of every container, and with All
+// those of the volumes.
+func configRefs(spec *paasv1.DemoApplicationSpec) []configRef {
+	mode := cmp.Or(spec.RolloutOnConfigChange, paasv1.ConfigRolloutEnv)
+	if mode == paasv1.ConfigRolloutNone {
+		return nil
+	}
+	var refs []configRef
+	fromEnv := func(path string, env []paasv1.EnvVar, envFrom []paasv1.EnvFromSource) {
+		for _, e := range env {
+			switch from := e.ValueFrom; {
+			case from != nil && from.ConfigMapKeyRef != nil:
+				k := from.ConfigMapKeyRef
+				refs = append(refs, configRef{kindConfigMap, string(k.Name), k.Key, ptr.Deref(k.Optional, false),
+					fmt.Sprintf("%s.env[%s].valueFrom.configMapKeyRef", path, e.Name)})
+			case from != nil && from.SecretKeyRef != nil:
+				k := from.SecretKeyRef
+				refs = append(refs, configRef{kindSecret, string(k.Name), k.Key, ptr.Deref(k.Optional, false),
+					fmt.Sprintf("%s.env[%s].valueFrom.secretKeyRef", path, e.Name)})
+			}
+		}
+		for i, e := range envFrom {
+			if o := e.ConfigMapRef; o != nil {
+				refs = append(refs, configRef{kindConfigMap, string(o.Name), "", ptr.Deref(o.Optional, false), fmt.Sprintf("%s.envFrom[%d].configMapRef", path, i)})
+			}
+			if o := e.SecretRef; o != nil {
+				refs = append(refs, configRef{kindSecret, string(o.Name), "", ptr.Deref(o.Optional, false), fmt.Sprintf("%s.envFrom[%d].secretRef", path, i)})
+			}
+		}
+	}
+	fromEnv("spec", spec.Env, spec.EnvFrom)
+	for _, c := range spec.Sidecars {
+		fromEnv(fmt.Sprintf("spec.sidecars[%s]", c.Name), c.Env, c.EnvFrom)
+	}
+	for _, c := range spec.InitContainers {
+		fromEnv(fmt.Sprintf("spec.initContainers[%s]", c.Name), c.Env, c.EnvFrom)
+	}
+	if mode != paasv1.ConfigRolloutAll {
+		return refs
+	}
+	fromVolume := func(kind, name, field string, items []paasv1.KeyToPath, optional *bool) {
+		if len(items) == 0 {
+			refs = append(refs, configRef{kind, name, "", ptr.Deref(optional, false), field})
+		}
+		for _, item := range items {
+			refs = append(refs, configRef{kind, name, item.Key, ptr.Deref(optional, false), field})
+		}
+	}
+	for _, v := range spec.Volumes {
+		if cm := v.ConfigMap; cm != nil {
+			fromVolume(kindConfigMap, string(cm.Name), fmt.Sprintf("spec.volumes[%s].configMap", v.Name), cm.Items, cm.Optional)
+		}
+		if s := v.Secret; s != nil {
+			fromVolume(kindSecret, string(s.SecretName), fmt.Sprintf("spec.volumes[%s].secret", v.Name), s.Items, s.Optional)
+		}
+	}
+	return refs
+}
+
+// configRefIndex indexes the cached DemoApplications by the ConfigMaps and Secrets whose
+// change rolls their pods, each as kind/name.
+const configRefIndex = "configRef"
+
+// configRefsOf is the value of configRefIndex for obj, a DemoApplication.
+func configRefsOf(obj client.Object) []string {
+	app, ok := obj.(*paasv1.DemoApplication)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, ref := range configRefs(&app.Spec) {
+		out = append(out, ref.kind+"/"+ref.name)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// configApps maps a ConfigMap or Secret (of kind) to the DemoApplications whose pods it
+// rolls, through configRefIndex: the ones that read nothing of it are not woken.
+func (r *Reconciler) configApps(kind string) handler.MapFunc {
+	return func(ctx context.Context, obj client.Object) []reconcile.Request {
+		apps := &paasv1.DemoApplicationList{}
+		if err := r.List(ctx, apps, client.InNamespace(obj.GetNamespace()), client.MatchingFields{configRefIndex: kind + "/" + obj.GetName()}); err != nil {
+			return nil
+		}
+		requests := make([]reconcile.Request, 0, len(apps.Items))
+		for _, app := range apps.Items {
+			requests = append(requests, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&app)})
+		}
+		return requests
+	}
+}
+
+// withConfigHash sets on desired's pod template the hash of what app's pods read of
+// ConfigMaps and Secrets, or, while one they need is missing, the hash the Deployment (live,
+// nil when there is none) already carries: a rollout would only bring pods the kubelet cannot
+// start. The missing ones are the pass's cause, stalling as the kubelet's
+// CreateContainerConfigError does.
+func (r *Reconciler) withConfigHash(ctx context.Context, s *scope, live *appsv1.Deployment, desired *appsv1ac.DeploymentApplyConfiguration) error {
+	hash, missing, err := r.configHash(ctx, s.app)
+	if err != nil {
+		return err
+	}
+	if len(missing) > 0 {
+		s.causes = append(s.causes, &cause{stalls: true, reason: paasv1.ReasonConfigNotFound, message: strings.Join(missing, "; ")})
+		hash = ""
+		if live != nil && metav1.IsControlledBy(live, s.app) {
+			hash = live.Spec.Template.Annotations[ConfigHashAnnotation]
+		}
+	}
+	if hash != "" {
+		desired.Spec.Template.WithAnnotations(map[string]string{ConfigHashAnnotation: hash})
+	}
+	return nil
+}
+
+// configHash returns the hash of what app's pods read of ConfigMaps and Secrets (empty when
+// they read none that rolls them), and what they need that does not exist. The hash is made
+// of a digest of each object read (configDigest); the operator keeps nothing of their data
+// but these digests.
+func (r *Reconciler) configHash(ctx context.Context, app *paasv1.DemoApplication) (string, []string, error) {
+	refs := configRefs(&app.Spec)
+	if len(refs) == 0 {
+		return "", nil, nil
+	}
+	slices.SortStableFunc(refs, func(a, b configRef) int {
+		return cmp.Or(cmp.Compare(a.kind, b.kind), cmp.Compare(a.name, b.name), cmp.Compare(a.key, b.key))
+	})
+	h := sha256.New()
+	var missing []string
+	for len(refs) > 0 {
+		kind, name := refs[0].kind, refs[0].name
+		n := 1
+		for n < len(refs) && refs[n].kind == kind && refs[n].name == name {
+			n++
+		}
+		group := refs[:n]
+		refs = refs[n:]
+		writeLengthPrefixed(h, kind, name)
+		d, found, err := r.configDigest(ctx, app.Namespace, kind, name, group)
+		if err != nil {
+			return "", nil, err
+		}
+		if !found {
+			writeLengthPrefixed(h, "absent")
+			for _, ref := range group {
+				if !ref.optional {
+					missing = append(missing, fmt.Sprintf("%s %s, which %s reads, does not exist", kind, name, ref.field))
+				}
+			}
+			continue
+		}
+		writeLengthPrefixed(h, string(d.sum[:]))
+		for _, ref := range group {
+			if ref.key != "" && !ref.optional && slices.Contains(d.absent, ref.key) {
+				missing = append(missing, fmt.Sprintf("key %s of %s %s, which %s reads, does not exist", ref.key, kind, name, ref.field))
+			}
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), missing, nil
+}
+
+// writeLengthPrefixed writes each part to h after its length, so that no two lists of parts
+// write the same bytes.
+func writeLengthPrefixed(h io.Writer, parts ...string) {
+	for _, p := range parts {
+		_, _ = h.Write([]byte(strconv.Itoa(len(p)) + ":" + p))
+	}
+}
+
+// A configDigest is what the hash takes of one ConfigMap or Secret for the reads of a group
+// of configRefs: a digest of its uid and of the keys read with their values (every key when
+// one read takes them all), and which keys read it lacks. A Secret's uid is in the digest so
+// that whoever reads the Deployment but not the Secret cannot test a guess of its value
+// against the hash.
+type configDigest struct {
+	sum    [sha256.Size]byte
+	absent []string
+}
+
+// configDigestKey names a configDigest: the object, its resourceVersion and the keys read
+// (whether every key, and which by name).
+type configDigestKey struct {
+	namespace, kind, name, resourceVersion, keys string
+}
+
+// configDigests remembers the latest digests taken, so that an app's passes read a
+// ConfigMap or Secret from the API server only when its resourceVersion, which the metadata
+// cache holds, says it changed.
+type configDigests struct {
+	once   sync.Once
+	recent *lru.Cache
+}
+
+// configDigestsSize bounds the digests remembered, each about two hundred bytes.
+const configDigestsSize = 4096
+
+func (c *configDigests) cache() *lru.Cache {
+	c.once.Do(func() { c.recent = lru.New(configDigestsSize) })
+	return c.recent
+}
+
+// configDigest returns the digest of the ConfigMap or Secret (of kind) name of namespace for
+// the reads of group; found is false when it does not exist. The metadata cache says whether
+// it exists and at which resourceVersion; its data is read from the API server's watch cache
+// when no digest of that version is remembered.
+func (r *Reconciler) configDigest(ctx context.Context, namespace, kind, name string, group []configRef) (configDigest, bool, error) {
+	every := false
+	var keys []string
+	for _, ref := range group {
+		if ref.key == "" {
+			every = true
+		} else {
+			keys = append(keys, ref.key)
+		}
+	}
+	keys = slices.Compact(keys)
+	objKey := client.ObjectKey{Namespace: namespace, Name: name}
+	meta := &metav1.PartialObjectMetadata{}
+	meta.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind(kind))
+	if err := r.configVersions.Get(ctx, objKey, meta); apierrors.IsNotFound(err) {
+		return configDigest{}, false, nil
+	} else if err != nil {
+		return configDigest{}, false, fmt.Errorf("reading %s %s/%s, which the pods read: %w", kind, namespace, name, err)
+	}
+	key := configDigestKey{namespace, kind, name, meta.ResourceVersion, fmt.Sprint(every, keys)}
+	if d, ok := r.configDigests.cache().Get(key); ok {
+		return d.(configDigest), true, nil
+	}
+
+	obj, data, err := r.readConfig(ctx, objKey, kind)
+	switch {
+	case apierrors.IsNotFound(err):
+		return configDigest{}, false, nil
+	case err != nil:
+		return configDigest{}, false, fmt.Errorf("reading %s %s/%s, which the pods read: %w", kind, namespace, name, err)
+	}
+	if every {
+		keys = append(slices.Sorted(maps.Keys(data)), keys...)
+	}
+	var d configDigest
+	h := sha256.New()
+	if kind == kindSecret {
+		writeLengthPrefixed(h, string(obj.GetUID()))
+	}
+	for _, k := range keys {
+		if v, ok := data[k]; ok {
+			writeLengthPrefixed(h, k, string(v))
+		} else {
+			writeLengthPrefixed(h, k, "absent")
+			d.absent = append(d.absent, k)
+		}
+	}
+	h.Sum(d.sum[:0])
+	// Remembered under the version read, which the metadata cache reaches, if it lags, with
+	// the event that wakes the app.
+	key.resourceVersion = obj.GetResourceVersion()
+	r.configDigests.cache().Add(key, d)
+	return d, true, nil
+}
+
+// readConfig reads the ConfigMap or Secret (of kind) key from the API server's watch cache,
+// and its keys and values.
+func (r *Reconciler) readConfig(ctx context.Context, key client.ObjectKey, kind string) (client.Object, map[string][]byte, error) {
+	fromWatchCache := &client.GetOptions{Raw: &metav1.GetOptions{ResourceVersion: "0"}}
+	if kind == kindSecret {
+		secret := &corev1.Secret{}
+		err := r.APIReader.Get(ctx, key, secret, fromWatchCache)
+		return secret, secret.Data, err
+	}
+	cm := &corev1.ConfigMap{}
+	err := r.APIReader.Get(ctx, key, cm, fromWatchCache)
+	data := make(map[string][]byte, len(cm.Data)+len(cm.BinaryData))
+	for k, v := range cm.Data {
+		data[k] = []byte(v)
+	}
+	for k, v := range cm.BinaryData {
+		data[k] = v
+	}
+	return cm, data, err
+}

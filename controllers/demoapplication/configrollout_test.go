@@ -1,0 +1,151 @@
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package demoapplication_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/controllers/demoapplication"
+	"github.com/cmft/demo-operator/internal/test/builder"
+	"github.com/cmft/demo-operator/internal/test/testenv"
+)
+
+// configHash returns the config hash on the pod template of the app's Deployment.
+func configHash(g Gomega, namespace, name string) string {
+	return get(g, namespace, name, &appsv1.Deployment{}).Spec.Template.Annotations[demoapplication.ConfigHashAnnotation]
+}
+
+// TestConfigChangeRollsPods: the pod template's hash changes when a key the pods read of a
+// ConfigMap (env) or any key of a Secret (envFrom) changes, and then only: not for another
+// key of the ConfigMap, another ConfigMap, nor a mounted one until rolloutOnConfigChange is
+// All; None drops the hash.
+func TestConfigChangeRollsPods(t *testing.T) {
+	g := NewWithT(t)
+	ctx := context.Background()
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
+	settings := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "settings"}, Data: map[string]string{"level": "info", "unread": "1"}}
+	creds := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "creds"}, Data: map[string][]byte{"password": []byte("s3cret")}}
+	files := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "files"}, Data: map[string]string{"app.conf": "a"}}
+	other := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "other"}, Data: map[string]string{"x": "1"}}
+	for _, obj := range []client.Object{settings, creds, files, other} {
+		g.Expect(k8sClient.Create(ctx, obj)).To(Succeed())
+	}
+	app := builder.DemoApplication(ns, "web", builder.Env(paasv1.EnvVar{Name: "LEVEL", ValueFrom: &paasv1.EnvVarSource{
+		ConfigMapKeyRef: &paasv1.KeySelector{Name: "settings", Key: "level"}}}))
+	app.Spec.EnvFrom = []paasv1.EnvFromSource{{SecretRef: &paasv1.OptionalObjectReference{Name: "creds"}}}
+	app.Spec.Volumes = []paasv1.Volume{{Name: "files", ConfigMap: &paasv1.ConfigMapVolumeSource{Name: "files"}}}
+	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
+
+	var hash string
+	g.Eventually(func(g Gomega) string { hash = configHash(g, ns, app.Name); return hash }).ShouldNot(BeEmpty())
+	g.Expect(hash).To(HaveLen(64), "a SHA-256")
+	// changes returns a check that the hash moves from what it was, and records the new one.
+	changes := func() func(g Gomega) {
+		before := hash
+		return func(g Gomega) {
+			hash = configHash(g, ns, app.Name)
+			g.Expect(hash).NotTo(Equal(before))
+		}
+	}
+	// A pass that finds the ConfigMap and Secret at the versions it last read reads neither
+	// from the API server again.
+	configReads := func() int {
+		return writes.ReadsUnder("/api/v1/namespaces/"+ns+"/configmaps/") + writes.ReadsUnder("/api/v1/namespaces/"+ns+"/secrets/")
+	}
+	read := configReads()
+	g.Expect(read).To(BeNumerically(">", 0))
+	update(g, app, func(a *paasv1.DemoApplication) { a.Spec.Replica = ptr.To[int32](2) })
+	g.Eventually(func(g Gomega) *int32 { return get(g, ns, app.Name, &appsv1.Deployment{}).Spec.Replicas }).Should(HaveValue(BeEquivalentTo(2)))
+	g.Expect(configReads()).To(Equal(read), "the ConfigMap and Secret, unchanged, read again")
+
+	stays := func() {
+		t.Helper()
+		before := hash
+		g.Consistently(func(g Gomega) string { return configHash(g, ns, app.Name) }, 2*time.Second, 100*time.Millisecond).Should(Equal(before))
+	}
+
+	// Unread: another ConfigMap, another key, a mounted ConfigMap (Env by default).
+	other.Data["x"] = "2"
+	g.Expect(k8sClient.Update(ctx, other)).To(Succeed())
+	settings.Data["unread"] = "2"
+	g.Expect(k8sClient.Update(ctx, settings)).To(Succeed())
+	files.Data["app.conf"] = "b"
+	g.Expect(k8sClient.Update(ctx, files)).To(Succeed())
+	stays()
+
+	// Read: the key of env, any key of envFrom's Secret.
+	settings.Data["level"] = "debug"
+	g.Expect(k8sClient.Update(ctx, settings)).To(Succeed())
+	g.Eventually(changes()).Should(Succeed())
+	creds.Data["token"] = []byte("t")
+	g.Expect(k8sClient.Update(ctx, creds)).To(Succeed())
+	g.Eventually(changes()).Should(Succeed())
+
+	// All: the mounted ConfigMap counts, and its changes too.
+	update(g, app, func(a *paasv1.DemoApplication) { a.Spec.RolloutOnConfigChange = paasv1.ConfigRolloutAll })
+	g.Eventually(changes()).Should(Succeed())
+	files.Data["app.conf"] = "c"
+	g.Expect(k8sClient.Update(ctx, files)).To(Succeed())
+	g.Eventually(changes()).Should(Succeed())
+
+	// None: no hash, nothing rolls.
+	update(g, app, func(a *paasv1.DemoApplication) { a.Spec.RolloutOnConfigChange = paasv1.ConfigRolloutNone })
+	g.Eventually(func(g Gomega) string { return configHash(g, ns, app.Name) }).Should(BeEmpty())
+}
+
+// TestMissingConfigIsACause: a ConfigMap the pods read through env that does not exist
+// makes the app Degraded and Stalled, as the kubelet's CreateContainerConfigError would,
+// naming it and the field that reads it, and nothing rolls; a missing optional one is no
+// cause. Once it exists, the cause goes and the hash is set.
+func TestMissingConfigIsACause(t *testing.T) {
+	g := NewWithT(t)
+	ctx := context.Background()
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
+	app := builder.DemoApplication(ns, "web", builder.Env(
+		paasv1.EnvVar{Name: "DB", ValueFrom: &paasv1.EnvVarSource{ConfigMapKeyRef: &paasv1.KeySelector{Name: "db", Key: "host"}}},
+		paasv1.EnvVar{Name: "TOKEN", ValueFrom: &paasv1.EnvVarSource{SecretKeyRef: &paasv1.KeySelector{Name: "maybe", Key: "token", Optional: ptr.To(true)}}}))
+	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
+
+	degraded := eventually(g, app, paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonConfigNotFound)
+	g.Expect(degraded.Message).To(Equal("ConfigMap db, which spec.env[DB].valueFrom.configMapKeyRef reads, does not exist"))
+	g.Expect(condition(app, paasv1.ConditionStalled)).To(HaveField("Reason", paasv1.ReasonConfigNotFound))
+	g.Expect(configHash(g, ns, app.Name)).To(BeEmpty())
+
+	// The ConfigMap, without the key: still missing.
+	db := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "db"}, Data: map[string]string{"port": "5432"}}
+	g.Expect(k8sClient.Create(ctx, db)).To(Succeed())
+	g.Eventually(func(g Gomega) string {
+		return condition(get(g, ns, app.Name, app), paasv1.ConditionDegraded).Message
+	}).Should(Equal("key host of ConfigMap db, which spec.env[DB].valueFrom.configMapKeyRef reads, does not exist"))
+
+	db.Data["host"] = "db.example"
+	g.Expect(k8sClient.Update(ctx, db)).To(Succeed())
+	g.Eventually(func(g Gomega) string {
+		return condition(get(g, ns, app.Name, app), paasv1.ConditionDegraded).Reason
+	}).ShouldNot(Equal(paasv1.ReasonConfigNotFound))
+	g.Expect(configHash(g, ns, app.Name)).NotTo(BeEmpty())
+}

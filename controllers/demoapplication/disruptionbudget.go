@@ -1,0 +1,82 @@
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package demoapplication
+
+import (
+	"context"
+
+	policyv1 "k8s.io/api/policy/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	metav1ac "k8s.io/client-go/applyconfigurations/meta/v1"
+	policyv1ac "k8s.io/client-go/applyconfigurations/policy/v1"
+	"k8s.io/utils/ptr"
+
+	paasv1 "github.com/cmft/demo-operator/api/v1"
+)
+
+// newDisruptionBudget returns the PodDisruptionBudget that bounds the evictions of app's
+// pods, or nil when app has none: one it declares, else maxUnavailable 1 when it runs (at
+// least) more than one pod. A budget on a single pod would refuse every drain.
+func newDisruptionBudget(app *paasv1.DemoApplication) *policyv1ac.PodDisruptionBudgetApplyConfiguration {
+	spec := policyv1ac.PodDisruptionBudgetSpec().
+		WithSelector(metav1ac.LabelSelector().WithMatchLabels(selectorFor(app))).
+		// A pod that is not ready serves nothing: evicting it costs no availability, and a
+		// budget that kept it would block a drain for as long as the app is broken.
+		WithUnhealthyPodEvictionPolicy(policyv1.AlwaysAllow)
+	switch db := app.Spec.DisruptionBudget; {
+	case db != nil && db.MinAvailable != nil:
+		spec.WithMinAvailable(*db.MinAvailable)
+	case db != nil && db.MaxUnavailable != nil:
+		spec.WithMaxUnavailable(*db.MaxUnavailable)
+	case minReplicas(app) > 1:
+		spec.WithMaxUnavailable(intstr.FromInt32(1))
+	default:
+		return nil
+	}
+	return policyv1ac.PodDisruptionBudget(app.Name, app.Namespace).
+		WithLabels(labelsFor(app)).
+		WithOwnerReferences(ownerReference(app)).
+		WithSpec(spec)
+}
+
+// minReplicas returns the fewest pods app runs when nothing fails: its autoscaler's minimum
+// while it has one, its replica otherwise.
+func minReplicas(app *paasv1.DemoApplication) int32 {
+	if a := app.Spec.Autoscaling; a != nil {
+		return ptr.Deref(a.MinReplicas, 1)
+	}
+	return ptr.Deref(app.Spec.Replica, 1)
+}
+
+// reconcileDisruptionBudget applies the desired PodDisruptionBudget, or deletes ours when the
+// app asks for none. It selects the app's pods by their labels alone, whether or not the
+// Deployment is the app's: it can only refuse evictions, never make or move a pod.
+func (r *Reconciler) reconcileDisruptionBudget(ctx context.Context, s *scope) {
+	const step = paasv1.ReasonDisruptionBudgetFailed
+	current := &policyv1.PodDisruptionBudget{ObjectMeta: metav1.ObjectMeta{Name: s.app.Name, Namespace: s.app.Namespace}}
+	desired := newDisruptionBudget(s.app)
+	if s.defaultsBefore && s.app.Spec.DisruptionBudget == nil {
+		// The default budget comes with the defaults, at the app's next rollout.
+		desired = nil
+	}
+	if desired != nil {
+		r.applyStep(ctx, s, step, current, desired)
+		return
+	}
+	r.deleteStep(ctx, s, step, current)
+}

@@ -1,0 +1,304 @@
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package demoapplication_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
+
+	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/controllers/demoapplication"
+	"github.com/cmft/demo-operator/controllers/wellknown"
+	"github.com/cmft/demo-operator/internal/test/builder"
+	"github.com/cmft/demo-operator/internal/test/testenv"
+)
+
+func TestDisruptionBudget(t *testing.T) {
+	ctx := context.Background()
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
+	g := NewWithT(t)
+	app := builder.DemoApplication(ns, "web", builder.Replicas(3))
+	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
+	one := intstr.FromInt32(1)
+
+	t.Run("several replicas get a budget of one pod down at a time", func(t *testing.T) {
+		g := NewWithT(t)
+		g.Eventually(func(g Gomega) {
+			pdb := get(g, ns, "web", &policyv1.PodDisruptionBudget{})
+			g.Expect(metav1.IsControlledBy(pdb, app)).To(BeTrue())
+			g.Expect(pdb.Labels).To(HaveKeyWithValue(wellknown.LabelManagedBy, wellknown.ManagedByValue))
+			g.Expect(pdb.Spec.Selector).To(Equal(get(g, ns, "web", &appsv1.Deployment{}).Spec.Selector))
+			g.Expect(pdb.Spec.MaxUnavailable).To(Equal(&one))
+			g.Expect(pdb.Spec.MinAvailable).To(BeNil())
+			g.Expect(pdb.Spec.UnhealthyPodEvictionPolicy).To(Equal(ptr.To(policyv1.AlwaysAllow)))
+		}).Should(Succeed())
+		// Converged, its status moving with the pods, it writes nothing.
+		budgets := "/apis/policy/v1/namespaces/" + ns + "/"
+		before := writes.WritesUnder(budgets)
+		g.Consistently(func() int { return writes.WritesUnder(budgets) }, 2*time.Second).Should(Equal(before))
+	})
+
+	t.Run("drift is repaired", func(t *testing.T) {
+		g := NewWithT(t)
+		pdb := get(g, ns, "web", &policyv1.PodDisruptionBudget{})
+		suite.MergePatch(t, pdb, `{"spec":{"maxUnavailable":3}}`)
+		g.Eventually(func(g Gomega) {
+			g.Expect(get(g, ns, "web", &policyv1.PodDisruptionBudget{}).Spec.MaxUnavailable).To(Equal(&one))
+		}).Should(Succeed())
+
+		uid := pdb.UID
+		g.Expect(k8sClient.Delete(ctx, pdb)).To(Succeed())
+		g.Eventually(func(g Gomega) {
+			g.Expect(get(g, ns, "web", &policyv1.PodDisruptionBudget{}).UID).NotTo(Equal(uid))
+		}).Should(Succeed())
+	})
+
+	t.Run("the budget declared replaces the default", func(t *testing.T) {
+		g := NewWithT(t)
+		half := intstr.FromString("50%")
+		update(g, app, func(a *paasv1.DemoApplication) {
+			a.Spec.DisruptionBudget = &paasv1.DisruptionBudget{MinAvailable: &half}
+		})
+		g.Eventually(func(g Gomega) {
+			pdb := get(g, ns, "web", &policyv1.PodDisruptionBudget{})
+			g.Expect(pdb.Spec.MinAvailable).To(Equal(&half))
+			g.Expect(pdb.Spec.MaxUnavailable).To(BeNil())
+		}).Should(Succeed())
+	})
+
+	t.Run("going down to one replica deletes it: it would refuse every drain", func(t *testing.T) {
+		g := NewWithT(t)
+		update(g, app, func(a *paasv1.DemoApplication) {
+			a.Spec.DisruptionBudget = nil
+			a.Spec.Replica = ptr.To[int32](1)
+		})
+		g.Eventually(gone(ns, "web", &policyv1.PodDisruptionBudget{})).Should(BeTrue())
+		g.Eventually(func(g Gomega) {
+			g.Expect(eventNotes(g, ns, "web", demoapplication.EventDeleted)).To(ContainElement("Deleted PodDisruptionBudget web"))
+		}).Should(Succeed())
+	})
+
+	t.Run("a single replica gets one when it asks", func(t *testing.T) {
+		g := NewWithT(t)
+		update(g, app, func(a *paasv1.DemoApplication) {
+			a.Spec.DisruptionBudget = &paasv1.DisruptionBudget{MinAvailable: &one}
+		})
+		g.Eventually(func(g Gomega) {
+			g.Expect(get(g, ns, "web", &policyv1.PodDisruptionBudget{}).Spec.MinAvailable).To(Equal(&one))
+		}).Should(Succeed())
+	})
+
+	t.Run("a budget of the name someone else holds is left alone", func(t *testing.T) {
+		g := NewWithT(t)
+		theirs := &policyv1.PodDisruptionBudget{
+			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "taken"},
+			Spec: policyv1.PodDisruptionBudgetSpec{MinAvailable: &one,
+				Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "theirs"}}},
+		}
+		g.Expect(k8sClient.Create(ctx, theirs)).To(Succeed())
+		taken := builder.DemoApplication(ns, "taken")
+		g.Expect(k8sClient.Create(ctx, taken)).To(Succeed())
+		g.Eventually(func(g Gomega) {
+			got := get(g, ns, "taken", &paasv1.DemoApplication{})
+			g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonResourceConflict))
+			g.Expect(condition(got, paasv1.ConditionDegraded).Message).To(ContainSubstring(`PodDisruptionBudget "taken" already exists and is not the operator's`))
+		}).Should(Succeed())
+		// Nor deleted when the app stops asking for it.
+		update(g, taken, func(a *paasv1.DemoApplication) { a.Spec.Replica = ptr.To[int32](1) })
+		g.Eventually(func(g Gomega) {
+			got := get(g, ns, "taken", &paasv1.DemoApplication{})
+			g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionFalse, paasv1.ReasonAsExpected))
+		}).Should(Succeed())
+		g.Expect(get(g, ns, "taken", &policyv1.PodDisruptionBudget{}).ResourceVersion).To(Equal(theirs.ResourceVersion))
+	})
+}
+
+func TestGracefulTermination(t *testing.T) {
+	ctx := context.Background()
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
+	g := NewWithT(t)
+	app := builder.DemoApplication(ns, "web")
+	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
+
+	t.Run("an app with ports pauses before it stops, by the kubelet's sleep", func(t *testing.T) {
+		g := NewWithT(t)
+		g.Eventually(func(g Gomega) {
+			pod := get(g, ns, "web", &appsv1.Deployment{}).Spec.Template.Spec
+			g.Expect(pod.Containers[0].Lifecycle).To(Equal(&corev1.Lifecycle{PreStop: &corev1.LifecycleHandler{
+				Sleep: &corev1.SleepAction{Seconds: demoapplication.DefaultPreStopSeconds}}}))
+			g.Expect(pod.TerminationGracePeriodSeconds).To(Equal(ptr.To[int64](30)))
+		}).Should(Succeed())
+		deployments := "/apis/apps/v1/namespaces/" + ns + "/"
+		before := writes.WritesUnder(deployments)
+		g.Consistently(func() int { return writes.WritesUnder(deployments) }, 2*time.Second).Should(Equal(before))
+	})
+
+	t.Run("the grace period and preStop declared", func(t *testing.T) {
+		g := NewWithT(t)
+		update(g, app, func(a *paasv1.DemoApplication) {
+			a.Spec.TerminationGracePeriodSeconds = ptr.To[int64](60)
+			a.Spec.Lifecycle = &paasv1.Lifecycle{PreStop: &paasv1.LifecycleHandler{Exec: &paasv1.ExecAction{Command: []string{"/app", "drain"}}}}
+		})
+		g.Eventually(func(g Gomega) {
+			pod := get(g, ns, "web", &appsv1.Deployment{}).Spec.Template.Spec
+			g.Expect(pod.Containers[0].Lifecycle.PreStop).To(Equal(&corev1.LifecycleHandler{Exec: &corev1.ExecAction{Command: []string{"/app", "drain"}}}))
+			g.Expect(pod.TerminationGracePeriodSeconds).To(Equal(ptr.To[int64](60)))
+		}).Should(Succeed())
+	})
+
+	t.Run("a pause of 0 seconds is none, and dropping the grace period gives the kubelet's", func(t *testing.T) {
+		g := NewWithT(t)
+		update(g, app, func(a *paasv1.DemoApplication) {
+			a.Spec.TerminationGracePeriodSeconds = nil
+			a.Spec.Lifecycle = &paasv1.Lifecycle{PreStop: &paasv1.LifecycleHandler{Sleep: &paasv1.SleepAction{}}}
+		})
+		g.Eventually(func(g Gomega) {
+			pod := get(g, ns, "web", &appsv1.Deployment{}).Spec.Template.Spec
+			g.Expect(pod.Containers[0].Lifecycle).To(BeNil())
+			g.Expect(pod.TerminationGracePeriodSeconds).To(Equal(ptr.To[int64](30)))
+		}).Should(Succeed())
+	})
+}
+
+func TestExposureFields(t *testing.T) {
+	ctx := context.Background()
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
+	g := NewWithT(t)
+	app := builder.DemoApplication(ns, "shop")
+	// A node port of its own: one the cluster allocated could be one the property test asks for.
+	app.Spec.Ports = []paasv1.DemoApplicationPort{{Name: "http", Port: 80, TargetPort: ptr.To(intstr.FromInt32(8080)), NodePort: ptr.To[int32](30071)}}
+	app.Spec.Service = &paasv1.ServiceSettings{Type: corev1.ServiceTypeLoadBalancer,
+		Annotations: map[string]string{"metallb.io/address-pool": "public"}}
+	app.Spec.PriorityClassName = "high"
+	app.Spec.RevisionHistoryLimit = ptr.To[int32](3)
+	app.Spec.Ingress = &paasv1.Ingress{Hosts: []string{"*.shop.example.com", "shop.example.com"}, TLSSecretName: "shop-tls"}
+	app.Spec.Resources = &paasv1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m")}}
+	app.Spec.Autoscaling = &paasv1.Autoscaling{MinReplicas: ptr.To[int32](2), MaxReplicas: 5, TargetCPUUtilizationPercentage: ptr.To[int32](70),
+		Behavior: &paasv1.AutoscalingBehavior{ScaleDown: &paasv1.ScalingRules{StabilizationWindowSeconds: ptr.To[int32](600),
+			Policies: []paasv1.ScalingPolicy{{Type: autoscalingv2.PodsScalingPolicy, Value: 1, PeriodSeconds: 60}}}}}
+	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
+
+	t.Run("in the Service, the Deployment, the autoscaler and the status", func(t *testing.T) {
+		g := NewWithT(t)
+		g.Eventually(func(g Gomega) {
+			svc := get(g, ns, "shop", &corev1.Service{})
+			g.Expect(svc.Spec.Type).To(Equal(corev1.ServiceTypeLoadBalancer))
+			g.Expect(svc.Annotations).To(HaveKeyWithValue("metallb.io/address-pool", "public"))
+			g.Expect(svc.Spec.Ports[0].NodePort).To(Equal(int32(30071)))
+			d := get(g, ns, "shop", &appsv1.Deployment{})
+			g.Expect(d.Spec.Template.Spec.PriorityClassName).To(Equal("high"))
+			g.Expect(d.Spec.RevisionHistoryLimit).To(Equal(ptr.To[int32](3)))
+			hpa := get(g, ns, "shop", &autoscalingv2.HorizontalPodAutoscaler{})
+			g.Expect(hpa.Spec.Behavior.ScaleDown.StabilizationWindowSeconds).To(Equal(ptr.To[int32](600)))
+			g.Expect(hpa.Spec.Behavior.ScaleDown.Policies).To(Equal([]autoscalingv2.HPAScalingPolicy{
+				{Type: autoscalingv2.PodsScalingPolicy, Value: 1, PeriodSeconds: 60}}))
+			// Autoscaling from two, the app gets its default budget.
+			g.Expect(get(g, ns, "shop", &policyv1.PodDisruptionBudget{}).Spec.MaxUnavailable).To(Equal(ptr.To(intstr.FromInt32(1))))
+			g.Expect(get(g, ns, "shop", &paasv1.DemoApplication{}).Status.URL).To(Equal("https://shop.example.com"))
+		}).Should(Succeed())
+		services := "/api/v1/namespaces/" + ns + "/services"
+		before := writes.WritesUnder(services)
+		g.Consistently(func() int { return writes.WritesUnder(services) }, 2*time.Second).Should(Equal(before))
+	})
+
+	t.Run("back to NodePort, without the annotations, nor a URL once the Ingress goes", func(t *testing.T) {
+		g := NewWithT(t)
+		update(g, app, func(a *paasv1.DemoApplication) {
+			a.Spec.Service = nil
+			a.Spec.Ingress = nil
+			a.Spec.Autoscaling.Behavior = nil
+		})
+		g.Eventually(func(g Gomega) {
+			svc := get(g, ns, "shop", &corev1.Service{})
+			g.Expect(svc.Spec.Type).To(Equal(corev1.ServiceTypeNodePort))
+			g.Expect(svc.Annotations).NotTo(HaveKey("metallb.io/address-pool"))
+			g.Expect(get(g, ns, "shop", &paasv1.DemoApplication{}).Status.URL).To(BeEmpty())
+			g.Expect(get(g, ns, "shop", &autoscalingv2.HorizontalPodAutoscaler{}).Spec.Behavior).To(BeNil())
+		}).Should(Succeed())
+	})
+}
+
+// TestLifecycleValidation: the CRD refuses, naming the field, what the API server or the
+// kubelet would refuse of the disruption budget, the preStop, the Service and the priority
+// class.
+func TestLifecycleValidation(t *testing.T) {
+	ctx := context.Background()
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
+	one := ptr.To(intstr.FromInt32(1))
+	for _, tc := range []struct {
+		name    string
+		change  func(*paasv1.DemoApplicationSpec)
+		message string
+	}{
+		{"a budget of both bounds", func(s *paasv1.DemoApplicationSpec) {
+			s.DisruptionBudget = &paasv1.DisruptionBudget{MinAvailable: one, MaxUnavailable: one}
+		}, "spec.disruptionBudget takes exactly one of minAvailable and maxUnavailable"},
+		{"an empty budget", func(s *paasv1.DemoApplicationSpec) { s.DisruptionBudget = &paasv1.DisruptionBudget{} },
+			"spec.disruptionBudget takes exactly one of minAvailable and maxUnavailable"},
+		{"a budget over 100%", func(s *paasv1.DemoApplicationSpec) {
+			s.DisruptionBudget = &paasv1.DisruptionBudget{MaxUnavailable: ptr.To(intstr.FromString("101%"))}
+		}, "spec.disruptionBudget.maxUnavailable must be a number of pods (0 or more) or a percentage up to 100%"},
+		{"a pause as long as the grace period", func(s *paasv1.DemoApplicationSpec) {
+			s.TerminationGracePeriodSeconds = ptr.To[int64](10)
+			s.Lifecycle = &paasv1.Lifecycle{PreStop: &paasv1.LifecycleHandler{Sleep: &paasv1.SleepAction{Seconds: 10}}}
+		}, "spec.terminationGracePeriodSeconds (30 when unset) must exceed spec.lifecycle.preStop.sleep.seconds"},
+		{"a pause past the default grace period", func(s *paasv1.DemoApplicationSpec) {
+			s.Lifecycle = &paasv1.Lifecycle{PreStop: &paasv1.LifecycleHandler{Sleep: &paasv1.SleepAction{Seconds: 30}}}
+		}, "spec.terminationGracePeriodSeconds (30 when unset) must exceed spec.lifecycle.preStop.sleep.seconds"},
+		{"a preStop of both", func(s *paasv1.DemoApplicationSpec) {
+			s.Lifecycle = &paasv1.Lifecycle{PreStop: &paasv1.LifecycleHandler{Sleep: &paasv1.SleepAction{Seconds: 1},
+				Exec: &paasv1.ExecAction{Command: []string{"/drain"}}}}
+		}, "spec.lifecycle.preStop takes exactly one of sleep and exec"},
+		{"a ClusterIP Service with a node port", func(s *paasv1.DemoApplicationSpec) {
+			s.Ports[0].NodePort = ptr.To[int32](30080)
+			s.Service = &paasv1.ServiceSettings{Type: corev1.ServiceTypeClusterIP}
+		}, "spec.service.type ClusterIP cannot have a spec.ports[*].nodePort"},
+		{"a Service without ports", func(s *paasv1.DemoApplicationSpec) {
+			s.Ports = nil
+			s.Service = &paasv1.ServiceSettings{Type: corev1.ServiceTypeLoadBalancer}
+		}, "spec.service needs spec.ports"},
+		{"an ExternalName Service", func(s *paasv1.DemoApplicationSpec) {
+			s.Service = &paasv1.ServiceSettings{Type: corev1.ServiceTypeExternalName}
+		},
+			`spec.service.type: Unsupported value: "ExternalName"`},
+		{"a system priority class", func(s *paasv1.DemoApplicationSpec) { s.PriorityClassName = "system-node-critical" },
+			"spec.priorityClassName cannot name a system- PriorityClass"},
+		// Found by the property test: an empty behavior was stored as none, and applied at every pass.
+		{"an empty autoscaling behavior", func(s *paasv1.DemoApplicationSpec) {
+			s.Resources = &paasv1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m")}}
+			s.Autoscaling = &paasv1.Autoscaling{MaxReplicas: 3, TargetCPUUtilizationPercentage: ptr.To[int32](80), Behavior: &paasv1.AutoscalingBehavior{}}
+		}, "spec.autoscaling.behavior: Invalid value: 0: spec.autoscaling.behavior in body should have at least 1 properties"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := NewWithT(t)
+			app := builder.DemoApplication(ns, "invalid")
+			tc.change(&app.Spec)
+			g.Expect(k8sClient.Create(ctx, app)).To(MatchError(ContainSubstring(tc.message)))
+		})
+	}
+}
