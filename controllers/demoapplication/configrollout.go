@@ -267,9 +267,9 @@ func (c *configDigests) cache() *lru.Cache {
 }
 
 // configDigest returns the digest of the ConfigMap or Secret (of kind) name of namespace for
-// the reads of group; found is false when it does not exist. The metadata cache says whether
-// it exists and at which resourceVersion; its data is read from the API server's watch cache
-// when no digest of that version is remembered.
+// the reads of group; found is false when it does not exist. The metadata cache says at which
+// resourceVersion it is; its data is read from the API server's watch cache when no digest of
+// that version is remembered.
 func (r *Reconciler) configDigest(ctx context.Context, namespace, kind, name string, group []configRef) (configDigest, bool, error) {
 	every := false
 	var keys []string
@@ -284,13 +284,14 @@ func (r *Reconciler) configDigest(ctx context.Context, namespace, kind, name str
 	objKey := client.ObjectKey{Namespace: namespace, Name: name}
 	meta := &metav1.PartialObjectMetadata{}
 	meta.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind(kind))
-	if err := r.configVersions.Get(ctx, objKey, meta); apierrors.IsNotFound(err) {
-		return configDigest{}, false, nil
-	} else if err != nil {
+	err := r.configVersions.Get(ctx, objKey, meta)
+	if err != nil && !apierrors.IsNotFound(err) {
 		return configDigest{}, false, fmt.Errorf("reading %s %s/%s, which the pods read: %w", kind, namespace, name, err)
 	}
 	key := configDigestKey{namespace, kind, name, meta.ResourceVersion, fmt.Sprint(every, keys)}
-	if d, ok := r.configDigests.cache().Get(key); ok {
+	// One the metadata cache has not seen may have been created just before the app (kubectl
+	// apply of both): the API server says whether it exists.
+	if d, ok := r.configDigests.cache().Get(key); ok && err == nil {
 		return d.(configDigest), true, nil
 	}
 
