@@ -112,7 +112,8 @@ func (b *Builder) Build(ctx context.Context, o BuildOptions) (string, error) {
 	defer os.Remove(iidFile.Name())
 
 	// No io.buildah.version label: the image carries the labels its Dockerfile gives, as
-	// docker build makes it.
+	// docker build makes it; but a layer reused from the cache (--layers) keeps the labels of
+	// the build that committed it, so a caller that checks labels builds with NoCache.
 	args := []string{"bud", "--identity-label=false", "--layers=" + fmt.Sprint(!o.NoCache), "--iidfile", iidFile.Name(), "-f", dockerfile}
 	if o.NoCache {
 		args = append(args, "--no-cache")

@@ -43,15 +43,18 @@ import (
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/leaderelection"
+	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
+	crleaderelection "sigs.k8s.io/controller-runtime/pkg/leaderelection"
 	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	"sigs.k8s.io/controller-runtime/pkg/recorder"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
@@ -59,6 +62,7 @@ import (
 	"github.com/cmft/demo-operator/controllers/demoapplication"
 	"github.com/cmft/demo-operator/controllers/podlabel"
 	"github.com/cmft/demo-operator/controllers/wellknown"
+	"github.com/cmft/demo-operator/internal/leasefence"
 )
 
 // DefaultLeaderElectionID names the Lease that elects the one active manager, unless
@@ -278,6 +282,36 @@ func newCache(cfg *rest.Config, opts cache.Options) (cache.Cache, error) {
 	return cache.New(cfg, opts)
 }
 
+// fenceWrites builds the leader-election lock, which the manager would otherwise build, and
+// wraps it and cfg in a lease fence: past the renew deadline after the last renewal, none of
+// the manager's clients writes. The lock's own clients are made from cfg before the fence
+// wraps it, so that a renewal reopens it.
+func fenceWrites(cfg *rest.Config, opts Options, mgrOpts *ctrl.Options) (*lockEvents, error) {
+	fence := leasefence.New(opts.RenewDeadline)
+	events := &lockEvents{}
+	lock, err := crleaderelection.NewResourceLock(cfg, events, crleaderelection.Options{
+		LeaderElection:          true,
+		LeaderElectionID:        opts.LeaderElectionID,
+		LeaderElectionNamespace: opts.LeaderElectionNS,
+		RenewDeadline:           opts.RenewDeadline,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("creating the leader-election lock: %w", err)
+	}
+	mgrOpts.LeaderElectionResourceLockInterface = fence.Lock(lock)
+	cfg.Wrap(fence.Wrap)
+	return events, nil
+}
+
+// lockEvents lets the leader-election lock, built before the manager, record its Events
+// ("became leader") through the manager's recorder, set once the manager exists.
+type lockEvents struct{ record.EventRecorder }
+
+func (e *lockEvents) GetEventRecorderFor(string) record.EventRecorder { return e }
+
+// GetEventRecorder is not asked for by the lock, which records through the old events API.
+func (e *lockEvents) GetEventRecorder(string) recorder.EventRecorder { return nil }
+
 // New builds the manager for cfg; Start runs it. Each customize function may adjust the
 // controller-runtime options before the manager is built (tests running several managers
 // in one process use it to skip the unique controller-name check).
@@ -315,12 +349,22 @@ func New(cfg *rest.Config, opts Options, customize ...func(*ctrl.Options)) (ctrl
 		RenewDeadline:                 &opts.RenewDeadline,
 		RetryPeriod:                   &opts.RetryPeriod,
 	}
+	var leaderEvents *lockEvents
+	if opts.LeaderElect {
+		var err error
+		if leaderEvents, err = fenceWrites(cfg, opts, &mgrOpts); err != nil {
+			return nil, err
+		}
+	}
 	for _, f := range customize {
 		f(&mgrOpts)
 	}
 	mgr, err := ctrl.NewManager(cfg, mgrOpts)
 	if err != nil {
 		return nil, fmt.Errorf("creating the manager: %w", err)
+	}
+	if leaderEvents != nil {
+		leaderEvents.EventRecorder = mgr.GetEventRecorderFor(mgrOpts.LeaderElectionResourceLockInterface.Identity()) //nolint:staticcheck // the lock records through the old events API
 	}
 
 	if opts.EnablePodLabeler {
