@@ -30,6 +30,7 @@ import (
 	"github.com/prometheus/procfs"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -317,19 +318,28 @@ func createConfigs(ctx context.Context, clientset kubernetes.Interface, namespac
 	return configHash(cm, secret), nil
 }
 
-// readConfigs reads the ConfigMap and Secret of the app name from the watch cache, as an
-// operator that hashes them must, and returns their hash.
+// readConfigs reads the ConfigMap and Secret of the app name, as an operator that hashes
+// them must, and returns their hash: from the watch cache, or from etcd when the cache has
+// not yet seen one created just before.
 func readConfigs(ctx context.Context, clientset kubernetes.Interface, namespace, name string) (string, error) {
-	fromWatchCache := metav1.GetOptions{ResourceVersion: "0"}
-	cm, err := clientset.CoreV1().ConfigMaps(namespace).Get(ctx, configName(name), fromWatchCache)
+	cm, err := readFresh(ctx, clientset.CoreV1().ConfigMaps(namespace).Get, configName(name))
 	if err != nil {
 		return "", err
 	}
-	secret, err := clientset.CoreV1().Secrets(namespace).Get(ctx, secretName(name), fromWatchCache)
+	secret, err := readFresh(ctx, clientset.CoreV1().Secrets(namespace).Get, secretName(name))
 	if err != nil {
 		return "", err
 	}
 	return configHash(cm, secret), nil
+}
+
+// readFresh gets name from the watch cache, then from etcd if the cache lacks it.
+func readFresh[T any](ctx context.Context, get func(context.Context, string, metav1.GetOptions) (T, error), name string) (T, error) {
+	obj, err := get(ctx, name, metav1.GetOptions{ResourceVersion: "0"})
+	if apierrors.IsNotFound(err) {
+		return get(ctx, name, metav1.GetOptions{})
+	}
+	return obj, err
 }
 
 // creator returns what creates one app for role, and how many goroutines call it: the
