@@ -286,14 +286,14 @@ func newCache(cfg *rest.Config, opts cache.Options) (cache.Cache, error) {
 // wraps it and cfg in a lease fence: past the renew deadline after the last renewal, none of
 // the manager's clients writes. The lock's own clients are made from cfg before the fence
 // wraps it, so that a renewal reopens it.
-func fenceWrites(cfg *rest.Config, opts Options, mgrOpts *ctrl.Options) (*lockEvents, error) {
-	fence := leasefence.New(opts.RenewDeadline)
+func fenceWrites(cfg *rest.Config, mgrOpts *ctrl.Options) (*lockEvents, error) {
+	fence := leasefence.New(*mgrOpts.RenewDeadline)
 	events := &lockEvents{}
 	lock, err := crleaderelection.NewResourceLock(cfg, events, crleaderelection.Options{
 		LeaderElection:          true,
-		LeaderElectionID:        opts.LeaderElectionID,
-		LeaderElectionNamespace: opts.LeaderElectionNS,
-		RenewDeadline:           opts.RenewDeadline,
+		LeaderElectionID:        mgrOpts.LeaderElectionID,
+		LeaderElectionNamespace: mgrOpts.LeaderElectionNamespace,
+		RenewDeadline:           *mgrOpts.RenewDeadline,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("creating the leader-election lock: %w", err)
@@ -349,15 +349,15 @@ func New(cfg *rest.Config, opts Options, customize ...func(*ctrl.Options)) (ctrl
 		RenewDeadline:                 &opts.RenewDeadline,
 		RetryPeriod:                   &opts.RetryPeriod,
 	}
-	var leaderEvents *lockEvents
-	if opts.LeaderElect {
-		var err error
-		if leaderEvents, err = fenceWrites(cfg, opts, &mgrOpts); err != nil {
-			return nil, err
-		}
-	}
 	for _, f := range customize {
 		f(&mgrOpts)
+	}
+	var leaderEvents *lockEvents
+	if mgrOpts.LeaderElection {
+		var err error
+		if leaderEvents, err = fenceWrites(cfg, &mgrOpts); err != nil {
+			return nil, err
+		}
 	}
 	mgr, err := ctrl.NewManager(cfg, mgrOpts)
 	if err != nil {

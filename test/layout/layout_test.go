@@ -36,7 +36,7 @@ const tags = "e2e node olm olmnode reliability imagetools"
 // A package's kind is that of the longest folder it lies in.
 var (
 	// product is what the manager image and users' Go code run.
-	product = []string{"", "api", "controllers", "internal/manager", "pkg"}
+	product = []string{"", "api", "controllers", "internal/manager", "internal/leasefence", "pkg"}
 	// tools are the commands users and developers run besides the manager (make run-bundle,
 	// make catalog, make demo) and the libraries they share.
 	tools = []string{"cmd", "hack", "internal/cli", "internal/valuesdoc", "internal/olm", "internal/localolm",
