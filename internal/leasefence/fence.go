@@ -65,8 +65,8 @@ func (f *Fence) Wrap(next http.RoundTripper) http.RoundTripper {
 	return &transport{fence: f, next: next}
 }
 
-// Open reports whether a write sent at now goes through.
-func (f *Fence) Open(now time.Time) bool {
+// open reports whether a write sent at now goes through.
+func (f *Fence) open(now time.Time) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.until.IsZero() || now.Before(f.until)
@@ -90,17 +90,18 @@ type fencedLock struct {
 }
 
 func (l *fencedLock) Create(ctx context.Context, ler resourcelock.LeaderElectionRecord) error {
-	sent := time.Now()
-	err := l.Interface.Create(ctx, ler)
-	if err == nil {
-		l.fence.wrote(sent, ler.HolderIdentity == l.Identity())
-	}
-	return err
+	return l.write(ctx, l.Interface.Create, ler)
 }
 
 func (l *fencedLock) Update(ctx context.Context, ler resourcelock.LeaderElectionRecord) error {
+	return l.write(ctx, l.Interface.Update, ler)
+}
+
+// write makes one write of the Lease and, if it succeeded, tells the fence when it was sent.
+func (l *fencedLock) write(ctx context.Context, write func(context.Context, resourcelock.LeaderElectionRecord) error,
+	ler resourcelock.LeaderElectionRecord) error {
 	sent := time.Now()
-	err := l.Interface.Update(ctx, ler)
+	err := write(ctx, ler)
 	if err == nil {
 		l.fence.wrote(sent, ler.HolderIdentity == l.Identity())
 	}
@@ -113,7 +114,7 @@ type transport struct {
 }
 
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.Method != http.MethodGet && req.Method != http.MethodHead && !t.fence.Open(time.Now()) {
+	if req.Method != http.MethodGet && req.Method != http.MethodHead && !t.fence.open(time.Now()) {
 		return nil, fmt.Errorf("%s %s: %w", req.Method, req.URL.Path, ErrClosed)
 	}
 	return t.next.RoundTrip(req)

@@ -290,10 +290,12 @@ func fenceWrites(cfg *rest.Config, mgrOpts *ctrl.Options) (*lockEvents, error) {
 	fence := leasefence.New(*mgrOpts.RenewDeadline)
 	events := &lockEvents{}
 	lock, err := crleaderelection.NewResourceLock(cfg, events, crleaderelection.Options{
-		LeaderElection:          true,
-		LeaderElectionID:        mgrOpts.LeaderElectionID,
-		LeaderElectionNamespace: mgrOpts.LeaderElectionNamespace,
-		RenewDeadline:           *mgrOpts.RenewDeadline,
+		LeaderElection:             true,
+		LeaderElectionResourceLock: mgrOpts.LeaderElectionResourceLock,
+		LeaderElectionID:           mgrOpts.LeaderElectionID,
+		LeaderElectionNamespace:    mgrOpts.LeaderElectionNamespace,
+		RenewDeadline:              *mgrOpts.RenewDeadline,
+		LeaderLabels:               mgrOpts.LeaderElectionLabels,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("creating the leader-election lock: %w", err)
