@@ -7,9 +7,11 @@ ARG TARGETPLATFORM
 
 # The serve cache, made by the build machine's opm so that building for another architecture
 # needs no emulation: its files are the same on every platform (pogreb stores little-endian).
+# No profiling endpoint: a build on the host's network (--network host) would take the host's
+# port 6060, and fail when anything else holds it.
 FROM --platform=$BUILDPLATFORM quay.io/operator-framework/opm:v1.60.0 AS cache
 ADD catalog /configs
-RUN ["/bin/opm", "serve", "/configs", "--cache-dir=/tmp/cache", "--cache-only"]
+RUN ["/bin/opm", "serve", "/configs", "--cache-dir=/tmp/cache", "--cache-only", "--pprof-addr="]
 
 # The target platform, said again: buildah 1.28 and podman 4.3 give a stage without --platform
 # the previous stage's, so every image of the list would carry the build machine's opm.
