@@ -44,7 +44,10 @@ SHELL = /usr/bin/env bash -o pipefail
 .SHELLFLAGS = -ec
 
 LOCALBIN ?= $(shell pwd)/bin
-TOOLS_MOD = hack/tools/gen
+# The control plane and every tool built on its Kubernetes libraries share one tools module,
+# built with one set of flags, so that each k8s.io package compiles once for them all.
+TOOLS_MOD = hack/tools/kube
+TOOLS_BUILD = cd $(TOOLS_MOD) && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w"
 CONTROLLER_GEN ?= $(LOCALBIN)/controller-gen
 KUSTOMIZE ?= $(LOCALBIN)/kustomize
 CRD_REF_DOCS ?= $(LOCALBIN)/crd-ref-docs
@@ -263,11 +266,11 @@ test-e2e: ## End-to-end tests on a local cluster of kwok nodes (test/e2e/README.
 ##@ Helm
 
 CHART ?= charts/demo-operator
-# The helm CLI, built from the Go module proxy at the version pinned in hack/tools/helm/go.mod,
+# The helm CLI, built from the Go module proxy at the version pinned in hack/tools/kube/go.mod,
 # stamped as helm's own Makefile does: `helm version` reports it, and lint and template render
 # for the Kubernetes minor of its client-go (.Capabilities.KubeVersion, the deprecation checks).
 HELM ?= $(LOCALBIN)/helm
-HELM_MOD = hack/tools/helm
+HELM_MOD = $(TOOLS_MOD)
 # The OCI registry make helm-push pushes the packaged chart to, as oci://$(CHART_REGISTRY)/charts;
 # CHART_REGISTRY_CA_FILE trusts a registry's CA, INSECURE_REGISTRY=true speaks plain HTTP to it.
 # helm reads its credentials from `bin/helm registry login` (or docker's config).
@@ -279,7 +282,7 @@ CHART_PACKAGES ?= $(LOCALBIN)/charts
 CHART_VERSION ?= $(shell sed -n 's/^version: //p' $(CHART)/Chart.yaml)
 
 .PHONY: helm
-helm: $(HELM) ## Build the helm CLI pinned in hack/tools/helm/go.mod (first time only).
+helm: $(HELM) ## Build the helm CLI pinned in hack/tools/kube/go.mod (first time only).
 $(HELM): $(HELM_MOD)/go.mod
 	cd $(HELM_MOD) && v=$$(go list -m -f '{{.Version}}' helm.sh/helm/v3) && \
 	  k=$$(go list -m -f '{{.Version}}' k8s.io/client-go | sed -E 's/^v0\.([0-9]+)\..*/\1/') && tmp=$(HELM).$$$$.tmp && \
@@ -376,19 +379,19 @@ opm: ## Build opm and grpc_health_probe for the catalog's stand-in base image.
 	@hack/olm.sh --opm >/dev/null
 
 .PHONY: controller-gen
-controller-gen: $(CONTROLLER_GEN) ## Build controller-gen at the version pinned in hack/tools/gen/go.mod.
+controller-gen: $(CONTROLLER_GEN) ## Build controller-gen at the version pinned in hack/tools/kube/go.mod.
 $(CONTROLLER_GEN): $(TOOLS_MOD)/go.mod
-	cd $(TOOLS_MOD) && go build -o $(CONTROLLER_GEN) sigs.k8s.io/controller-tools/cmd/controller-gen
+	$(TOOLS_BUILD) -o $(CONTROLLER_GEN) sigs.k8s.io/controller-tools/cmd/controller-gen
 
 .PHONY: kustomize
-kustomize: $(KUSTOMIZE) ## Build kustomize at the version pinned in hack/tools/gen/go.mod.
+kustomize: $(KUSTOMIZE) ## Build kustomize at the version pinned in hack/tools/kube/go.mod.
 $(KUSTOMIZE): $(TOOLS_MOD)/go.mod
-	cd $(TOOLS_MOD) && go build -o $(KUSTOMIZE) sigs.k8s.io/kustomize/kustomize/v5
+	$(TOOLS_BUILD) -o $(KUSTOMIZE) sigs.k8s.io/kustomize/kustomize/v5
 
 .PHONY: crd-ref-docs
-crd-ref-docs: $(CRD_REF_DOCS) ## Build crd-ref-docs, pinned in hack/tools/gen/go.mod.
+crd-ref-docs: $(CRD_REF_DOCS) ## Build crd-ref-docs, pinned in hack/tools/kube/go.mod.
 $(CRD_REF_DOCS): $(TOOLS_MOD)/go.mod
-	cd $(TOOLS_MOD) && go build -o $(CRD_REF_DOCS) github.com/elastic/crd-ref-docs
+	$(TOOLS_BUILD) -o $(CRD_REF_DOCS) github.com/elastic/crd-ref-docs
 
 .PHONY: golangci-lint
 golangci-lint: $(GOLANGCI_LINT) ## Build golangci-lint at the version pinned in hack/tools/lint/go.mod.
@@ -430,9 +433,9 @@ operator-sdk: ## Build bin/operator-sdk (first time only); OPERATOR_SDK=<path> u
 	@[ "$(OPERATOR_SDK)" != "$(LOCALBIN)/operator-sdk" ] || hack/operator-sdk.sh >/dev/null
 
 .PHONY: codegen-tools
-codegen-tools: $(addprefix $(LOCALBIN)/,$(CODEGEN_TOOLS)) ## Build the client generators, pinned in hack/tools/gen/go.mod.
+codegen-tools: $(addprefix $(LOCALBIN)/,$(CODEGEN_TOOLS)) ## Build the client generators, pinned in hack/tools/kube/go.mod.
 $(addprefix $(LOCALBIN)/,$(CODEGEN_TOOLS)): $(TOOLS_MOD)/go.mod
-	cd $(TOOLS_MOD) && go build -o $@ k8s.io/code-generator/cmd/$(notdir $@)
+	$(TOOLS_BUILD) -o $@ k8s.io/code-generator/cmd/$(notdir $@)
 
 ##@ Bundle
 

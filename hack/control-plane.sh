@@ -19,8 +19,8 @@ dir="$root/bin/k8s/${kube_version#v}-$(go env GOOS)-$(go env GOARCH)"
 
 mode=${1:-}
 resolved "kubernetes=$kube_version" "etcd=$etcd_version" \
-  "kwok=$(module_version "$root/hack/tools/kwok" sigs.k8s.io/kwok)" \
-  "coredns=$(module_version "$root/hack/tools/coredns" github.com/coredns/coredns)" && exit 0
+  "kwok=$(module_version "$root/hack/tools/kube" sigs.k8s.io/kwok)" \
+  "coredns=$(module_version "$root/hack/tools/kube" github.com/coredns/coredns)" && exit 0
 kube_cmds=(kube-apiserver)
 [[ "$mode" == "--all" || "$mode" == "--cluster" || "$mode" == "--node" ]] && kube_cmds+=(kube-controller-manager kube-scheduler)
 [[ "$mode" == "--node" ]] && kube_cmds+=(kubelet kube-proxy kubectl)
@@ -52,20 +52,20 @@ if [[ ! -x "$dir/etcd" || "$(cat "$dir/etcd.version" 2>/dev/null)" != "$etcd_ver
 fi
 
 if [[ "$mode" == "--cluster" || "$mode" == "--node" ]]; then
-  kwok_version=$(module_version "$root/hack/tools/kwok" sigs.k8s.io/kwok)
+  kwok_version=$(module_version "$root/hack/tools/kube" sigs.k8s.io/kwok)
   if [[ ! -x "$dir/kwok" || "$(cat "$dir/kwok.version" 2>/dev/null)" != "$kwok_version" ]]; then
     echo "building kwok $kwok_version (first time only)" >&2
-    (cd "$root/hack/tools/kwok" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$dir/kwok.tmp" sigs.k8s.io/kwok/cmd/kwok)
+    (cd "$root/hack/tools/kube" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$dir/kwok.tmp" sigs.k8s.io/kwok/cmd/kwok)
     mv "$dir/kwok.tmp" "$dir/kwok"
     echo "$kwok_version" > "$dir/kwok.version"
   fi
 fi
 
 if [[ "$mode" == "--node" ]]; then
-  coredns_version=$(module_version "$root/hack/tools/coredns" github.com/coredns/coredns)
+  coredns_version=$(module_version "$root/hack/tools/kube" github.com/coredns/coredns)
   if [[ ! -x "$dir/coredns" || "$(cat "$dir/coredns.version" 2>/dev/null)" != "$coredns_version" ]]; then
     echo "building CoreDNS $coredns_version (first time only)" >&2
-    (cd "$root/hack/tools/coredns" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$dir/coredns.tmp" ./cmd/coredns)
+    (cd "$root/hack/tools/kube" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$dir/coredns.tmp" ./cmd/coredns)
     mv "$dir/coredns.tmp" "$dir/coredns"
     echo "$coredns_version" > "$dir/coredns.version"
   fi

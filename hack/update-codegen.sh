@@ -8,7 +8,7 @@
 #   hack/update-codegen.sh DIR        write the same tree into DIR instead (staleness test)
 #
 # The generators come from bin/ (make codegen-tools builds them at the versions pinned in
-# hack/tools/gen/go.mod); CODEGEN_BIN overrides that directory.
+# hack/tools/kube/go.mod); CODEGEN_BIN overrides that directory.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)

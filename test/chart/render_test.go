@@ -41,7 +41,7 @@ func TestLint(t *testing.T) {
 	helmCLI(t, "lint", "--strict", "--namespace", releaseNamespace, chartDir)
 }
 
-// TestCLIIsStamped checks that bin/helm reports the version hack/tools/helm pins and renders the
+// TestCLIIsStamped checks that bin/helm reports the version hack/tools/kube pins and renders the
 // chart for the Kubernetes minor of its client-go (Chart.yaml's kubeVersion refuses helm's unstamped
 // v1.20), as the SDK renders it for the test cluster.
 func TestCLIIsStamped(t *testing.T) {
