@@ -46,7 +46,7 @@ func TestLint(t *testing.T) {
 // v1.20), as the SDK renders it for the test cluster.
 func TestCLIIsStamped(t *testing.T) {
 	g := NewWithT(t)
-	mod, err := os.ReadFile(filepath.Join(testenv.Root(), "hack", "tools", "helm", "go.mod"))
+	mod, err := os.ReadFile(filepath.Join(testenv.Root(), "hack", "tools", "kube", "go.mod"))
 	g.Expect(err).NotTo(HaveOccurred())
 	pinned := regexp.MustCompile(`(?m)^\s*helm\.sh/helm/v3 (v\S+)`).FindSubmatch(mod)
 	g.Expect(pinned).To(HaveLen(2))
