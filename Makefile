@@ -4,7 +4,7 @@ IMAGE_TAG_BASE ?= ghcr.io/cmft/demo-operator
 IMG ?= $(IMAGE_TAG_BASE):$(VERSION)
 
 # The container tool that builds and pushes the images: docker, podman or buildah (daemonless;
-# `buildah bud` builds). The tests build with buildah through internal/imagebuild.
+# `buildah bud` builds). The tests build with buildah through internal/devtools/imagebuild.
 CONTAINER_TOOL ?= docker
 # The build machine's platform, which the Dockerfiles' builder stages run on (FROM
 # --platform=$BUILDPLATFORM): BuildKit sets it itself, but docker's classic builder (docker 20.10
@@ -162,7 +162,7 @@ test: controller-gen codegen-tools crd-ref-docs kustomize operator-sdk promtool 
 
 .PHONY: test-images
 test-images: envtest ## Build the three images with buildah and check them (root, buildah).
-	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" go test $(GO_TEST_FLAGS) -count 1 -v ./internal/imagebuild/ ./test/images/
+	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" go test $(GO_TEST_FLAGS) -count 1 -v ./internal/devtools/imagebuild/ ./test/images/
 
 .PHONY: test-image-tools
 test-image-tools: ## The images through docker, podman, buildah, multi-arch (root; ~10 min).
@@ -516,7 +516,7 @@ olm-up: ## Run OLM on the local cluster: as processes, or as pods on a real node
 olm-down: ## Stop OLM's operators, or delete its release from a real-node cluster.
 	go run ./hack/olm -olm "$(OLM_ASSETS)" down
 
-# run-bundle, run-bundle-upgrade and cleanup-bundle run cmd/olmrun (internal/olm), not
+# run-bundle, run-bundle-upgrade and cleanup-bundle run cmd/olmrun (internal/devtools/olm), not
 # operator-sdk: they do what `operator-sdk run bundle`, `run bundle-upgrade` and `cleanup` do,
 # and what the CLI (bin/operator-sdk, make operator-sdk) cannot: install into a namespace that
 # enforces the restricted Pod Security Standard (operator-framework/operator-sdk#7039), and clean

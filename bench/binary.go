@@ -30,7 +30,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/cmft/demo-operator/internal/localcluster"
+	"github.com/cmft/demo-operator/internal/devtools/localcluster"
 	"github.com/prometheus/procfs"
 )
 

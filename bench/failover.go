@@ -22,7 +22,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/cmft/demo-operator/internal/localcluster"
+	"github.com/cmft/demo-operator/internal/devtools/localcluster"
 )
 
 // StartAndFailover are the manager's start and leader handover times, medians over the runs.

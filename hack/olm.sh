@@ -10,7 +10,7 @@
 #
 #   hack/olm.sh         OLM's binaries, CRDs and manifests, opm and grpc_health_probe
 #   hack/olm.sh --opm   only opm and grpc_health_probe, which the local stand-in of opm's image
-#                       carries (internal/imagebuild)
+#                       carries (internal/devtools/imagebuild)
 #
 # GOARCH cross-compiles them all (static, no cgo) into a directory of that architecture:
 # GOARCH=arm64 hack/olm.sh --opm makes the opm stand-in's arm64 image.
@@ -74,7 +74,7 @@ if [[ "${1:-}" == "--opm" ]]; then
 fi
 
 # OLM's CRDs, as its Helm chart installs them, and deploy/ with the chart itself and the values
-# of OLM's upstream release, which internal/localolm renders to deploy OLM as pods, from the
+# of OLM's upstream release, which internal/devtools/localolm renders to deploy OLM as pods, from the
 # same module version.
 if [[ ! -d "$dir/crds" || ! -d "$dir/deploy" ]]; then
   src=$(module_dir "$root/hack/tools/olm" "$olm_module")

@@ -15,7 +15,7 @@ limitations under the License.
 */
 
 // Command olmrun does what `operator-sdk run bundle`, `run bundle-upgrade` and `cleanup` do, on
-// the cluster of the user's kubeconfig, for users without the CLI (internal/olm):
+// the cluster of the user's kubeconfig, for users without the CLI (internal/devtools/olm):
 // `make run-bundle`, `make run-bundle-upgrade` and `make cleanup-bundle` call it.
 //
 //	olmrun run [flags] <bundle-image>
@@ -36,7 +36,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/controller-runtime/pkg/client/config"
 
-	"github.com/cmft/demo-operator/internal/olm"
+	"github.com/cmft/demo-operator/internal/devtools/olm"
 )
 
 // The commands olmrun runs, its first argument.

@@ -25,7 +25,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
-	"github.com/cmft/demo-operator/internal/olm"
+	"github.com/cmft/demo-operator/internal/devtools/olm"
 )
 
 func main() {

@@ -27,9 +27,9 @@ import (
 	"os"
 	"slices"
 
-	"github.com/cmft/demo-operator/internal/cli"
-	"github.com/cmft/demo-operator/internal/localcluster"
-	"github.com/cmft/demo-operator/internal/localolm"
+	"github.com/cmft/demo-operator/internal/devtools/cli"
+	"github.com/cmft/demo-operator/internal/devtools/localcluster"
+	"github.com/cmft/demo-operator/internal/devtools/localolm"
 )
 
 // releaseRegistry holds the operator's released images, which bundle/ names.

@@ -27,8 +27,8 @@ import (
 
 	"helm.sh/helm/v3/pkg/chartutil"
 
-	"github.com/cmft/demo-operator/internal/cli"
-	"github.com/cmft/demo-operator/internal/valuesdoc"
+	"github.com/cmft/demo-operator/internal/devtools/cli"
+	"github.com/cmft/demo-operator/internal/devtools/valuesdoc"
 )
 
 func main() {

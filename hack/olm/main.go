@@ -17,7 +17,7 @@ limitations under the License.
 // Command olm runs Operator Lifecycle Manager on the local cluster: `make olm-up` and `make
 // olm-down` call it. On the cluster of make cluster-up (kwok nodes) OLM's operators run as
 // processes of the cluster; on the cluster of make cluster-up-node OLM is deployed as pods on
-// its real node, as the OLM real-node tests deploy it (internal/localolm).
+// its real node, as the OLM real-node tests deploy it (internal/devtools/localolm).
 package main
 
 import (
@@ -28,10 +28,10 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/cmft/demo-operator/internal/cli"
-	"github.com/cmft/demo-operator/internal/imagebuild"
-	"github.com/cmft/demo-operator/internal/localcluster"
-	"github.com/cmft/demo-operator/internal/localolm"
+	"github.com/cmft/demo-operator/internal/devtools/cli"
+	"github.com/cmft/demo-operator/internal/devtools/imagebuild"
+	"github.com/cmft/demo-operator/internal/devtools/localcluster"
+	"github.com/cmft/demo-operator/internal/devtools/localolm"
 )
 
 func main() {

@@ -30,7 +30,7 @@ import (
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 
-	"github.com/cmft/demo-operator/internal/localcluster"
+	"github.com/cmft/demo-operator/internal/devtools/localcluster"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 

@@ -29,7 +29,7 @@ import (
 	"github.com/operator-framework/operator-registry/alpha/model"
 	"github.com/operator-framework/operator-registry/alpha/property"
 
-	"github.com/cmft/demo-operator/internal/olm"
+	"github.com/cmft/demo-operator/internal/devtools/olm"
 	"github.com/cmft/demo-operator/internal/test/sdkbundle"
 )
 

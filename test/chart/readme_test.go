@@ -28,8 +28,8 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/yaml"
 
+	"github.com/cmft/demo-operator/internal/devtools/valuesdoc"
 	"github.com/cmft/demo-operator/internal/test/testenv"
-	"github.com/cmft/demo-operator/internal/valuesdoc"
 )
 
 // TestReadmeValuesTableIsCurrent fails when the README's table of values is not the one

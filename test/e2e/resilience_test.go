@@ -29,7 +29,7 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/cmft/demo-operator/internal/localcluster"
+	"github.com/cmft/demo-operator/internal/devtools/localcluster"
 	"github.com/cmft/demo-operator/internal/test/builder"
 )
 

@@ -34,8 +34,8 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	healthv1 "google.golang.org/grpc/health/grpc_health_v1"
 
-	"github.com/cmft/demo-operator/internal/imagebuild"
-	"github.com/cmft/demo-operator/internal/localcluster"
+	"github.com/cmft/demo-operator/internal/devtools/imagebuild"
+	"github.com/cmft/demo-operator/internal/devtools/localcluster"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 

@@ -31,7 +31,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cmft/demo-operator/internal/imagebuild"
+	"github.com/cmft/demo-operator/internal/devtools/imagebuild"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 

@@ -32,7 +32,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
-	"github.com/cmft/demo-operator/internal/imagebuild"
+	"github.com/cmft/demo-operator/internal/devtools/imagebuild"
 	"github.com/cmft/demo-operator/internal/manager"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )

@@ -33,14 +33,14 @@ import (
 const tags = "e2e node olm olmnode reliability imagetools"
 
 // The three kinds of package, by folder below the module root ("" is the root package alone).
-// A package's kind is that of the longest folder it lies in.
+// A package's kind is that of the longest folder it lies in, so that a new package takes the
+// rules of its folder: internal/ is the product's, but for the tools' and the harness's homes.
 var (
 	// product is what the manager image and users' Go code run.
-	product = []string{"", "api", "controllers", "internal/manager", "internal/leasefence", "pkg"}
+	product = []string{"", "api", "controllers", "internal", "pkg"}
 	// tools are the commands users and developers run besides the manager (make run-bundle,
-	// make catalog, make demo) and the libraries they share.
-	tools = []string{"cmd", "hack", "internal/cli", "internal/valuesdoc", "internal/olm", "internal/localolm",
-		"internal/localcluster", "internal/imagebuild"}
+	// make catalog, make demo) and the libraries they share (internal/devtools).
+	tools = []string{"cmd", "hack", "internal/devtools"}
 	// harness is what only tests and benchmarks run: its libraries (internal/test), the suites
 	// and the benchmarks.
 	harness = []string{"internal/test", "test", "bench"}

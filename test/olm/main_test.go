@@ -38,8 +38,8 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/cmft/demo-operator/internal/localcluster"
-	"github.com/cmft/demo-operator/internal/localolm"
+	"github.com/cmft/demo-operator/internal/devtools/localcluster"
+	"github.com/cmft/demo-operator/internal/devtools/localolm"
 	"github.com/cmft/demo-operator/internal/test/framework"
 )
 

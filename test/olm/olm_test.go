@@ -37,7 +37,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
-	"github.com/cmft/demo-operator/internal/localolm"
+	"github.com/cmft/demo-operator/internal/devtools/localolm"
 	"github.com/cmft/demo-operator/internal/test/framework"
 )
 

@@ -1,7 +1,7 @@
 // Module opm pins operator-registry's opm, which serves the catalog to OLM in test/olm. It is
 // the operator-registry version of the main module, whose declcfg builds catalog/. It also pins
 // the grpc_health_probe that opm's own image ships (the version operator-registry's go.mod names),
-// which the local stand-in of that image carries (internal/imagebuild).
+// which the local stand-in of that image carries (internal/devtools/imagebuild).
 module github.com/cmft/demo-operator/hack/tools/opm
 
 go 1.26.0

@@ -28,7 +28,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cmft/demo-operator/internal/imagebuild"
+	"github.com/cmft/demo-operator/internal/devtools/imagebuild"
 )
 
 // Commands reads the commands of the fenced block after the first line of the Markdown file

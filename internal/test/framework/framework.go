@@ -35,7 +35,7 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/cmft/demo-operator/internal/localcluster"
+	"github.com/cmft/demo-operator/internal/devtools/localcluster"
 )
 
 // ReadyPods returns the pods matching labels that are Running and Ready, not being deleted.

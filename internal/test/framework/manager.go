@@ -25,7 +25,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/cmft/demo-operator/internal/localcluster"
+	"github.com/cmft/demo-operator/internal/devtools/localcluster"
 )
 
 // upWithManager starts c while it builds the manager (main.go) into dir, and returns the

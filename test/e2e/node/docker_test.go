@@ -28,7 +28,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cmft/demo-operator/internal/imagebuild"
+	"github.com/cmft/demo-operator/internal/devtools/imagebuild"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 

@@ -33,7 +33,7 @@ import (
 	"github.com/operator-framework/api/pkg/manifests"
 	"github.com/operator-framework/api/pkg/validation"
 
-	"github.com/cmft/demo-operator/internal/imagebuild"
+	"github.com/cmft/demo-operator/internal/devtools/imagebuild"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 

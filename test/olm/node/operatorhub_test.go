@@ -35,8 +35,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
-	"github.com/cmft/demo-operator/internal/localcluster"
-	"github.com/cmft/demo-operator/internal/localolm"
+	"github.com/cmft/demo-operator/internal/devtools/localcluster"
+	"github.com/cmft/demo-operator/internal/devtools/localolm"
 	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/internal/test/framework"
 	"github.com/cmft/demo-operator/internal/test/testenv"

@@ -35,7 +35,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/cmft/demo-operator/internal/olm"
+	"github.com/cmft/demo-operator/internal/devtools/olm"
 	"github.com/cmft/demo-operator/internal/test/framework"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
@@ -43,7 +43,7 @@ import (
 // TestRunBundle runs `operator-sdk run bundle <bundle-image> --install-mode <mode>`, `run
 // bundle-upgrade <newer-bundle-image>` and `cleanup demo-operator` as users without the CLI do:
 // OwnNamespace through make run-bundle, run-bundle-upgrade and cleanup-bundle, AllNamespaces
-// through internal/olm, which they run. The bundle image is rendered into a file-based
+// through internal/devtools/olm, which they run. The bundle image is rendered into a file-based
 // catalog served by a registry pod of the opm image, a CatalogSource points at that pod, an
 // OperatorGroup for the install mode, a Subscription, its InstallPlan approved; the upgrade makes
 // the newer bundle the channel's head and replaces the registry pod; cleanup removes all that

@@ -43,7 +43,7 @@ import (
 // `cleanup demo-operator`. The images are pulled from the registry's TLS endpoint, which the CLI
 // trusts through SSL_CERT_DIR and the node through containerd's configuration. A
 // DemoApplication is served after the install and after the upgrade; cleanup removes the
-// operator and, unlike make cleanup-bundle (internal/olm), the CRD with every DemoApplication.
+// operator and, unlike make cleanup-bundle (internal/devtools/olm), the CRD with every DemoApplication.
 func sdkRunBundle(t *testing.T, mode operatorsv1alpha1.InstallModeType) {
 	g := NewWithT(t)
 	ctx := context.Background()
@@ -94,7 +94,7 @@ func sdkRunBundle(t *testing.T, mode operatorsv1alpha1.InstallModeType) {
 // the restricted Pod Security Standard: its registry pod's init container has no security
 // context and the pod no runAsNonRoot, so the API server refuses the pod whatever
 // --security-context-config says (operator-framework/operator-sdk#7039). make run-bundle
-// (internal/olm) installs there. The day a fixed CLI is pinned, this test fails and says so.
+// (internal/devtools/olm) installs there. The day a fixed CLI is pinned, this test fails and says so.
 func TestOperatorSDKRunBundleRestricted(t *testing.T) {
 	g := NewWithT(t)
 	ns := testenv.NewNamespace(t, k8s, "sdk-restricted-", testenv.NamespaceLabels(map[string]string{"pod-security.kubernetes.io/enforce": "restricted"}),
@@ -103,7 +103,7 @@ func TestOperatorSDKRunBundleRestricted(t *testing.T) {
 		"--decompression-image", cluster.SecureImage(sdkImages.Decompression), "--security-context-config", "restricted",
 		"--install-mode", string(operatorsv1alpha1.InstallModeTypeOwnNamespace), "--namespace", ns, "--timeout", "2m")
 	g.Expect(err).To(HaveOccurred(), "operator-sdk#7039 looks fixed: run bundle installed in a restricted namespace; "+
-		"drop this test and say so where docs/install/olm.md and make run-bundle send restricted namespaces to internal/olm")
+		"drop this test and say so where docs/install/olm.md and make run-bundle send restricted namespaces to internal/devtools/olm")
 	// logrus quotes the message, escaping its quotes.
 	g.Expect(out).To(MatchRegexp(`violates PodSecurity \\?"restricted:latest\\?".*container \\?"registry-grpc-init\\?" must set securityContext`))
 }

@@ -26,7 +26,7 @@ import (
 
 	. "github.com/onsi/gomega"
 
-	"github.com/cmft/demo-operator/internal/imagebuild"
+	"github.com/cmft/demo-operator/internal/devtools/imagebuild"
 	"github.com/cmft/demo-operator/internal/test/sdkbundle"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )

@@ -43,9 +43,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 
-	"github.com/cmft/demo-operator/internal/imagebuild"
-	"github.com/cmft/demo-operator/internal/localcluster"
-	"github.com/cmft/demo-operator/internal/localolm"
+	"github.com/cmft/demo-operator/internal/devtools/imagebuild"
+	"github.com/cmft/demo-operator/internal/devtools/localcluster"
+	"github.com/cmft/demo-operator/internal/devtools/localolm"
 	"github.com/cmft/demo-operator/internal/test/docblock"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )

@@ -157,7 +157,7 @@ func (b *Builder) EnsureBaseImages(ctx context.Context, root string, images ...s
 			if b.Exists(ctx, image) {
 				return nil
 			}
-			return fmt.Errorf("base image %s is not in local storage and there is no local stand-in for it (internal/imagebuild knows %s)",
+			return fmt.Errorf("base image %s is not in local storage and there is no local stand-in for it (internal/devtools/imagebuild knows %s)",
 				image, strings.Join(slices.Sorted(maps.Keys(standIns)), ", "))
 		}
 		for _, need := range recipe.needs {

@@ -31,7 +31,7 @@ import (
 	"github.com/go-logr/logr"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 
-	"github.com/cmft/demo-operator/internal/localcluster"
+	"github.com/cmft/demo-operator/internal/devtools/localcluster"
 )
 
 // Verb is one thing a command does to the local cluster: up, down, …

@@ -28,8 +28,8 @@ import (
 	"github.com/operator-framework/operator-registry/pkg/containertools"
 	"sigs.k8s.io/yaml"
 
-	"github.com/cmft/demo-operator/internal/imagebuild"
-	"github.com/cmft/demo-operator/internal/localcluster"
+	"github.com/cmft/demo-operator/internal/devtools/imagebuild"
+	"github.com/cmft/demo-operator/internal/devtools/localcluster"
 )
 
 // SDKImages are the images operator-sdk's run bundle, run bundle-upgrade and scorecard run on a
