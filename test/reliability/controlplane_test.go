@@ -107,14 +107,6 @@ func TestControlPlaneRestartsUnderBurst(t *testing.T) {
 			err := wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, 2*time.Minute, true, func(ctx context.Context) (bool, error) {
 				app := newApp(ns, i)
 				app.Spec.Replica = ptr.To[int32](1)
-				// No node port of its own: one whose Service create was in flight when
-				// kube-apiserver was killed stays allocated, with no Service, until kube-apiserver's
-				// repair loop has found it unused three times, three minutes apart
-				// (portallocator/controller), longer than this test waits. Seen here for 4 of 500
-				// apps, each Degraded with ServiceFailed "provided port is already allocated".
-				for p := range app.Spec.Ports {
-					app.Spec.Ports[p].NodePort = nil
-				}
 				last = k8s.Create(ctx, app)
 				return last == nil || apierrors.IsAlreadyExists(last), nil
 			})
