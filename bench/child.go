@@ -51,6 +51,7 @@ import (
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/controllers/wellknown"
 	"github.com/cmft/demo-operator/internal/manager"
+	"github.com/cmft/demo-operator/internal/test/requestcount"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
@@ -164,12 +165,12 @@ func RunChild(args []string) int {
 
 	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer cancel()
-	w := &writeCounter{writes: map[string]int{}, pods: map[string]int{}}
+	writes := &requestcount.Counter{Key: writeKey}
 	go func() {
 		in := bufio.NewScanner(os.Stdin)
 		for in.Scan() {
 			if in.Text() == eventStats {
-				out.send(message{Event: eventStats, Stats: w.stats()})
+				out.send(message{Event: eventStats, Stats: stats(writes)})
 				if f.cpuProfile != "" {
 					// What the heap holds when the figures are read, by allocation site.
 					writeHeapProfile(strings.TrimSuffix(f.cpuProfile, ".cpu.pprof") + ".heap.pprof")
@@ -179,20 +180,20 @@ func RunChild(args []string) int {
 		cancel()
 	}()
 
-	if err := runRole(ctx, f, w, out); err != nil {
+	if err := runRole(ctx, f, writes, out); err != nil {
 		out.send(message{Event: "error", Error: err.Error()})
 		return 1
 	}
 	return 0
 }
 
-func runRole(ctx context.Context, f childFlags, w *writeCounter, out *reporter) error {
+func runRole(ctx context.Context, f childFlags, writes *requestcount.Counter, out *reporter) error {
 	cfg, err := clientcmd.BuildConfigFromFlags("", f.kubeconfig)
 	if err != nil {
 		return err
 	}
 	cfg.QPS, cfg.Burst = float32(f.qps), f.burst
-	cfg.WrapTransport = w.wrap
+	cfg.WrapTransport = writes.Wrap
 	switch f.role {
 	case RoleClientGoLabeler:
 		return runClientGoLabeler(ctx, cfg, f.namespaces, f.concurrency, out)
@@ -320,34 +321,19 @@ func (r *reporter) send(m message) {
 	_ = r.enc.Encode(m)
 }
 
-// writeCounter counts the process's write requests, and apart those the API server refused,
-// so that the figures hold the process's own writes and nothing else the API server serves.
-type writeCounter struct {
-	mu     sync.Mutex
-	writes map[string]int
-	pods   map[string]int
-}
-
-func (w *writeCounter) wrap(rt http.RoundTripper) http.RoundTripper {
-	return roundTripperFunc(func(req *http.Request) (*http.Response, error) {
-		resp, err := rt.RoundTrip(req)
-		if req.Method != http.MethodGet {
-			resource, name := resourceOf(req.URL.Path)
-			refused := err != nil || resp.StatusCode >= 300
-			w.mu.Lock()
-			if refused {
-				// A conflict, say: nothing was written, but the request is shown.
-				w.writes["refused "+req.Method+" "+resource]++
-			} else {
-				w.writes[req.Method+" "+resource]++
-				if resource == "pods" && req.Method == http.MethodPatch {
-					w.pods[name]++
-				}
-			}
-			w.mu.Unlock()
-		}
-		return resp, err
-	})
+// writeKey counts the process's writes alone, so that the figures hold its own writes and
+// nothing else the API server serves: by resource, and a pod's patches by pod too (after a
+// space), whose counts show how often each pod was written.
+func writeKey(r requestcount.Request) (requestcount.Request, bool) {
+	if r.Method == http.MethodGet {
+		return r, false
+	}
+	resource, name := resourceOf(r.Path)
+	r.Path = resource
+	if resource == "pods" && r.Method == http.MethodPatch && !r.Refused {
+		r.Path += " " + name
+	}
+	return r, true
 }
 
 // resourceOf returns the resource (with its subresource) and the object name of an API path
@@ -375,7 +361,8 @@ func resourceOf(path string) (resource, name string) {
 	}
 }
 
-func (w *writeCounter) stats() *Stats {
+// stats reads the process's figures, with the writes writes counted by writeKey.
+func stats(writes *requestcount.Counter) *Stats {
 	rss, _ := processRSS(os.Getpid())
 	reconciles, _ := testenv.Counters("controller_runtime_reconcile_total", "controller")
 	s := &Stats{RSSBytes: rss, CPUSeconds: cpuSeconds(), Writes: map[string]int{},
@@ -385,17 +372,23 @@ func (w *writeCounter) stats() *Stats {
 	metrics.Read(sample)
 	s.HeapBytes = sample[0].Value.Uint64()
 	logMemoryClasses()
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for k, v := range w.writes {
-		s.Writes[k] = v
-	}
-	for name, n := range w.pods {
-		prefix, _, _ := strings.Cut(name, "-")
-		if s.PodPatches[prefix] == nil {
-			s.PodPatches[prefix] = map[int]int{}
+	for r, n := range writes.Counts() {
+		resource, pod, patched := strings.Cut(r.Path, " ")
+		if patched {
+			// Named by its app, the part of the name before the first dash.
+			prefix, _, _ := strings.Cut(pod, "-")
+			if s.PodPatches[prefix] == nil {
+				s.PodPatches[prefix] = map[int]int{}
+			}
+			s.PodPatches[prefix][n]++
+			r.Path = resource
 		}
-		s.PodPatches[prefix][n]++
+		key := r.Method + " " + r.Path
+		if r.Refused {
+			// A conflict, say: nothing was written, but the request is shown.
+			key = "refused " + key
+		}
+		s.Writes[key] += n
 	}
 	return s
 }
@@ -436,7 +429,3 @@ func cpuSeconds() float64 {
 	}
 	return time.Duration(u.Utime.Nano() + u.Stime.Nano()).Seconds()
 }
-
-type roundTripperFunc func(*http.Request) (*http.Response, error)
-
-func (f roundTripperFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }

@@ -39,6 +39,11 @@ type Request struct {
 // Counter counts requests; its zero value is ready. Wrap a rest.Config's transport with it
 // (cfg.WrapTransport = counter.Wrap) to count what every client of that config sends.
 type Counter struct {
+	// Key, when set, is what a request is counted by in place of itself, and whether it is
+	// counted at all: a process that sends a request per object keeps a count per kind of
+	// request rather than per path.
+	Key func(Request) (Request, bool)
+
 	mu     sync.Mutex
 	counts map[Request]int
 }
@@ -48,6 +53,12 @@ func (c *Counter) Wrap(rt http.RoundTripper) http.RoundTripper {
 	return roundTripperFunc(func(req *http.Request) (*http.Response, error) {
 		resp, err := rt.RoundTrip(req)
 		r := Request{Method: req.Method, Path: req.URL.Path, Refused: err != nil || resp.StatusCode >= 300}
+		if c.Key != nil {
+			var counted bool
+			if r, counted = c.Key(r); !counted {
+				return resp, err
+			}
+		}
 		c.mu.Lock()
 		if c.counts == nil {
 			c.counts = map[Request]int{}
