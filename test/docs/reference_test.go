@@ -33,6 +33,7 @@ const apiReference = "docs/reference/api.md"
 // TestAPIReferenceIsCurrent runs make docs in a copy of the repository and fails when the
 // committed API reference is not what it writes, or does not document every field of the spec.
 func TestAPIReferenceIsCurrent(t *testing.T) {
+	sdkbundle.RequireTools(t, "crd-ref-docs")
 	g := NewWithT(t)
 	dir := t.TempDir()
 	g.Expect(sdkbundle.Make(t.Context(), dir, "docs", nil, "crd-ref-docs")).To(Succeed())

@@ -29,6 +29,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"testing"
 
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
@@ -66,7 +67,7 @@ func Make(ctx context.Context, dir, target string, vars map[string]string, more 
 		}
 	}
 	args := []string{"-C", dir, target}
-	for _, tool := range append([]string{"operator-sdk", "kustomize", "controller-gen"}, more...) {
+	for _, tool := range tools(more) {
 		path, err := testenv.Tool(tool)
 		if err != nil {
 			return err
@@ -86,6 +87,21 @@ func Make(ctx context.Context, dir, target string, vars map[string]string, more 
 		return fmt.Errorf("make %s: %w\n%s", strings.Join(args, " "), err, out.String())
 	}
 	return nil
+}
+
+// RequireTools stops test t, as testenv.Require does, unless every tool Make would run with more
+// is built: make test builds them; the fast loop, make test-unit, does not.
+func RequireTools(t testing.TB, more ...string) {
+	t.Helper()
+	for _, tool := range tools(more) {
+		_, err := testenv.Tool(tool)
+		testenv.Require(t, err)
+	}
+}
+
+// tools are the tools Make runs with: the bundle's generators and the more tools named.
+func tools(more []string) []string {
+	return append([]string{"operator-sdk", "kustomize", "controller-gen"}, more...)
 }
 
 func copyFile(from, to string) error {
