@@ -361,7 +361,7 @@ func resourceOf(path string) (resource, name string) {
 	}
 }
 
-// stats reads the process's figures, with the writes writes counted by writeKey.
+// stats reads the process's figures; writes is its Counter, keyed by writeKey.
 func stats(writes *requestcount.Counter) *Stats {
 	rss, _ := processRSS(os.Getpid())
 	reconciles, _ := testenv.Counters("controller_runtime_reconcile_total", "controller")
