@@ -17,11 +17,8 @@ limitations under the License.
 package bench
 
 import (
-	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
-	"fmt"
 	"maps"
 	"slices"
 	"strconv"
@@ -38,7 +35,6 @@ import (
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/controllers/demoapplication"
-	"github.com/cmft/demo-operator/controllers/wellknown"
 )
 
 // workload says, for the results' header, what benchApp's apps and pods carry.
@@ -164,12 +160,8 @@ func configHash(cm *corev1.ConfigMap, secret *corev1.Secret) string {
 // PodDisruptionBudget and NetworkPolicy, and one status write.
 const appWrites = 5
 
-// appObjects are the objects any operator would write for app: the operator's
-// (controllers/demoapplication/desired.go, disruptionbudget.go, networkpolicy.go), less the
-// owner reference a DemoApplication would give them, for the specs benchApp makes (no per-pod
-// Services, Ingress, HTTPRoute or autoscaling; no OLM proxy settings). The bench rebuilds
-// them by hand rather than calling the operator's builders, so that the baselines do not
-// share the operator's code.
+// appObjects are the objects the operator writes for a new benchApp, typed: those its own
+// builders return (demoapplication.NewObjects), so that the baselines write what it writes.
 type appObjects struct {
 	deployment    *appsv1.Deployment
 	service       *corev1.Service
@@ -181,134 +173,25 @@ func (o appObjects) all() []client.Object {
 	return []client.Object{o.deployment, o.service, o.budget, o.networkPolicy}
 }
 
-// directObjects returns appObjects of app, whose pods carry hash, the config hash.
-func directObjects(app *paasv1.DemoApplication, hash string) appObjects {
-	selector := map[string]string{wellknown.LabelName: app.Name, wellknown.LabelApplication: app.Name}
-	labels := map[string]string{wellknown.LabelName: app.Name, wellknown.LabelApplication: app.Name,
-		wellknown.LabelManagedBy: wellknown.ManagedByValue}
-	objectMeta := func() metav1.ObjectMeta {
-		return metav1.ObjectMeta{Namespace: app.Namespace, Name: app.Name, Labels: maps.Clone(labels)}
-	}
-	template := podTemplate(app, selector, labels)
-	metav1.SetMetaDataAnnotation(&template.ObjectMeta, demoapplication.ConfigHashAnnotation, hash)
-	deployment := &appsv1.Deployment{ObjectMeta: objectMeta(), Spec: appsv1.DeploymentSpec{
-		Replicas:             ptr.To(ptr.Deref(app.Spec.Replica, 1)),
-		Selector:             &metav1.LabelSelector{MatchLabels: selector},
-		Template:             template,
-		Strategy:             convert[appsv1.DeploymentStrategy](app.Spec.Strategy),
-		MinReadySeconds:      app.Spec.MinReadySeconds,
-		RevisionHistoryLimit: app.Spec.RevisionHistoryLimit,
-	}}
-	service := &corev1.Service{ObjectMeta: objectMeta(), Spec: corev1.ServiceSpec{Selector: selector, Type: corev1.ServiceTypeClusterIP}}
-	if s := app.Spec.Service; s != nil {
-		service.Annotations = s.Annotations
-	}
-	for _, p := range app.Spec.Ports {
-		service.Spec.Ports = append(service.Spec.Ports, corev1.ServicePort{Name: p.Name, Protocol: cmp.Or(p.Protocol, corev1.ProtocolTCP),
-			Port: p.Port, TargetPort: ptr.Deref(p.TargetPort, intstr.FromInt32(p.Port))})
-	}
-	// The default budget of an app of more than one replica.
-	budget := &policyv1.PodDisruptionBudget{ObjectMeta: objectMeta(), Spec: policyv1.PodDisruptionBudgetSpec{
-		Selector: &metav1.LabelSelector{MatchLabels: selector}, MaxUnavailable: ptr.To(intstr.FromInt32(1)),
-		UnhealthyPodEvictionPolicy: ptr.To(policyv1.AlwaysAllow)}}
-	np := app.Spec.NetworkPolicy
-	rule := networkingv1.NetworkPolicyIngressRule{From: []networkingv1.NetworkPolicyPeer{{PodSelector: &metav1.LabelSelector{MatchLabels: selector}}}}
-	if len(np.Namespaces) > 0 {
-		rule.From = append(rule.From, networkingv1.NetworkPolicyPeer{NamespaceSelector: &metav1.LabelSelector{
-			MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "kubernetes.io/metadata.name", Operator: metav1.LabelSelectorOpIn,
-				Values: np.Namespaces}}}})
-	}
-	for _, c := range template.Spec.Containers[0].Ports {
-		rule.Ports = append(rule.Ports, networkingv1.NetworkPolicyPort{Protocol: ptr.To(c.Protocol), Port: ptr.To(intstr.FromInt32(c.ContainerPort))})
-	}
-	networkPolicy := &networkingv1.NetworkPolicy{ObjectMeta: objectMeta(), Spec: networkingv1.NetworkPolicySpec{
-		PodSelector: metav1.LabelSelector{MatchLabels: selector}, PolicyTypes: []networkingv1.PolicyType{networkingv1.PolicyTypeIngress},
-		Ingress: []networkingv1.NetworkPolicyIngressRule{rule}}}
-	return appObjects{deployment, service, budget, networkPolicy}
-}
-
-// podTemplate returns the pods of app's Deployment: labels over the app's podLabels, its
-// podAnnotations, and a pod spec of the app's fields, each the same JSON in the API's type
-// and corev1's. As the operator does, every spread and anti-affinity term selects the app's
-// own pods.
-func podTemplate(app *paasv1.DemoApplication, selector, labels map[string]string) corev1.PodTemplateSpec {
-	spec := &app.Spec
-	container := corev1.Container{Name: demoapplication.ContainerName, Image: spec.Image, ImagePullPolicy: spec.ImagePullPolicy,
-		Command: spec.Command, Args: spec.Args,
-		EnvFrom:         convert[[]corev1.EnvFromSource](spec.EnvFrom),
-		Env:             convert[[]corev1.EnvVar](spec.Env),
-		Resources:       convert[corev1.ResourceRequirements](spec.Resources),
-		VolumeMounts:    convert[[]corev1.VolumeMount](spec.VolumeMounts),
-		ReadinessProbe:  convert[*corev1.Probe](spec.ReadinessProbe),
-		LivenessProbe:   convert[*corev1.Probe](spec.LivenessProbe),
-		StartupProbe:    convert[*corev1.Probe](spec.StartupProbe),
-		SecurityContext: convert[*corev1.SecurityContext](spec.SecurityContext),
-	}
-	if l := spec.Lifecycle; l != nil {
-		container.Lifecycle = &corev1.Lifecycle{PreStop: convert[*corev1.LifecycleHandler](l.PreStop)}
-	}
-	// One container port per Service port: its name, or its named target, and the number
-	// it targets.
-	for _, p := range spec.Ports {
-		port := corev1.ContainerPort{Name: p.Name, ContainerPort: p.Port, Protocol: cmp.Or(p.Protocol, corev1.ProtocolTCP)}
-		if t := p.TargetPort; t != nil {
-			if t.Type == intstr.String {
-				port.Name = t.StrVal
-			} else {
-				port.ContainerPort = t.IntVal
-			}
+// newAppObjects returns the appObjects of app, whose pods carry hash, the config hash. They
+// name app as their owner once it exists (has a uid); the direct client writes no app, and
+// its objects no owner.
+func newAppObjects(app *paasv1.DemoApplication, hash string) appObjects {
+	var o appObjects
+	for _, obj := range demoapplication.NewObjects(app, hash) {
+		switch obj := obj.(type) {
+		case *appsv1.Deployment:
+			o.deployment = obj
+		case *corev1.Service:
+			o.service = obj
+		case *policyv1.PodDisruptionBudget:
+			o.budget = obj
+		case *networkingv1.NetworkPolicy:
+			o.networkPolicy = obj
 		}
-		container.Ports = append(container.Ports, port)
-	}
-	pod := corev1.PodSpec{Containers: []corev1.Container{container},
-		ImagePullSecrets:              convert[[]corev1.LocalObjectReference](spec.ImagePullSecrets),
-		ServiceAccountName:            string(spec.ServiceAccountName),
-		DeprecatedServiceAccount:      string(spec.ServiceAccountName),
-		AutomountServiceAccountToken:  spec.AutomountServiceAccountToken,
-		NodeSelector:                  convert[map[string]string](spec.NodeSelector),
-		SecurityContext:               convert[*corev1.PodSecurityContext](spec.PodSecurityContext),
-		Tolerations:                   convert[[]corev1.Toleration](spec.Tolerations),
-		Volumes:                       convert[[]corev1.Volume](spec.Volumes),
-		TopologySpreadConstraints:     convert[[]corev1.TopologySpreadConstraint](spec.TopologySpreadConstraints),
-		Affinity:                      convert[*corev1.Affinity](spec.Affinity),
-		TerminationGracePeriodSeconds: spec.TerminationGracePeriodSeconds,
-	}
-	// Native sidecars: init containers that keep running.
-	for _, c := range spec.Sidecars {
-		sidecar := convert[corev1.Container](c)
-		sidecar.RestartPolicy = ptr.To(corev1.ContainerRestartPolicyAlways)
-		pod.InitContainers = append(pod.InitContainers, sidecar)
-	}
-	ownPods := &metav1.LabelSelector{MatchLabels: selector}
-	for i := range pod.TopologySpreadConstraints {
-		pod.TopologySpreadConstraints[i].LabelSelector = ownPods
-	}
-	if pod.Affinity != nil && pod.Affinity.PodAntiAffinity != nil {
-		anti := pod.Affinity.PodAntiAffinity
-		for i := range anti.RequiredDuringSchedulingIgnoredDuringExecution {
-			anti.RequiredDuringSchedulingIgnoredDuringExecution[i].LabelSelector = ownPods
-		}
-		for i := range anti.PreferredDuringSchedulingIgnoredDuringExecution {
-			anti.PreferredDuringSchedulingIgnoredDuringExecution[i].PodAffinityTerm.LabelSelector = ownPods
+		if app.UID == "" {
+			obj.SetOwnerReferences(nil)
 		}
 	}
-	// The operator's labels win (the API refuses podLabels that would set them).
-	podLabels := map[string]string{}
-	maps.Copy(podLabels, convert[map[string]string](spec.PodLabels))
-	maps.Copy(podLabels, labels)
-	return corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: podLabels, Annotations: spec.PodAnnotations}, Spec: pod}
-}
-
-// convert returns in as a T through their shared JSON form: a field of the API's spec as
-// the corev1 field it becomes. in is the bench's own, so a failure is a bug.
-func convert[T any](in any) T {
-	var out T
-	data, err := json.Marshal(in)
-	if err == nil {
-		err = json.Unmarshal(data, &out)
-	}
-	if err != nil {
-		panic(fmt.Sprintf("converting %T to %T: %v", in, out, err))
-	}
-	return out
+	return o
 }

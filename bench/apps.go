@@ -381,8 +381,8 @@ func (b *Bench) creator(namespace, role string, s setting) (func(context.Context
 			}
 		}
 		app := benchApp(namespace, name)
-		objects := directObjects(app, hash)
 		if !isLeast {
+			objects := newAppObjects(app, hash)
 			if _, err := clientset.AppsV1().Deployments(namespace).Create(ctx, objects.deployment, metav1.CreateOptions{}); err != nil {
 				return err
 			}
@@ -399,9 +399,7 @@ func (b *Bench) creator(namespace, role string, s setting) (func(context.Context
 		if err != nil {
 			return err
 		}
-		owner := *metav1.NewControllerRef(app, paasv1.GroupVersion.WithKind("DemoApplication"))
-		for _, obj := range objects.all() {
-			obj.SetOwnerReferences([]metav1.OwnerReference{owner})
+		for _, obj := range newAppObjects(app, hash).all() {
 			if least.apply {
 				// An apply names its kind in its body, which a typed object leaves empty.
 				var gvk schema.GroupVersionKind

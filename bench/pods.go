@@ -140,7 +140,7 @@ func newPod(namespace string, template *corev1.PodTemplateSpec, p podSpec) *core
 
 // createPods creates the pods from the bench's creator goroutines.
 func (b *Bench) createPods(ctx context.Context, namespace string, pods []podSpec) error {
-	template := directObjects(benchApp(namespace, podsApp), configHash(configObjects(namespace, podsApp))).deployment.Spec.Template
+	template := newAppObjects(benchApp(namespace, podsApp), configHash(configObjects(namespace, podsApp))).deployment.Spec.Template
 	return parallel(b.cfg.Creators, len(pods), func(i int) error {
 		_, err := b.clientset.CoreV1().Pods(namespace).Create(ctx, newPod(namespace, &template, pods[i]), metav1.CreateOptions{})
 		return err

@@ -24,6 +24,7 @@ import (
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	appsv1ac "k8s.io/client-go/applyconfigurations/apps/v1"
@@ -32,6 +33,7 @@ import (
 	metav1ac "k8s.io/client-go/applyconfigurations/meta/v1"
 	networkingv1ac "k8s.io/client-go/applyconfigurations/networking/v1"
 	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/controllers/wellknown"
@@ -514,4 +516,29 @@ func newAutoscaler(app *paasv1.DemoApplication) *autoscalingv2ac.HorizontalPodAu
 		WithLabels(labelsFor(app)).
 		WithOwnerReferences(ownerReference(app)).
 		WithSpec(spec)
+}
+
+// NewObjects returns, as typed objects, what the operator applies for app when none exists
+// yet, with its default flags, in a namespace that enforces no Pod Security level, its pods
+// carrying configHash (empty when they read no configuration): the Deployment, and the
+// Service, PodDisruptionBudget and NetworkPolicy when the spec asks for them. The bench's
+// baselines write these, so that they write what the operator writes.
+func NewObjects(app *paasv1.DemoApplication, configHash string) []client.Object {
+	deployment := newDeployment(app, nil, wellknown.DefaultPodLabelKeys)
+	if configHash != "" {
+		deployment.Spec.Template.WithAnnotations(map[string]string{ConfigHashAnnotation: configHash})
+	}
+	// With no live Deployment, withDefaults only marks the defaults: it cannot fail.
+	_, _ = withDefaults(app, nil, deployment)
+	objects := []client.Object{converted[*appsv1.Deployment](deployment)}
+	if service := newService(app); service != nil {
+		objects = append(objects, converted[*corev1.Service](service))
+	}
+	if budget := newDisruptionBudget(app); budget != nil {
+		objects = append(objects, converted[*policyv1.PodDisruptionBudget](budget))
+	}
+	if policy := newNetworkPolicy(app); policy != nil {
+		objects = append(objects, converted[*networkingv1.NetworkPolicy](policy))
+	}
+	return objects
 }

@@ -30,6 +30,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/controllers/wellknown"
@@ -404,5 +405,29 @@ func FuzzDesiredObjects(f *testing.F) {
 		if s != nil && len(converted[*corev1.Service](s).Spec.Ports) != len(ports) {
 			t.Fatalf("Service has %d ports, app declares %d", len(s.Spec.Ports), len(ports))
 		}
+	})
+}
+
+func TestNewObjects(t *testing.T) {
+	t.Run("a served app of two replicas with a policy: its four objects, the pods carrying the hash", func(t *testing.T) {
+		g := NewWithT(t)
+		app := testApp()
+		app.Spec.NetworkPolicy = &paasv1.NetworkPolicy{Enabled: true, SameApp: true}
+		objects := NewObjects(app, "abc")
+		g.Expect(objects).To(HaveLen(4))
+		d, ok := objects[0].(*appsv1.Deployment)
+		g.Expect(ok).To(BeTrue(), "the Deployment first")
+		g.Expect(d.Spec.Template.Annotations).To(HaveKeyWithValue(ConfigHashAnnotation, "abc"))
+		g.Expect(d.Annotations).To(HaveKeyWithValue(DefaultsAnnotation, defaultsVersion))
+		g.Expect(objects[1:]).To(HaveEach(WithTransform(func(o client.Object) []metav1.OwnerReference { return o.GetOwnerReferences() },
+			Equal(d.OwnerReferences))))
+		g.Expect([]string{objects[1].GetObjectKind().GroupVersionKind().Kind, objects[2].GetObjectKind().GroupVersionKind().Kind,
+			objects[3].GetObjectKind().GroupVersionKind().Kind}).To(Equal([]string{"Service", "PodDisruptionBudget", "NetworkPolicy"}))
+	})
+	t.Run("a single replica without ports or policy: its Deployment alone, no hash", func(t *testing.T) {
+		g := NewWithT(t)
+		objects := NewObjects(builder.DemoApplication("shop", "worker", builder.Replicas(1), builder.Ports()), "")
+		g.Expect(objects).To(HaveLen(1))
+		g.Expect(objects[0].(*appsv1.Deployment).Spec.Template.Annotations).NotTo(HaveKey(ConfigHashAnnotation))
 	})
 }
