@@ -249,12 +249,7 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 			a := get(g, ns, "shop", &paasv1.DemoApplication{})
 			g.Expect(a.Status.ObservedGeneration).To(Equal(a.Generation))
 		}).Should(Succeed())
-		before := -1
-		g.Eventually(func() int {
-			last := before
-			before = writes.WritesUnder("/apis/")
-			return before - last
-		}, 15*time.Second, time.Second).Should(BeZero(), "writes stop")
+		before := quiesced(g, "/apis/")
 		g.Consistently(func() int { return writes.WritesUnder("/apis/") }, 2*time.Second).Should(Equal(before))
 
 		d := get(g, ns, "shop", &appsv1.Deployment{})

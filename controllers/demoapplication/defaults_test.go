@@ -61,7 +61,10 @@ func TestDefaultsComeWithTheNextRollout(t *testing.T) {
 	}).Should(Succeed())
 
 	// The Deployment as the previous operator left it: written by the operator's field
-	// manager, without what this one adds; the previous operator had made no budget.
+	// manager, without what this one adds; the previous operator had made no budget. Once
+	// the operator has done writing: a reconcile still under way would put the defaults back.
+	deployments, budgets := "/apis/apps/v1/namespaces/"+ns+"/", "/apis/policy/v1/namespaces/"+ns+"/"
+	quiesced(g, deployments, budgets, "/apis/paas.cmft.com/v1/namespaces/"+ns+"/")
 	live := get(g, ns, app.Name, &appsv1.Deployment{})
 	old, err := appsv1ac.ExtractDeployment(live, wellknown.FieldManager)
 	g.Expect(err).NotTo(HaveOccurred())
@@ -69,12 +72,18 @@ func TestDefaultsComeWithTheNextRollout(t *testing.T) {
 	delete(old.Spec.Template.Annotations, demoapplication.ConfigHashAnnotation)
 	old.Spec.Template.Spec.Containers[0].Lifecycle = nil
 	g.Expect(k8sClient.Apply(ctx, old, client.FieldOwner(wellknown.FieldManager), client.ForceOwnership)).To(Succeed())
+	// The operator's cache holds the rewrite before the budget goes: a reconcile for the
+	// budget's deletion that read the Deployment as it was would put the defaults back.
+	g.Eventually(func(g Gomega) {
+		cached := &appsv1.Deployment{}
+		g.Expect(mgr.GetCache().Get(ctx, client.ObjectKeyFromObject(live), cached)).To(Succeed())
+		g.Expect(cached.Annotations).NotTo(HaveKey(demoapplication.DefaultsAnnotation))
+	}).Should(Succeed())
 	budget := &policyv1.PodDisruptionBudget{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: app.Name}}
 	g.Expect(client.IgnoreNotFound(k8sClient.Delete(ctx, budget))).To(Succeed())
 	g.Eventually(gone(ns, app.Name, &policyv1.PodDisruptionBudget{})).Should(BeTrue())
 
 	// Then the operator writes neither, even when the ConfigMap the pods read changes.
-	deployments, budgets := "/apis/apps/v1/namespaces/"+ns+"/", "/apis/policy/v1/namespaces/"+ns+"/"
 	before := writes.WritesUnder(deployments) + writes.WritesUnder(budgets)
 	settings.Data["level"] = "debug"
 	g.Expect(k8sClient.Update(ctx, settings)).To(Succeed())

@@ -20,6 +20,7 @@ import (
 	"context"
 	"os"
 	"testing"
+	"time"
 
 	. "github.com/onsi/gomega"
 	eventsv1 "k8s.io/api/events/v1"
@@ -64,4 +65,23 @@ func eventNotes(g Gomega, namespace, name, reason string) []string {
 // eventCount counts the events of reason recorded about the named object.
 func eventCount(g Gomega, namespace, name, reason string) int {
 	return len(eventNotes(g, namespace, name, reason))
+}
+
+// quiesced returns the writes under prefixes once a second has passed without one: a
+// reconcile's last write may come after what a test waited for (a status write after the
+// observedGeneration it read), and a loop never stops writing.
+func quiesced(g Gomega, prefixes ...string) int {
+	count := func() (n int) {
+		for _, p := range prefixes {
+			n += writes.WritesUnder(p)
+		}
+		return n
+	}
+	n := -1
+	g.Eventually(func() int {
+		last := n
+		n = count()
+		return n - last
+	}, 15*time.Second, time.Second).Should(BeZero(), "writes under %v stop", prefixes)
+	return n
 }
