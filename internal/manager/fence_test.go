@@ -42,6 +42,7 @@ import (
 // manager has stopped, as workers do until the process exits: no write lands once the Lease
 // has expired, each is refused by the lease fence.
 func TestLeaderThatLostItsLeaseNeverWritesAgain(t *testing.T) {
+	t.Parallel()
 	g := NewWithT(t)
 	env, cfg, err := testenv.Start()
 	g.Expect(err).NotTo(HaveOccurred())

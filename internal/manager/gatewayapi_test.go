@@ -36,6 +36,7 @@ import (
 // TestWithoutGatewayAPI runs the manager, restrained, on a cluster without the Gateway API's
 // CRDs: it starts and serves apps, and an app that asks for an HTTPRoute is told why it has none.
 func TestWithoutGatewayAPI(t *testing.T) {
+	t.Parallel()
 	g := NewWithT(t)
 	env, cfg, err := testenv.Start(testenv.WithoutGatewayAPI)
 	testenv.Require(t, err)

@@ -41,6 +41,7 @@ import (
 // server: it wins its Lease, renews it and lets it go; the Role gives the token no other
 // Lease, and neither does it lifted to a ClusterRole, as OLM does in AllNamespaces mode.
 func TestLeaderElectionUnderShippedRole(t *testing.T) {
+	t.Parallel()
 	g := NewWithT(t)
 	ctx := context.Background()
 	env, cfg, err := testenv.Start()

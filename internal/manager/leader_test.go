@@ -35,6 +35,7 @@ import (
 // TestLeaderElectionID runs managers in one namespace on a real API server: two installs
 // with Lease names of their own each elect a leader, two replicas of one install only one.
 func TestLeaderElectionID(t *testing.T) {
+	t.Parallel()
 	g := NewWithT(t)
 	env, cfg, err := testenv.Start()
 	g.Expect(err).NotTo(HaveOccurred())

@@ -37,6 +37,7 @@ import (
 // TestMetricsCertPath serves metrics with the certificate a Secret mounts (as the chart's
 // metrics.tls does), so that a scraper holding its CA verifies the endpoint by name.
 func TestMetricsCertPath(t *testing.T) {
+	t.Parallel()
 	g := NewWithT(t)
 	dir := t.TempDir()
 	const serverName = "demo-operator-metrics.demo-operator-system.svc"
