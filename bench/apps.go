@@ -36,13 +36,11 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/controllers/wellknown"
@@ -401,12 +399,7 @@ func (b *Bench) creator(namespace, role string, s setting) (func(context.Context
 		}
 		for _, obj := range newAppObjects(app, hash).all() {
 			if least.apply {
-				// An apply names its kind in its body, which a typed object leaves empty.
-				var gvk schema.GroupVersionKind
-				if gvk, err = apiutil.GVKForObject(obj, manager.Scheme); err != nil {
-					return err
-				}
-				obj.GetObjectKind().SetGroupVersionKind(gvk)
+				// An apply names its kind in its body: the builders' objects carry theirs.
 				obj.SetResourceVersion(createOnly)
 				var u map[string]any
 				if u, err = runtime.DefaultUnstructuredConverter.ToUnstructured(obj); err != nil {
