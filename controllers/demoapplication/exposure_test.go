@@ -106,8 +106,7 @@ func TestIngress(t *testing.T) {
 			g.Expect(in.Spec.TLS).To(Equal([]networkingv1.IngressTLS{{Hosts: []string{"web.example.com", "*.web.example.com"}, SecretName: "web-tls"}}))
 		}).Should(Succeed())
 		// Converged, with the API server's defaults in the Ingress, it writes nothing.
-		before := writes.WritesUnder("/apis/networking.k8s.io/")
-		g.Consistently(func() int { return writes.WritesUnder("/apis/networking.k8s.io/") }, 2*time.Second).Should(Equal(before))
+		writesNothing(g, "/apis/networking.k8s.io/")
 	})
 
 	t.Run("drift is repaired", func(t *testing.T) {
@@ -212,8 +211,7 @@ func TestAutoscaling(t *testing.T) {
 		}).Should(Succeed())
 		g.Expect(get(g, ns, "api", &appsv1.Deployment{}).Generation).To(Equal(int64(1)), "the handover changed the replicas, for a moment")
 		// Converged, the autoscaler and the Deployment are not written again.
-		before := writes.WritesUnder("/apis/autoscaling/") + writes.WritesUnder("/apis/apps/")
-		g.Consistently(func() int { return writes.WritesUnder("/apis/autoscaling/") + writes.WritesUnder("/apis/apps/") }, 2*time.Second).Should(Equal(before))
+		writesNothing(g, "/apis/autoscaling/", "/apis/apps/")
 	})
 
 	t.Run("the operator leaves what the autoscaler scales", func(t *testing.T) {
@@ -329,8 +327,7 @@ func TestDeploymentStrategy(t *testing.T) {
 	}).Should(Succeed())
 
 	// Converged, it writes nothing.
-	before := writes.WritesUnder("/apis/apps/v1/namespaces/" + ns)
-	g.Consistently(func() int { return writes.WritesUnder("/apis/apps/v1/namespaces/" + ns) }, 2*time.Second).Should(Equal(before))
+	writesNothing(g, "/apis/apps/v1/namespaces/"+ns)
 }
 
 func TestAffinity(t *testing.T) {

@@ -19,7 +19,6 @@ package demoapplication_test
 import (
 	"context"
 	"testing"
-	"time"
 
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
@@ -59,8 +58,7 @@ func TestDisruptionBudget(t *testing.T) {
 		}).Should(Succeed())
 		// Converged, its status moving with the pods, it writes nothing.
 		budgets := "/apis/policy/v1/namespaces/" + ns + "/"
-		before := writes.WritesUnder(budgets)
-		g.Consistently(func() int { return writes.WritesUnder(budgets) }, 2*time.Second).Should(Equal(before))
+		writesNothing(g, budgets)
 	})
 
 	t.Run("drift is repaired", func(t *testing.T) {
@@ -154,8 +152,7 @@ func TestGracefulTermination(t *testing.T) {
 			g.Expect(pod.TerminationGracePeriodSeconds).To(Equal(ptr.To[int64](30)))
 		}).Should(Succeed())
 		deployments := "/apis/apps/v1/namespaces/" + ns + "/"
-		before := writes.WritesUnder(deployments)
-		g.Consistently(func() int { return writes.WritesUnder(deployments) }, 2*time.Second).Should(Equal(before))
+		writesNothing(g, deployments)
 	})
 
 	t.Run("the grace period and preStop declared", func(t *testing.T) {
@@ -222,8 +219,7 @@ func TestExposureFields(t *testing.T) {
 			g.Expect(get(g, ns, "shop", &paasv1.DemoApplication{}).Status.URL).To(Equal("https://shop.example.com"))
 		}).Should(Succeed())
 		services := "/api/v1/namespaces/" + ns + "/services"
-		before := writes.WritesUnder(services)
-		g.Consistently(func() int { return writes.WritesUnder(services) }, 2*time.Second).Should(Equal(before))
+		writesNothing(g, services)
 	})
 
 	t.Run("back to NodePort, without the annotations, nor a URL once the Ingress goes", func(t *testing.T) {

@@ -19,7 +19,6 @@ package demoapplication_test
 import (
 	"context"
 	"testing"
-	"time"
 
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
@@ -87,8 +86,7 @@ func TestNetworkPolicy(t *testing.T) {
 				},
 			}}))
 		}).Should(Succeed())
-		before := writes.WritesUnder("/apis/networking.k8s.io/")
-		g.Consistently(func() int { return writes.WritesUnder("/apis/networking.k8s.io/") }, 2*time.Second).Should(Equal(before))
+		writesNothing(g, "/apis/networking.k8s.io/")
 	})
 
 	t.Run("drift is repaired", func(t *testing.T) {
@@ -181,8 +179,7 @@ func TestHTTPRoute(t *testing.T) {
 				rule("/", gatewayv1.PathMatchPathPrefix, 80), rule("/admin", gatewayv1.PathMatchExact, 9000)}))
 		}).Should(Succeed())
 		// Converged, with the CRD's defaults in the route, it writes nothing.
-		before := writes.WritesUnder("/apis/gateway.networking.k8s.io/")
-		g.Consistently(func() int { return writes.WritesUnder("/apis/gateway.networking.k8s.io/") }, 2*time.Second).Should(Equal(before))
+		writesNothing(g, "/apis/gateway.networking.k8s.io/")
 	})
 
 	t.Run("the Gateways' reports reach the app's status", func(t *testing.T) {

@@ -85,3 +85,15 @@ func quiesced(g Gomega, prefixes ...string) int {
 	}, 15*time.Second, time.Second).Should(BeZero(), "writes under %v stop", prefixes)
 	return n
 }
+
+// writesNothing asserts that, converged, the operator writes nothing under prefixes: once its
+// last write has landed (quiesced), none follows for two seconds more.
+func writesNothing(g Gomega, prefixes ...string) {
+	before := quiesced(g, prefixes...)
+	g.Consistently(func() (n int) {
+		for _, p := range prefixes {
+			n += writes.WritesUnder(p)
+		}
+		return n
+	}, 2*time.Second).Should(Equal(before), "writes under %v", prefixes)
+}
