@@ -44,6 +44,7 @@ func configHash(g Gomega, namespace, name string) string {
 // key of the ConfigMap, another ConfigMap, nor a mounted one until rolloutOnConfigChange is
 // All; None drops the hash.
 func TestConfigChangeRollsPods(t *testing.T) {
+	t.Parallel()
 	g := NewWithT(t)
 	ctx := context.Background()
 	ns := testenv.NewNamespace(t, k8sClient, "test-")
@@ -122,6 +123,7 @@ func TestConfigChangeRollsPods(t *testing.T) {
 // naming it and the field that reads it, and nothing rolls; a missing optional one is no
 // cause. Once it exists, the cause goes and the hash is set.
 func TestMissingConfigIsACause(t *testing.T) {
+	t.Parallel()
 	g := NewWithT(t)
 	ctx := context.Background()
 	ns := testenv.NewNamespace(t, k8sClient, "test-")

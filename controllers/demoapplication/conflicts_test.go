@@ -51,6 +51,7 @@ func deleteAtEnd(t *testing.T, app *paasv1.DemoApplication) {
 }
 
 func TestAutoscalerOfAHeldDeployment(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)
@@ -96,6 +97,7 @@ func TestAutoscalerOfAHeldDeployment(t *testing.T) {
 // app's Deployment deleted, and another made under its name before the operator makes it
 // again.
 func TestAutoscalerRemovedWhenTheDeploymentIsTaken(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)
@@ -124,6 +126,7 @@ func TestAutoscalerRemovedWhenTheDeploymentIsTaken(t *testing.T) {
 }
 
 func TestIngressOfAHeldService(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)

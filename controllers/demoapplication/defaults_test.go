@@ -42,6 +42,7 @@ import (
 // of the ConfigMap it reads rolls it. The next change to the template brings all the defaults
 // at once.
 func TestDefaultsComeWithTheNextRollout(t *testing.T) {
+	t.Parallel()
 	g := NewWithT(t)
 	ctx := context.Background()
 	ns := testenv.NewNamespace(t, k8sClient, "test-")

@@ -72,6 +72,7 @@ func gone(namespace, name string, obj client.Object) func() bool {
 }
 
 func TestIngress(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)
@@ -106,7 +107,7 @@ func TestIngress(t *testing.T) {
 			g.Expect(in.Spec.TLS).To(Equal([]networkingv1.IngressTLS{{Hosts: []string{"web.example.com", "*.web.example.com"}, SecretName: "web-tls"}}))
 		}).Should(Succeed())
 		// Converged, with the API server's defaults in the Ingress, it writes nothing.
-		writesNothing(g, "/apis/networking.k8s.io/")
+		writesNothing(g, "/apis/networking.k8s.io/v1/namespaces/"+ns+"/")
 	})
 
 	t.Run("drift is repaired", func(t *testing.T) {
@@ -176,6 +177,7 @@ func TestIngress(t *testing.T) {
 }
 
 func TestAutoscaling(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)
@@ -211,7 +213,7 @@ func TestAutoscaling(t *testing.T) {
 		}).Should(Succeed())
 		g.Expect(get(g, ns, "api", &appsv1.Deployment{}).Generation).To(Equal(int64(1)), "the handover changed the replicas, for a moment")
 		// Converged, the autoscaler and the Deployment are not written again.
-		writesNothing(g, "/apis/autoscaling/", "/apis/apps/")
+		writesNothing(g, "/apis/autoscaling/v2/namespaces/"+ns+"/", "/apis/apps/v1/namespaces/"+ns+"/")
 	})
 
 	t.Run("the operator leaves what the autoscaler scales", func(t *testing.T) {
@@ -287,6 +289,7 @@ func TestAutoscaling(t *testing.T) {
 }
 
 func TestDeploymentStrategy(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)
@@ -327,10 +330,11 @@ func TestDeploymentStrategy(t *testing.T) {
 	}).Should(Succeed())
 
 	// Converged, it writes nothing.
-	writesNothing(g, "/apis/apps/v1/namespaces/"+ns)
+	writesNothing(g, "/apis/apps/v1/namespaces/"+ns+"/")
 }
 
 func TestAffinity(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)

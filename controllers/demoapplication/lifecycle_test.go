@@ -38,6 +38,7 @@ import (
 )
 
 func TestDisruptionBudget(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)
@@ -137,6 +138,7 @@ func TestDisruptionBudget(t *testing.T) {
 }
 
 func TestGracefulTermination(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)
@@ -183,6 +185,7 @@ func TestGracefulTermination(t *testing.T) {
 }
 
 func TestExposureFields(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)
@@ -243,6 +246,7 @@ func TestExposureFields(t *testing.T) {
 // kubelet would refuse of the disruption budget, the preStop, the Service and the priority
 // class.
 func TestLifecycleValidation(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	one := ptr.To(intstr.FromInt32(1))

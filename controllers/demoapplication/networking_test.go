@@ -36,6 +36,7 @@ import (
 )
 
 func TestNetworkPolicy(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)
@@ -86,7 +87,7 @@ func TestNetworkPolicy(t *testing.T) {
 				},
 			}}))
 		}).Should(Succeed())
-		writesNothing(g, "/apis/networking.k8s.io/")
+		writesNothing(g, "/apis/networking.k8s.io/v1/namespaces/"+ns+"/")
 	})
 
 	t.Run("drift is repaired", func(t *testing.T) {
@@ -119,6 +120,7 @@ func TestNetworkPolicy(t *testing.T) {
 }
 
 func TestNetworkPolicyOfAHeldName(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)
@@ -143,6 +145,7 @@ func TestNetworkPolicyOfAHeldName(t *testing.T) {
 }
 
 func TestHTTPRoute(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)
@@ -179,7 +182,7 @@ func TestHTTPRoute(t *testing.T) {
 				rule("/", gatewayv1.PathMatchPathPrefix, 80), rule("/admin", gatewayv1.PathMatchExact, 9000)}))
 		}).Should(Succeed())
 		// Converged, with the CRD's defaults in the route, it writes nothing.
-		writesNothing(g, "/apis/gateway.networking.k8s.io/")
+		writesNothing(g, "/apis/gateway.networking.k8s.io/v1/namespaces/"+ns+"/")
 	})
 
 	t.Run("the Gateways' reports reach the app's status", func(t *testing.T) {
@@ -249,6 +252,7 @@ func TestHTTPRoute(t *testing.T) {
 }
 
 func TestHTTPRouteOrIngress(t *testing.T) {
+	t.Parallel()
 	g := NewWithT(t)
 	app := builder.DemoApplication(testenv.NewNamespace(t, k8sClient, "test-"), "web")
 	app.Spec.Ingress = &paasv1.Ingress{}
@@ -258,6 +262,7 @@ func TestHTTPRouteOrIngress(t *testing.T) {
 }
 
 func TestHTTPRouteURL(t *testing.T) {
+	t.Parallel()
 	g := NewWithT(t)
 	app := builder.DemoApplication("shop", "web")
 	g.Expect(demoapplication.HTTPRouteURL(app)).To(BeEmpty(), "no route")

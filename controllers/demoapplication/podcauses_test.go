@@ -43,6 +43,7 @@ import (
 // saying it once the pod runs: what the app's status reads is the pods' own, watched as
 // metadata and read from the API server only while some are not ready.
 func TestPodCausesReachStatus(t *testing.T) {
+	t.Parallel()
 	g := NewWithT(t)
 	ctx := context.Background()
 	ns := testenv.NewNamespace(t, k8sClient, "test-")
@@ -256,6 +257,7 @@ func eventually(g Gomega, app *paasv1.DemoApplication, t string, status metav1.C
 // the app Reconciling, in the probe's words, which the kubelet writes in an Event alone; past
 // the Deployment's progress deadline, the app is Degraded for it, with a Warning Event.
 func TestReadinessFailureReachesStatus(t *testing.T) {
+	t.Parallel()
 	g := NewWithT(t)
 	app, pod := podCauseApp(t, g)
 	setPodStatus(g, pod, corev1.PodStatus{Phase: corev1.PodRunning,
@@ -289,6 +291,7 @@ func TestReadinessFailureReachesStatus(t *testing.T) {
 // TestVolumeMountFailureReachesStatus: a pod waiting in ContainerCreating for a volume that
 // cannot mount: the app is Degraded in the kubelet's words, from the pod's Event.
 func TestVolumeMountFailureReachesStatus(t *testing.T) {
+	t.Parallel()
 	g := NewWithT(t)
 	app, pod := podCauseApp(t, g)
 	setPodStatus(g, pod, corev1.PodStatus{Phase: corev1.PodPending,
@@ -309,6 +312,7 @@ func TestVolumeMountFailureReachesStatus(t *testing.T) {
 // not CrashLoopBackOff; one killed and ready again, which the status never shows, is a
 // Warning Event once per kill.
 func TestOOMKillsReachStatus(t *testing.T) {
+	t.Parallel()
 	g := NewWithT(t)
 	app, pod := podCauseApp(t, g)
 	oom := corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 137, Reason: "OOMKilled"}}
@@ -351,6 +355,7 @@ func TestOOMKillsReachStatus(t *testing.T) {
 // TestEvictionReachesStatus: an evicted pod, which its ReplicaSet replaces, keeps the app
 // Reconciling in the kubelet's words, with a Warning Event once.
 func TestEvictionReachesStatus(t *testing.T) {
+	t.Parallel()
 	g := NewWithT(t)
 	app, pod := podCauseApp(t, g)
 	message := "The node was low on resource: memory. Threshold quantity: 100Mi, available: 80Mi. "
@@ -370,6 +375,7 @@ func TestEvictionReachesStatus(t *testing.T) {
 // Deployment does not run, crash-looping and OOM-killed, changes neither the app's status
 // nor its Events.
 func TestForeignPodChangesNothing(t *testing.T) {
+	t.Parallel()
 	g := NewWithT(t)
 	ctx := context.Background()
 	app, _ := podCauseApp(t, g)

@@ -73,6 +73,7 @@ func podServices(g Gomega, app *paasv1.DemoApplication) []string {
 }
 
 func TestPodServices(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)
@@ -213,6 +214,7 @@ func TestPodServices(t *testing.T) {
 }
 
 func TestPodServiceNameTaken(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)

@@ -70,6 +70,7 @@ func hpaCondition(t autoscalingv2.HorizontalPodAutoscalerConditionType, status c
 // Reconciling while they may still pass (metrics arrive a minute after an autoscaler is made),
 // Degraded once they have lasted the grace period; and they clear when the autoscaler recovers.
 func TestAutoscalerCauses(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)
@@ -169,6 +170,7 @@ func TestAutoscalerCauses(t *testing.T) {
 // TestDesiredReplicas: the app's DESIRED column says how many pods its Deployment asks for,
 // what the autoscaler set when it owns the replicas, not spec.replica.
 func TestDesiredReplicas(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)
@@ -211,6 +213,7 @@ func TestDesiredReplicas(t *testing.T) {
 // TestIngressCauses: an Ingress that names an IngressClass the cluster does not have stalls the
 // app within seconds; creating the class, or a controller reporting an address, clears it.
 func TestIngressCauses(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)

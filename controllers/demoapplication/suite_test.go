@@ -86,10 +86,11 @@ func quiesced(g Gomega, prefixes ...string) int {
 	return n
 }
 
-// writesNothing asserts that, converged, the operator writes nothing under prefixes: once its
-// last write has landed (quiesced), none follows for two seconds more.
+// writesNothing asserts that, converged, the operator writes nothing under prefixes, where it
+// wrote the objects: once its last write has landed (quiesced), none follows for two seconds more.
 func writesNothing(g Gomega, prefixes ...string) {
 	before := quiesced(g, prefixes...)
+	g.Expect(before).To(BeNumerically(">", 0), "the operator's writes under %v", prefixes)
 	g.Consistently(func() (n int) {
 		for _, p := range prefixes {
 			n += writes.WritesUnder(p)
