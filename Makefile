@@ -58,7 +58,6 @@ CODEGEN_TOOLS = client-gen lister-gen informer-gen applyconfiguration-gen
 GOLANGCI_LINT ?= $(LOCALBIN)/golangci-lint
 LINT_MOD = hack/tools/lint
 PROMTOOL ?= $(LOCALBIN)/promtool
-PROM_MOD = hack/tools/prometheus
 KUBE_SCORE ?= $(LOCALBIN)/kube-score
 KUBE_SCORE_MOD = hack/tools/kube-score
 SKIPPER ?= $(LOCALBIN)/skipper
@@ -360,7 +359,7 @@ verify-signatures: $(COSIGN) ## Verify make sign's signatures and attestation (C
 tools: tools-first golangci-lint $(KUBE_SCORE) olm-binaries skipper sign-tools ## Build every tool the tests and make lint run into bin/ (first time only).
 
 .PHONY: tools-first
-tools-first: controller-gen kustomize codegen-tools crd-ref-docs promtool helm operator-sdk scorecard-test node-binaries ## Build the tools make test starts with (generators, helm, operator-sdk...).
+tools-first: controller-gen kustomize codegen-tools crd-ref-docs helm operator-sdk scorecard-test node-binaries promtool ## Build the tools make test starts with (generators, helm, operator-sdk...).
 
 .PHONY: scorecard-test
 scorecard-test: ## Build scorecard-test at operator-sdk's version (first time only).
@@ -416,10 +415,11 @@ $(SYFT): $(SYFT_MOD)/go.mod
 	  CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=$${v#v}" -o $$tmp github.com/anchore/syft/cmd/syft && mv $$tmp $(SYFT)
 
 .PHONY: promtool
-promtool: $(PROMTOOL) ## Build promtool, pinned in hack/tools/prometheus/go.mod.
-$(PROMTOOL): $(PROM_MOD)/go.mod
-	cd $(PROM_MOD) && v=$$(go list -m -f '{{.Version}}' github.com/prometheus/prometheus) && \
-	  go build -tags remove_all_sd -ldflags "-X github.com/prometheus/common/version.Version=$$(echo $$v | sed -E 's/^v0\.([0-9])0?([0-9]+)\./\1.\2./')" \
+promtool: $(PROMTOOL) ## Build promtool, pinned in hack/tools/kube/go.mod.
+$(PROMTOOL): $(TOOLS_MOD)/go.mod
+	cd $(TOOLS_MOD) && v=$$(go list -m -f '{{.Version}}' github.com/prometheus/prometheus) && \
+	  CGO_ENABLED=0 go build -trimpath -tags remove_all_sd -ldflags "-s -w \
+	    -X github.com/prometheus/common/version.Version=$$(echo $$v | sed -E 's/^v0\.([0-9])0?([0-9]+)\./\1.\2./')" \
 	  -o $(PROMTOOL) github.com/prometheus/prometheus/cmd/promtool
 
 .PHONY: skipper
