@@ -313,12 +313,11 @@ helm-push: helm-package ## Push the package to oci://$(CHART_REGISTRY)/charts/de
 
 ##@ Release
 
-# cosign and syft, built from the Go module proxy at the versions pinned in hack/tools/cosign and
-# hack/tools/syft, stamped so that `cosign version` and the SBOM's creator name their release.
+# cosign and syft, built from the Go module proxy at the versions pinned in hack/tools/sign,
+# stamped so that `cosign version` and the SBOM's creator name their release.
+SIGN_MOD = hack/tools/sign
 COSIGN ?= $(LOCALBIN)/cosign
-COSIGN_MOD = hack/tools/cosign
 SYFT ?= $(LOCALBIN)/syft
-SYFT_MOD = hack/tools/syft
 # The key pair make sign and make verify-signatures use (cosign generate-key-pair); cosign reads
 # the private key's password from COSIGN_PASSWORD.
 COSIGN_KEY ?= cosign.key
@@ -402,16 +401,16 @@ $(KUBE_SCORE): $(KUBE_SCORE_MOD)/go.mod
 	  go build -ldflags "-X main.version=$$v" -o $(KUBE_SCORE) github.com/zegl/kube-score/cmd/kube-score
 
 .PHONY: sign-tools
-sign-tools: $(COSIGN) $(SYFT) ## Build cosign and syft, pinned in hack/tools/{cosign,syft} (first time only).
+sign-tools: $(COSIGN) $(SYFT) ## Build cosign and syft, pinned in hack/tools/sign (first time only).
 
 # A temporary file and mv: CI's image tier and its OLM tier may both build them at once.
-$(COSIGN): $(COSIGN_MOD)/go.mod
-	cd $(COSIGN_MOD) && v=$$(go list -m -f '{{.Version}}' github.com/sigstore/cosign/v3) && tmp=$(COSIGN).$$$$.tmp && \
+$(COSIGN): $(SIGN_MOD)/go.mod
+	cd $(SIGN_MOD) && v=$$(go list -m -f '{{.Version}}' github.com/sigstore/cosign/v3) && tmp=$(COSIGN).$$$$.tmp && \
 	  CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X sigs.k8s.io/release-utils/version.gitVersion=$$v" \
 	  -o $$tmp github.com/sigstore/cosign/v3/cmd/cosign && mv $$tmp $(COSIGN)
 
-$(SYFT): $(SYFT_MOD)/go.mod
-	cd $(SYFT_MOD) && v=$$(go list -m -f '{{.Version}}' github.com/anchore/syft) && tmp=$(SYFT).$$$$.tmp && \
+$(SYFT): $(SIGN_MOD)/go.mod
+	cd $(SIGN_MOD) && v=$$(go list -m -f '{{.Version}}' github.com/anchore/syft) && tmp=$(SYFT).$$$$.tmp && \
 	  CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=$${v#v}" -o $$tmp github.com/anchore/syft/cmd/syft && mv $$tmp $(SYFT)
 
 .PHONY: promtool
