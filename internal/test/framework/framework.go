@@ -28,12 +28,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-logr/logr"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/cmft/demo-operator/internal/devtools/localcluster"
 )
@@ -112,6 +114,9 @@ func Assets(target string, names ...string) []string {
 // the directory. When the set-up or a test fails, o.Report runs first, while c still runs. It
 // returns the exit code for os.Exit.
 func Run(m *testing.M, c *localcluster.Cluster, o Options) int {
+	// The operator runs as a process of its own, which logs; the suites' clients log nothing
+	// of interest, and unset, controller-runtime prints a stack trace for their first line.
+	ctrllog.SetLogger(logr.Discard())
 	dir, err := os.MkdirTemp("", "demo-operator-e2e-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
