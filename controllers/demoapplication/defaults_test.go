@@ -85,11 +85,11 @@ func TestDefaultsComeWithTheNextRollout(t *testing.T) {
 	g.Eventually(gone(ns, app.Name, &policyv1.PodDisruptionBudget{})).Should(BeTrue())
 
 	// Then the operator writes neither, even when the ConfigMap the pods read changes.
-	before := writes.WritesUnder(deployments) + writes.WritesUnder(budgets)
+	before := writesUnder(deployments, budgets)
 	settings.Data["level"] = "debug"
 	g.Expect(k8sClient.Update(ctx, settings)).To(Succeed())
 	update(g, app, func(a *paasv1.DemoApplication) { a.Labels = map[string]string{"team": "shop"} })
-	g.Consistently(func() int { return writes.WritesUnder(deployments) + writes.WritesUnder(budgets) }, 3*time.Second).Should(Equal(before))
+	g.Consistently(func() int { return writesUnder(deployments, budgets) }, 3*time.Second).Should(Equal(before))
 	d := get(g, ns, app.Name, &appsv1.Deployment{})
 	g.Expect(d.Generation).To(Equal(live.Generation+1), "only the test's rewrite moved the template")
 	g.Expect(d.Annotations).NotTo(HaveKey(demoapplication.DefaultsAnnotation))

@@ -71,18 +71,20 @@ func eventCount(g Gomega, namespace, name, reason string) int {
 // reconcile's last write may come after what a test waited for (a status write after the
 // observedGeneration it read), and a loop never stops writing.
 func quiesced(g Gomega, prefixes ...string) int {
-	count := func() (n int) {
-		for _, p := range prefixes {
-			n += writes.WritesUnder(p)
-		}
-		return n
-	}
 	n := -1
 	g.Eventually(func() int {
 		last := n
-		n = count()
+		n = writesUnder(prefixes...)
 		return n - last
 	}, 15*time.Second, time.Second).Should(BeZero(), "writes under %v stop", prefixes)
+	return n
+}
+
+// writesUnder counts the operator's writes under any of prefixes.
+func writesUnder(prefixes ...string) (n int) {
+	for _, p := range prefixes {
+		n += writes.WritesUnder(p)
+	}
 	return n
 }
 
@@ -91,10 +93,5 @@ func quiesced(g Gomega, prefixes ...string) int {
 func writesNothing(g Gomega, prefixes ...string) {
 	before := quiesced(g, prefixes...)
 	g.Expect(before).To(BeNumerically(">", 0), "the operator's writes under %v", prefixes)
-	g.Consistently(func() (n int) {
-		for _, p := range prefixes {
-			n += writes.WritesUnder(p)
-		}
-		return n
-	}, 2*time.Second).Should(Equal(before), "writes under %v", prefixes)
+	g.Consistently(func() int { return writesUnder(prefixes...) }, 2*time.Second).Should(Equal(before), "writes under %v", prefixes)
 }
