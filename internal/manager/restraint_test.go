@@ -61,7 +61,9 @@ func TestRestraintCheck(t *testing.T) {
 	admin, err := client.New(cfg, client.Options{Scheme: Scheme})
 	g.Expect(err).NotTo(HaveOccurred())
 
-	// check runs a manager as cfg until its restraint check has ended, and returns the metric.
+	// check starts a manager as cfg, waits for its restraint check to end and returns the
+	// metric. The manager runs until the subtest ends: its Event is sent after the metric is
+	// set, and a manager that stops drops the Events it has not sent yet.
 	check := func(t *testing.T, cfg *rest.Config) float64 {
 		restraintEnforced.Set(restraintUnknown)
 		opts := DefaultOptions()
@@ -71,12 +73,12 @@ func TestRestraintCheck(t *testing.T) {
 		mgrCtx, cancel := context.WithCancel(ctx)
 		done := make(chan error)
 		go func() { done <- mgr.Start(mgrCtx) }()
-		defer func() {
+		t.Cleanup(func() {
 			cancel()
 			if err := <-done; err != nil {
 				t.Logf("manager stopped: %v", err)
 			}
-		}()
+		})
 		NewWithT(t).Eventually(func() float64 { return enforced() }, 30*time.Second, 50*time.Millisecond).
 			ShouldNot(BeEquivalentTo(restraintUnknown))
 		return enforced()
