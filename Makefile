@@ -549,7 +549,7 @@ test-olm: controller-gen kustomize operator-sdk ## Install through OLM on a loca
 	CLUSTER_ASSETS="$(CLUSTER_ASSETS)" OLM_ASSETS="$(OLM_ASSETS)" go test -tags olm -timeout 30m -count 1 -v ./test/olm/...
 
 .PHONY: test-olm-node
-test-olm-node: controller-gen kustomize operator-sdk helm sign-tools ## OLM as pods on the real node, signing, the walk-through (root, Linux).
+test-olm-node: controller-gen kustomize operator-sdk helm ## OLM as pods on the real node, signing, the walk-through (root, Linux).
 	NODE_ASSETS="$(NODE_ASSETS)" OLM_ASSETS="$(OLM_ASSETS)" HELM="$(HELM)" COSIGN="$(COSIGN)" SYFT="$(SYFT)" go test -tags olmnode -p 1 -timeout 40m -count 1 $(E2E_FLAGS) ./test/olm/node ./test/olm/walkthrough
 
 ##@ Benchmarks

@@ -41,11 +41,15 @@ func TestSignedReleaseVerifies(t *testing.T) {
 	ctx := context.Background()
 	keys := t.TempDir()
 	t.Setenv("COSIGN_PASSWORD", "demo-operator-test")
+	// Built now rather than before the tier: CI's image tier builds them meanwhile, at idle priority.
+	build := exec.CommandContext(ctx, "make", "-C", testenv.Root(), "sign-tools")
+	out, err := build.CombinedOutput()
+	g.Expect(err).NotTo(HaveOccurred(), string(out))
 	cosign, err := testenv.Tool("cosign")
 	g.Expect(err).NotTo(HaveOccurred())
 	generate := exec.CommandContext(ctx, cosign, "generate-key-pair")
 	generate.Dir = keys
-	out, err := generate.CombinedOutput()
+	out, err = generate.CombinedOutput()
 	g.Expect(err).NotTo(HaveOccurred(), string(out))
 
 	r := releases[0]
