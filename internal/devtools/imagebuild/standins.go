@@ -45,17 +45,23 @@ const (
 const StandInLabel = "io.github.cmft.demo-operator.stand-in"
 
 // Platforms are the platforms the shipped images are built for (make docker-buildx), and so the
-// platforms of the stand-ins the final stages start from: a manifest list of one image per
-// platform, as the public images are.
+// platforms of the distroless stand-in the manager's final stage starts from: a manifest list of
+// one image per platform, as the public image is.
 var Platforms = []string{"linux/amd64", "linux/arm64", "linux/s390x", "linux/ppc64le"}
+
+// OPMPlatforms are the platforms of the opm stand-in, and so those a catalog built here can have:
+// the build machine's and arm64, which the tests run under emulation. The catalog's Dockerfile
+// adds files of every platform to opm's image, so its platforms are opm's; each more platform
+// here would cross-compile opm and grpc_health_probe once more, testing only this recipe.
+var OPMPlatforms = []string{"linux/amd64", "linux/arm64"}
 
 // standIn is the recipe of one stand-in: its inputs' identity and how to assemble it.
 type standIn struct {
 	// needs are stand-ins this one starts from.
 	needs []string
-	// multiArch stand-ins are a manifest list with an image for each of Platforms; the others
-	// (the builder stage's golang) exist for the build machine's platform only.
-	multiArch bool
+	// platforms, when set, make the stand-in a manifest list with an image for each; without
+	// them (the builder stage's golang) it exists for the build machine's platform only.
+	platforms []string
 	// make returns the stand-in's spec for an architecture (GOARCH's names) and the identity of
 	// its inputs.
 	make func(ctx context.Context, root, arch string) (ImageSpec, string, func(), error)
@@ -65,8 +71,8 @@ type standIn struct {
 // from parts this machine has: the same paths, user, environment and entrypoint.
 var standIns = map[string]standIn{
 	GolangImage:           {make: golangStandIn},
-	DistrolessStaticImage: {multiArch: true, make: distrolessStaticStandIn},
-	OPMImage:              {needs: []string{DistrolessStaticImage}, multiArch: true, make: opmStandIn},
+	DistrolessStaticImage: {platforms: Platforms, make: distrolessStaticStandIn},
+	OPMImage:              {needs: []string{DistrolessStaticImage}, platforms: OPMPlatforms, make: opmStandIn},
 }
 
 // PlatformImage names the image of one architecture in a multi-arch stand-in, as distroless
@@ -165,14 +171,14 @@ func (b *Builder) EnsureBaseImages(ctx context.Context, root string, images ...s
 				return err
 			}
 		}
-		if !recipe.multiArch {
+		if recipe.platforms == nil {
 			return b.ensureStandIn(ctx, root, image, recipe, runtime.GOARCH)
 		}
 		if fromRegistry, err := b.pulled(ctx, image); fromRegistry || err != nil {
 			return err
 		}
 		var images []string
-		for _, platform := range Platforms {
+		for _, platform := range recipe.platforms {
 			arch := path.Base(platform)
 			name := PlatformImage(image, arch)
 			if err := b.ensureStandIn(ctx, root, name, recipe, arch); err != nil {

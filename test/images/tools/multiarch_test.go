@@ -23,10 +23,13 @@ import (
 	"debug/elf"
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	. "github.com/onsi/gomega"
@@ -49,10 +52,18 @@ var elfTargets = map[string]struct {
 	"ppc64le": {elf.EM_PPC64, binary.LittleEndian},
 }
 
-// binaries are the programs of each multi-arch image, which must run on its platform.
-var binaries = map[string][]string{
-	"IMG":         {"/manager"},
-	"CATALOG_IMG": {"/bin/opm", "/bin/grpc_health_probe"},
+// lists are the manifest lists the test makes, by the Makefile variable that names them: the
+// target that makes it, its programs, which must run on its platform, and its platforms. The
+// manager's are PLATFORMS as the Makefile sets it; the catalog's, opm's stand-in's.
+var lists = map[string]struct {
+	target    string
+	programs  []string
+	platforms []string
+	// make are the variables the target is given beside the image's name.
+	make map[string]string
+}{
+	"IMG":         {target: "docker-buildx", programs: []string{"/manager"}, platforms: imagebuild.Platforms},
+	"CATALOG_IMG": {target: "catalog-buildx", programs: []string{"/bin/opm", "/bin/grpc_health_probe"}, platforms: imagebuild.OPMPlatforms, make: map[string]string{"PLATFORMS": strings.Join(imagebuild.OPMPlatforms, ",")}},
 }
 
 func TestBuildxMakesManifestLists(t *testing.T) {
@@ -64,14 +75,20 @@ func TestBuildxMakesManifestLists(t *testing.T) {
 	for _, tool := range []string{"buildah", "podman"} {
 		t.Run(tool, func(t *testing.T) {
 			vars := map[string]string{"CONTAINER_TOOL": tool, "INSECURE_REGISTRY": "true", "BUILD_FLAGS": buildFlags(t, tool)}
-			for v := range binaries {
+			for v := range lists {
 				vars[v] = fmt.Sprintf("%s/%s/%s:multiarch", registry.Host, tool, imageNames[v])
 			}
 			t.Cleanup(func() { removeLocal(t, vars["IMG"], vars["CATALOG_IMG"]) })
-			took := makeImages(t, os.Environ(), []string{"docker-buildx", "catalog-buildx"}, vars)
-			t.Logf("make docker-buildx catalog-buildx PLATFORMS=%v in %s", imagebuild.Platforms, took.Round(1e9))
+			for _, v := range slices.Sorted(maps.Keys(lists)) {
+				l := lists[v]
+				listVars := maps.Clone(vars)
+				maps.Copy(listVars, l.make)
+				took := makeImages(t, os.Environ(), []string{l.target}, listVars)
+				t.Logf("make %s: %v in %s", l.target, l.platforms, took.Round(1e9))
+			}
 
-			for v, programs := range binaries {
+			for v, l := range lists {
+				programs := l.programs
 				g := NewWithT(t)
 				idx, err := index(vars[v])
 				g.Expect(err).NotTo(HaveOccurred())
@@ -96,7 +113,7 @@ func TestBuildxMakesManifestLists(t *testing.T) {
 						runEmulated(t, programs[0], contents[programs[0]])
 					}
 				}
-				g.Expect(platforms).To(ConsistOf(imagebuild.Platforms), vars[v])
+				g.Expect(platforms).To(ConsistOf(l.platforms), vars[v])
 			}
 
 			if tool == "podman" {
