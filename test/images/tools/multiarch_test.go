@@ -62,8 +62,13 @@ var lists = map[string]struct {
 	// make are the variables the target is given beside the image's name.
 	make map[string]string
 }{
-	"IMG":         {target: "docker-buildx", programs: []string{"/manager"}, platforms: imagebuild.Platforms},
-	"CATALOG_IMG": {target: "catalog-buildx", programs: []string{"/bin/opm", "/bin/grpc_health_probe"}, platforms: imagebuild.OPMPlatforms, make: map[string]string{"PLATFORMS": strings.Join(imagebuild.OPMPlatforms, ",")}},
+	"IMG": {target: "docker-buildx", programs: []string{"/manager"}, platforms: imagebuild.Platforms},
+	"CATALOG_IMG": {
+		target:    "catalog-buildx",
+		programs:  []string{"/bin/opm", "/bin/grpc_health_probe"},
+		platforms: imagebuild.OPMPlatforms,
+		make:      map[string]string{"PLATFORMS": strings.Join(imagebuild.OPMPlatforms, ",")},
+	},
 }
 
 func TestBuildxMakesManifestLists(t *testing.T) {
