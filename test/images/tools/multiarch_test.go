@@ -93,7 +93,6 @@ func TestBuildxMakesManifestLists(t *testing.T) {
 			}
 
 			for v, l := range lists {
-				programs := l.programs
 				g := NewWithT(t)
 				idx, err := index(vars[v])
 				g.Expect(err).NotTo(HaveOccurred())
@@ -107,15 +106,15 @@ func TestBuildxMakesManifestLists(t *testing.T) {
 					img, err := image(host + "/" + repository + "@" + m.Digest.String())
 					g.Expect(err).NotTo(HaveOccurred())
 					g.Expect(img.config.OS+"/"+img.config.Architecture).To(Equal(platform), "the configuration of %s's %s image", vars[v], platform)
-					files, contents, err := img.files(programs...)
+					files, contents, err := img.files(l.programs...)
 					g.Expect(err).NotTo(HaveOccurred())
 					t.Logf("%s %s: %s compressed, %s unpacked", imageNames[v], platform, imagebuild.HumanSize(img.compressedSize()), imagebuild.HumanSize(unpackedSize(files)))
-					for _, program := range programs {
+					for _, program := range l.programs {
 						g.Expect(contents).To(HaveKey(program), "%s's %s image has %s", vars[v], platform, program)
 						g.Expect(checkELF(contents[program], m.Platform.Architecture)).To(Succeed(), "%s in %s's %s image", program, vars[v], platform)
 					}
 					if m.Platform.Architecture == "arm64" {
-						runEmulated(t, programs[0], contents[programs[0]])
+						runEmulated(t, l.programs[0], contents[l.programs[0]])
 					}
 				}
 				g.Expect(platforms).To(ConsistOf(l.platforms), vars[v])
