@@ -43,6 +43,12 @@ endif
 SHELL = /usr/bin/env bash -o pipefail
 .SHELLFLAGS = -ec
 
+# Everything make builds, the tests and what they build included, builds as the manager's image
+# does (CGO_ENABLED=0, -trimpath): the tests run what ships, and the image's compile finds the
+# packages the tests compiled in the Go build cache it is lent.
+export CGO_ENABLED ?= 0
+export GOFLAGS := $(filter-out -trimpath,$(shell go env GOFLAGS)) -trimpath
+
 LOCALBIN ?= $(shell pwd)/bin
 # The control plane and every tool built on its Kubernetes libraries share one tools module,
 # built with one set of flags, so that each k8s.io package compiles once for them all.

@@ -23,10 +23,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	goruntime "runtime"
 
 	lua "github.com/yuin/gopher-lua"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 // The health statuses Argo CD knows.
@@ -52,8 +53,7 @@ func ArgoCDOf(obj client.Object) (ArgoCD, error) {
 		return ArgoCD{}, err
 	}
 	gvk := u.GroupVersionKind()
-	_, file, _, _ := goruntime.Caller(0)
-	script, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "..", "..", "config", "argocd", gvk.Group, gvk.Kind, "health.lua"))
+	script, err := os.ReadFile(filepath.Join(testenv.Root(), "config", "argocd", gvk.Group, gvk.Kind, "health.lua"))
 	if err != nil {
 		return ArgoCD{}, err
 	}

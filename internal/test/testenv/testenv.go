@@ -28,8 +28,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -60,11 +60,23 @@ var AdmissionPlugins = []string{
 	"NodeRestriction", "OwnerReferencesPermissionEnforcement",
 }
 
-// Root is the repository's top directory.
-func Root() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "..")
-}
+// Root is the repository's top directory: the nearest one holding go.mod above the working
+// directory, a test's package directory. Not the source file's path: -trimpath, which make's
+// test targets build with, leaves that relative.
+var Root = sync.OnceValue(func() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		panic(err)
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		if filepath.Dir(dir) == dir {
+			panic("no go.mod above " + wd)
+		}
+	}
+})
 
 // Option changes the environment New returns.
 type Option func(*envtest.Environment)
