@@ -148,7 +148,7 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 
 	t.Run("a reconcile that finds everything right writes nothing", func(t *testing.T) {
 		g := NewWithT(t)
-		before := quiesced(g, "/apis/")
+		before := suite.Quiesced(g, "/apis/")
 		// A change to the Deployment outside the fields the operator owns still
 		// triggers a reconcile, through the owned-object watch. (A label: an annotation
 		// would bump a Deployment's generation and start a rollout.)

@@ -65,7 +65,7 @@ func TestDefaultsComeWithTheNextRollout(t *testing.T) {
 	// manager, without what this one adds; the previous operator had made no budget. Once
 	// the operator has done writing: a reconcile still under way would put the defaults back.
 	deployments, budgets := "/apis/apps/v1/namespaces/"+ns+"/", "/apis/policy/v1/namespaces/"+ns+"/"
-	quiesced(g, deployments, budgets, "/apis/paas.cmft.com/v1/namespaces/"+ns+"/")
+	suite.Quiesced(g, deployments, budgets, "/apis/paas.cmft.com/v1/namespaces/"+ns+"/")
 	live := get(g, ns, app.Name, &appsv1.Deployment{})
 	old, err := appsv1ac.ExtractDeployment(live, wellknown.FieldManager)
 	g.Expect(err).NotTo(HaveOccurred())
@@ -85,11 +85,11 @@ func TestDefaultsComeWithTheNextRollout(t *testing.T) {
 	g.Eventually(gone(ns, app.Name, &policyv1.PodDisruptionBudget{})).Should(BeTrue())
 
 	// Then the operator writes neither, even when the ConfigMap the pods read changes.
-	before := writesUnder(deployments, budgets)
+	before := suite.WritesUnder(deployments, budgets)
 	settings.Data["level"] = "debug"
 	g.Expect(k8sClient.Update(ctx, settings)).To(Succeed())
 	update(g, app, func(a *paasv1.DemoApplication) { a.Labels = map[string]string{"team": "shop"} })
-	g.Consistently(func() int { return writesUnder(deployments, budgets) }, 3*time.Second).Should(Equal(before))
+	g.Consistently(func() int { return suite.WritesUnder(deployments, budgets) }, 3*time.Second).Should(Equal(before))
 	d := get(g, ns, app.Name, &appsv1.Deployment{})
 	g.Expect(d.Generation).To(Equal(live.Generation+1), "only the test's rewrite moved the template")
 	g.Expect(d.Annotations).NotTo(HaveKey(demoapplication.DefaultsAnnotation))

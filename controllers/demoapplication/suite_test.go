@@ -67,31 +67,10 @@ func eventCount(g Gomega, namespace, name, reason string) int {
 	return len(eventNotes(g, namespace, name, reason))
 }
 
-// quiesced returns the writes under prefixes once a second has passed without one: a
-// reconcile's last write may come after what a test waited for (a status write after the
-// observedGeneration it read), and a loop never stops writing.
-func quiesced(g Gomega, prefixes ...string) int {
-	n := -1
-	g.Eventually(func() int {
-		last := n
-		n = writesUnder(prefixes...)
-		return n - last
-	}, 15*time.Second, time.Second).Should(BeZero(), "writes under %v stop", prefixes)
-	return n
-}
-
-// writesUnder counts the operator's writes under any of prefixes.
-func writesUnder(prefixes ...string) (n int) {
-	for _, p := range prefixes {
-		n += writes.WritesUnder(p)
-	}
-	return n
-}
-
 // writesNothing asserts that, converged, the operator writes nothing under prefixes, where it
 // wrote the objects: once its last write has landed (quiesced), none follows for two seconds more.
 func writesNothing(g Gomega, prefixes ...string) {
-	before := quiesced(g, prefixes...)
+	before := suite.Quiesced(g, prefixes...)
 	g.Expect(before).To(BeNumerically(">", 0), "the operator's writes under %v", prefixes)
-	g.Consistently(func() int { return writesUnder(prefixes...) }, 2*time.Second).Should(Equal(before), "writes under %v", prefixes)
+	g.Consistently(func() int { return suite.WritesUnder(prefixes...) }, 2*time.Second).Should(Equal(before), "writes under %v", prefixes)
 }

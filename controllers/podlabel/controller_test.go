@@ -102,7 +102,9 @@ func TestPodLabeler(t *testing.T) {
 
 	t.Run("a pod that is already right costs no write", func(t *testing.T) {
 		g := NewWithT(t)
-		before := writes.WritesUnder("/api/v1/namespaces/" + ns + "/pods")
+		pods := "/api/v1/namespaces/" + ns + "/pods"
+		// The writes of the subtests before, counted once they have all come back.
+		before := suite.Quiesced(g, pods)
 		right := newPod(ns, "right", map[string]string{annotation: "true"}, map[string]string{label: "right"})
 		plain := newPod(ns, "plain", nil, map[string]string{"app": "x"})
 		g.Expect(k8sClient.Create(ctx, right)).To(Succeed())
@@ -112,9 +114,7 @@ func TestPodLabeler(t *testing.T) {
 		marker := newPod(ns, "marker", map[string]string{annotation: "true"}, nil)
 		g.Expect(k8sClient.Create(ctx, marker)).To(Succeed())
 		g.Eventually(func(g Gomega) { g.Expect(labelsOf(g, marker)).To(HaveKey(label)) }).Should(Succeed())
-		g.Consistently(func() int {
-			return writes.WritesUnder("/api/v1/namespaces/" + ns + "/pods")
-		}, 2*time.Second).Should(Equal(before + 1))
+		g.Consistently(func() int { return suite.WritesUnder(pods) }, 2*time.Second).Should(Equal(before + 1))
 	})
 
 	t.Run("a name too long for a label value gets one Warning event and no retries", func(t *testing.T) {

@@ -26,7 +26,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/cmft/demo-operator/internal/test/controllersuite"
-	"github.com/cmft/demo-operator/internal/test/requestcount"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
@@ -37,13 +36,12 @@ var (
 	cfg       *rest.Config
 	k8sClient client.Client
 	mgr       ctrl.Manager
-	writes    *requestcount.Counter
 	suite     *controllersuite.Suite
 )
 
 func TestMain(m *testing.M) {
 	os.Exit(controllersuite.Run(m, func(s *controllersuite.Suite) {
-		suite, cfg, k8sClient, mgr, writes = s, s.Config, s.Client, s.Manager, s.Requests
+		suite, cfg, k8sClient, mgr = s, s.Config, s.Client, s.Manager
 	}))
 }
 

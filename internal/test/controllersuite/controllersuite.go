@@ -121,3 +121,25 @@ func (s *Suite) EventReasons(g Gomega, namespace, name string) []string {
 	}
 	return reasons
 }
+
+// WritesUnder counts the manager's writes under any of prefixes.
+func (s *Suite) WritesUnder(prefixes ...string) (n int) {
+	for _, p := range prefixes {
+		n += s.Requests.WritesUnder(p)
+	}
+	return n
+}
+
+// Quiesced returns the manager's writes under prefixes once a second has passed without one:
+// a write is counted when its answer reaches the manager, which may be after a test saw it
+// land, and a reconcile's last write may come after what a test waited for (a status write
+// after the observedGeneration it read); a loop never stops writing.
+func (s *Suite) Quiesced(g Gomega, prefixes ...string) int {
+	n := -1
+	g.Eventually(func() int {
+		last := n
+		n = s.WritesUnder(prefixes...)
+		return n - last
+	}, 15*time.Second, time.Second).Should(BeZero(), "writes under %v stop", prefixes)
+	return n
+}
