@@ -61,8 +61,8 @@ var AdmissionPlugins = []string{
 }
 
 // Root is the repository's top directory: the nearest one holding go.mod above the working
-// directory, a test's package directory. Not the source file's path: -trimpath, which make's
-// test targets build with, leaves that relative.
+// directory, a test's package directory. Not the source file's path: -trimpath, which make
+// builds everything with, leaves that relative.
 var Root = sync.OnceValue(func() string {
 	wd, err := os.Getwd()
 	if err != nil {
