@@ -585,7 +585,7 @@ bench-150k: envtest ## Memory, then labelling, at 150,000 pods (kube-apiserver t
 		-out bench/results-150k-labeling.json -markdown bench/RESULTS-150k-labeling.md $(BENCH_FLAGS)
 
 .PHONY: bench-zero-loss
-bench-zero-loss: ## Requests lost in a rollout and a scale-down, real node: bench/ (test-node asserts 0).
+bench-zero-loss: ## Requests lost in a rollout and a scale-down, on the real node: bench/.
 	ZERO_LOSS_RESULTS=bench $(MAKE) test-node E2E_FLAGS="-run TestZeroLossRolloutAndScaleDown -v"
 
 .PHONY: bench-cause-to-status

@@ -14,9 +14,10 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package toolscripts checks that the hack/ scripts which build tools from the Go module proxy
-// resolve what they build (versions, commits, source directories) on a new machine: with empty
-// Go module and build caches, as CI's fresh clone may run them.
+// Package toolscripts checks a contributor's entry points: make help fits its width, and the
+// hack/ scripts which build tools from the Go module proxy resolve what they build (versions,
+// commits, source directories) on a new machine: with empty Go module and build caches, as CI's
+// fresh clone may run them.
 package toolscripts
 
 import (
