@@ -159,11 +159,13 @@ UNIT_PKGS = . ./api/... ./controllers/... ./internal/manager/... ./internal/test
 test-unit: envtest ## The fast loop, before every commit: unit and envtest tests, no root.
 	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" go test $(GO_TEST_FLAGS) $(UNIT_PKGS)
 
+# make test ends with the kwok cluster's tests and the real node's side by side: the node's mostly
+# wait for pods, each runs a cluster of its own (ports, directories), and each one's output is
+# printed once it ends.
 .PHONY: test
 test: controller-gen codegen-tools crd-ref-docs kustomize operator-sdk promtool helm envtest ## The whole gate: unit, envtest, staleness, chart, bundle, e2e, real node.
 	KUBEBUILDER_ASSETS="$$(hack/control-plane.sh)" $(TOOL_PATHS) go test $(GO_TEST_FLAGS) $$(go list ./... | grep -v /test/images) -coverprofile cover.out
-	$(MAKE) test-e2e E2E_FLAGS=
-	$(MAKE) test-node E2E_FLAGS=
+	$(MAKE) -j2 --output-sync=target test-e2e test-node E2E_FLAGS=
 
 .PHONY: test-images
 test-images: envtest ## Build the three images with buildah and check them (root, buildah).
