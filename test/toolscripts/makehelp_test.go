@@ -31,10 +31,7 @@ const helpWidth = 100
 func TestMakeHelpFitsItsWidth(t *testing.T) {
 	cmd := exec.Command("make", "--no-print-directory", "help")
 	cmd.Dir = "../.."
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("make help: %v", err)
-	}
+	out := output(t, cmd, "make help")
 	colours := regexp.MustCompile("\x1b\\[[0-9;]*m")
 	targets := 0
 	for line := range strings.Lines(string(out)) {

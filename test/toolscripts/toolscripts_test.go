@@ -21,6 +21,7 @@ limitations under the License.
 package toolscripts
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -62,14 +63,7 @@ func TestScriptsResolveWithEmptyCaches(t *testing.T) {
 			cmd := exec.Command(s.args[0], s.args[1:]...)
 			cmd.Dir = "../.."
 			cmd.Env = env
-			out, err := cmd.Output()
-			if err != nil {
-				var stderr []byte
-				if exit, ok := err.(*exec.ExitError); ok {
-					stderr = exit.Stderr
-				}
-				t.Fatalf("%v with empty caches: %v\n%s", s.args, err, stderr)
-			}
+			out := output(t, cmd, fmt.Sprintf("%v with empty caches", s.args))
 			got := map[string]string{}
 			for line := range strings.Lines(strings.TrimSpace(string(out))) {
 				k, v, _ := strings.Cut(strings.TrimSpace(line), "=")
@@ -87,4 +81,19 @@ func TestScriptsResolveWithEmptyCaches(t *testing.T) {
 			}
 		})
 	}
+}
+
+// output runs cmd and returns its standard output; when it fails, the test stops with what
+// (the command as the reader knows it) and its standard error.
+func output(t *testing.T, cmd *exec.Cmd, what string) []byte {
+	t.Helper()
+	out, err := cmd.Output()
+	if err != nil {
+		var stderr []byte
+		if exit, ok := err.(*exec.ExitError); ok {
+			stderr = exit.Stderr
+		}
+		t.Fatalf("%s: %v\n%s", what, err, stderr)
+	}
+	return out
 }

@@ -80,14 +80,7 @@ func moduleVersions(t *testing.T, dir string, args ...string) map[string]string 
 		"{{with .Module}}{{.Path}} {{with .Replace}}{{.Version}}{{else}}{{.Version}}{{end}}{{end}}"}, args...)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	out, err := cmd.Output()
-	if err != nil {
-		var stderr []byte
-		if exit, ok := err.(*exec.ExitError); ok {
-			stderr = exit.Stderr
-		}
-		t.Fatalf("go list in %s: %v\n%s", dir, err, stderr)
-	}
+	out := output(t, cmd, "go list in "+dir)
 	versions := map[string]string{}
 	for line := range strings.Lines(string(out)) {
 		if module, version, ok := strings.Cut(strings.TrimSpace(line), " "); ok && version != "" {
