@@ -21,6 +21,7 @@ require (
 	github.com/sirupsen/logrus v1.9.4
 	github.com/yuin/gopher-lua v1.1.2
 	golang.org/x/crypto v0.57.0
+	golang.org/x/mod v0.41.0
 	gonum.org/v1/plot v0.17.0
 	google.golang.org/grpc v1.84.0
 	helm.sh/helm/v3 v3.22.0

@@ -21,27 +21,26 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"golang.org/x/mod/semver"
 )
 
-// kubeTools are the programs the Makefile and hack/control-plane.sh build from hack/tools/kube.
-var kubeTools = []string{
-	"sigs.k8s.io/controller-tools/cmd/controller-gen",
-	"sigs.k8s.io/kustomize/kustomize/v5",
-	"github.com/elastic/crd-ref-docs",
-	"k8s.io/code-generator/cmd/client-gen",
-	"k8s.io/code-generator/cmd/lister-gen",
-	"k8s.io/code-generator/cmd/informer-gen",
-	"k8s.io/code-generator/cmd/applyconfiguration-gen",
-	"helm.sh/helm/v3/cmd/helm",
-	"github.com/prometheus/prometheus/cmd/promtool",
-	"k8s.io/kubernetes/cmd/kube-apiserver",
-	"k8s.io/kubernetes/cmd/kube-controller-manager",
-	"k8s.io/kubernetes/cmd/kube-scheduler",
-	"k8s.io/kubernetes/cmd/kubelet",
-	"k8s.io/kubernetes/cmd/kube-proxy",
-	"k8s.io/kubernetes/cmd/kubectl",
-	"sigs.k8s.io/kwok/cmd/kwok",
-	"./cmd/coredns",
+// kubeTools are the packages hack/tools/kube builds: its tool directives and its CoreDNS main.
+var kubeTools = []string{"tool", "./cmd/coredns"}
+
+// followers are the other tools modules the tests and CI build with CGO_ENABLED=0 -trimpath,
+// with the packages and build tags their builds use, and the modules of their own release that
+// keep the release's versions (etcd's server needs its own API modules; kube's client is newer).
+var followers = []struct {
+	dir, tags string
+	pkgs      []string
+	own       string
+}{
+	{dir: "operator-sdk", tags: "containers_image_openpgp", pkgs: []string{"tool"}},
+	{dir: "opm", tags: "json1,containers_image_openpgp", pkgs: []string{"tool"}},
+	{dir: "olm", tags: "json1", pkgs: []string{"tool"}},
+	{dir: "etcd", pkgs: []string{"./cmd/etcd"}, own: "go.etcd.io/"},
+	{dir: "skipper", pkgs: []string{"tool"}},
 }
 
 // TestToolsCompileTheTestsModuleVersions: every module whose packages both the project's tests
@@ -49,12 +48,8 @@ var kubeTools = []string{
 // compiles those packages once for both (a package is compiled again when any module below it
 // differs), on a fresh machine's CI above all.
 func TestToolsCompileTheTestsModuleVersions(t *testing.T) {
-	project := moduleVersions(t, "../..", "-test", "./...")
-	for module, version := range moduleVersions(t, "../..", "-test", "-tags", "e2e,node,olm,olmnode,reliability,imagetools", "./test/...") {
-		project[module] = version
-	}
-	// promtool's build tag, which no other tool's package reads.
-	tools := moduleVersions(t, "../../hack/tools/kube", append([]string{"-tags", "remove_all_sd"}, kubeTools...)...)
+	project := projectVersions(t)
+	tools := kubeVersions(t)
 	shared := 0
 	for module, version := range project {
 		tool, ok := tools[module]
@@ -70,6 +65,56 @@ func TestToolsCompileTheTestsModuleVersions(t *testing.T) {
 	if shared < 100 {
 		t.Errorf("the tests and hack/tools/kube's tools compile packages of only %d modules in common", shared)
 	}
+}
+
+// TestOtherToolsFollowTheSameVersions: the other tools modules (operator-sdk, opm, OLM, etcd,
+// Skipper) take, for every module they share with the tests or hack/tools/kube, at least the
+// version those compile, so that their builds find those packages compiled; a higher one is
+// their release's own minimum.
+func TestOtherToolsFollowTheSameVersions(t *testing.T) {
+	reference := kubeVersions(t)
+	for module, version := range projectVersions(t) {
+		if semver.Compare(version, reference[module]) > 0 {
+			reference[module] = version
+		}
+	}
+	for _, tool := range followers {
+		t.Run(tool.dir, func(t *testing.T) {
+			dir := "../../hack/tools/" + tool.dir
+			shared := 0
+			for module, version := range moduleVersions(t, dir, append([]string{"-tags", tool.tags}, tool.pkgs...)...) {
+				want, ok := reference[module]
+				if !ok || (tool.own != "" && strings.HasPrefix(module, tool.own)) {
+					continue
+				}
+				shared++
+				if semver.Compare(version, want) < 0 {
+					t.Errorf("%s: hack/tools/%s compiles %s, the tests or hack/tools/kube %s: (cd hack/tools/%s && go get %s@%s)",
+						module, tool.dir, version, want, tool.dir, module, want)
+				}
+			}
+			if shared < 20 {
+				t.Errorf("hack/tools/%s shares only %d modules with the tests and hack/tools/kube", tool.dir, shared)
+			}
+		})
+	}
+}
+
+// projectVersions returns the module versions the project's tests compile, with every build tag.
+func projectVersions(t *testing.T) map[string]string {
+	t.Helper()
+	project := moduleVersions(t, "../..", "-test", "./...")
+	for module, version := range moduleVersions(t, "../..", "-test", "-tags", "e2e,node,olm,olmnode,reliability,imagetools", "./test/...") {
+		project[module] = version
+	}
+	return project
+}
+
+// kubeVersions returns the module versions hack/tools/kube's tools compile, with promtool's build
+// tag, which no other tool's package reads.
+func kubeVersions(t *testing.T) map[string]string {
+	t.Helper()
+	return moduleVersions(t, "../../hack/tools/kube", append([]string{"-tags", "remove_all_sd"}, kubeTools...)...)
 }
 
 // moduleVersions returns the version (after replace directives) of each module whose packages
