@@ -113,6 +113,9 @@ func TestOperatorSDKRunBundleRestricted(t *testing.T) {
 func operatorSDK(t *testing.T, args ...string) (string, error) {
 	t.Helper()
 	cmd := exec.Command(operatorSDKPath(t), append(args, "--kubeconfig", cluster.Kubeconfig())...)
+	// run bundle keeps an image cache in its working directory while it runs: outside the
+	// checkout, which the image tier's builds read beside this one.
+	cmd.Dir = t.TempDir()
 	cmd.Env = append(os.Environ(), "SSL_CERT_DIR=/etc/ssl/certs:"+cluster.RegistryCertDir())
 	out, err := cmd.CombinedOutput()
 	t.Logf("operator-sdk %s:\n%s", strings.Join(args[:2], " "), out)
