@@ -313,11 +313,14 @@ func (c *Cluster) Restart(ctx context.Context, name string) error {
 	if err := c.Stop(name); err != nil {
 		return err
 	}
+	if name == APIServer {
+		return c.restartAPIServer(ctx)
+	}
 	if !slices.Contains(NodeComponents, name) {
 		if err := c.Start(name); err != nil {
 			return err
 		}
-		if name == APIServer || name == Etcd {
+		if name == Etcd {
 			return c.WaitAPIServer(ctx)
 		}
 		return nil
@@ -331,6 +334,38 @@ func (c *Cluster) Restart(ctx context.Context, name string) error {
 		return c.waitContainerd(ctx)
 	}
 	return nil
+}
+
+// apiServerStarts bounds how often restartAPIServer starts kube-apiserver.
+const apiServerStarts = 3
+
+// restartAPIServer starts kube-apiserver and waits until it serves, and starts it again when
+// it exits before that, as a kubelet restarts a control plane's static pod. It exits when a
+// post-start hook fails: its Service IP and port repair, which has a minute, failed so once
+// in CI, restarted during a burst of Services on a loaded machine (kubernetes/kubernetes#130377).
+func (c *Cluster) restartAPIServer(ctx context.Context) error {
+	var err error
+	for range apiServerStarts {
+		if err = c.Start(APIServer); err != nil {
+			return err
+		}
+		if err = c.WaitAPIServer(ctx); err == nil || c.pid(APIServer) > 0 {
+			return err
+		}
+		c.logf("kube-apiserver exited before it served; starting it again. Its last errors:\n%s", c.lastErrors(APIServer, 5))
+	}
+	return err
+}
+
+// lastErrors is the last n klog error and fatal lines in the log of the process name.
+func (c *Cluster) lastErrors(name string, n int) string {
+	var errs []string
+	for _, l := range strings.Split(c.LogTail(name, 300), "\n") {
+		if len(l) > 1 && (l[0] == 'E' || l[0] == 'F') && l[1] >= '0' && l[1] <= '9' {
+			errs = append(errs, l)
+		}
+	}
+	return strings.Join(errs[max(0, len(errs)-n):], "\n")
 }
 
 // StartProcess starts a process that outlives this program: in its own process group, so
