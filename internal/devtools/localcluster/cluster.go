@@ -38,6 +38,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -357,15 +358,19 @@ func (c *Cluster) restartAPIServer(ctx context.Context) error {
 	return err
 }
 
+// klogError matches klog's error and fatal lines: "E1129 22:41:07.421438 ...".
+var klogError = regexp.MustCompile(`^[EF]\d{4} `)
+
 // lastErrors is the last n klog error and fatal lines in the log of the process name.
 func (c *Cluster) lastErrors(name string, n int) string {
+	data, _ := os.ReadFile(c.LogFile(name))
 	var errs []string
-	for _, l := range strings.Split(c.LogTail(name, 300), "\n") {
-		if len(l) > 1 && (l[0] == 'E' || l[0] == 'F') && l[1] >= '0' && l[1] <= '9' {
+	for l := range strings.Lines(string(data)) {
+		if klogError.MatchString(l) {
 			errs = append(errs, l)
 		}
 	}
-	return strings.Join(errs[max(0, len(errs)-n):], "\n")
+	return strings.TrimSuffix(strings.Join(errs[max(0, len(errs)-n):], ""), "\n")
 }
 
 // StartProcess starts a process that outlives this program: in its own process group, so
