@@ -50,11 +50,7 @@ var restrictedDefaults = &corev1.SecurityContext{
 func TestSidecarsAndInitContainers(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
-	ns := testenv.NewNamespace(t, k8sClient, "test-")
-	namespace := &corev1.Namespace{}
-	g.Expect(k8sClient.Get(ctx, client.ObjectKey{Name: ns}, namespace)).To(Succeed())
-	namespace.Labels["pod-security.kubernetes.io/enforce"] = "restricted"
-	g.Expect(k8sClient.Update(ctx, namespace)).To(Succeed())
+	ns := testenv.NewNamespace(t, k8sClient, "test-", testenv.NamespaceLabels(map[string]string{"pod-security.kubernetes.io/enforce": "restricted"}))
 
 	app := builder.DemoApplication(ns, "web")
 	app.Spec.Volumes = []paasv1.Volume{{Name: "scratch", EmptyDir: &paasv1.EmptyDirVolumeSource{}}}

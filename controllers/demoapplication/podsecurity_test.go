@@ -228,7 +228,10 @@ func TestRestrictedNamespaceGetsSecurityDefaults(t *testing.T) {
 	data, err := json.Marshal(demoapplication.NewDeployment(app, nil, wellknown.DefaultPodLabelKeys))
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(json.Unmarshal(data, plain)).To(Succeed())
-	g.Expect(k8sClient.Create(ctx, podOf(plain), client.DryRunAll)).To(MatchError(ContainSubstring(`violates PodSecurity "restricted:`)))
+	// PodSecurity admission reads the namespace's level from its informer: it enforces the new
+	// label a moment after the update.
+	g.Eventually(func() error { return k8sClient.Create(ctx, podOf(plain), client.DryRunAll) }).
+		Should(MatchError(ContainSubstring(`violates PodSecurity "restricted:`)))
 
 	// The namespace's new label alone brings the app's Deployment to the profile.
 	g.Eventually(func(g Gomega) {

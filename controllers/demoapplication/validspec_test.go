@@ -227,11 +227,7 @@ func TestFoundSpecsRefused(t *testing.T) {
 func TestRestrictedSampleMeetsRestrictedPodSecurity(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
-	ns := testenv.NewNamespace(t, k8sClient, "test-")
-	namespace := &corev1.Namespace{}
-	g.Expect(k8sClient.Get(ctx, client.ObjectKey{Name: ns}, namespace)).To(Succeed())
-	namespace.Labels["pod-security.kubernetes.io/enforce"] = "restricted"
-	g.Expect(k8sClient.Update(ctx, namespace)).To(Succeed())
+	ns := testenv.NewNamespace(t, k8sClient, "test-", testenv.NamespaceLabels(map[string]string{"pod-security.kubernetes.io/enforce": "restricted"}))
 
 	data, err := os.ReadFile(filepath.Join(testenv.Root(), "config/samples/paas_v1_demoapplication_restricted.yaml"))
 	g.Expect(err).NotTo(HaveOccurred())
