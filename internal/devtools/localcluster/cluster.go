@@ -177,6 +177,10 @@ func (c *Cluster) Up(ctx context.Context) error {
 	if c.BinDir == "" {
 		return errors.New("no directory with the cluster's binaries (hack/control-plane.sh --cluster prints it)")
 	}
+	if last := c.PortBase + portsUsed - 1; last >= firstNodePort && c.PortBase <= lastNodePort {
+		return fmt.Errorf("ports %d-%d overlap the node ports Services take (%d-%d): choose a port below %d",
+			c.PortBase, last, firstNodePort, lastNodePort, firstNodePort-portsUsed+1)
+	}
 	start := time.Now()
 	// A running cluster is completed as it was started: the kubeconfig Up writes names
 	// kube-apiserver's address, which depends on whether the cluster has a real node.
@@ -521,6 +525,7 @@ func (c *Cluster) args(name string) ([]string, error) {
 		args := []string{
 			"--etcd-servers=" + etcdClient,
 			"--bind-address=" + c.host(), "--advertise-address=" + c.host(), "--secure-port=" + p(0),
+			fmt.Sprintf("--service-node-port-range=%d-%d", firstNodePort, lastNodePort),
 			"--tls-cert-file=" + filepath.Join(pki, "apiserver.crt"),
 			"--tls-private-key-file=" + filepath.Join(pki, "apiserver.key"),
 			"--client-ca-file=" + filepath.Join(pki, "ca.crt"),
@@ -732,22 +737,32 @@ func nodeReady(n *corev1.Node) bool {
 func (c *Cluster) BindFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.Dir, "dir", "bin/cluster", "State directory: certificates, etcd data, kubeconfig, logs, pid files.")
 	fs.StringVar(&c.BinDir, "bin", "", "Directory with etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kwok (hack/control-plane.sh --cluster).")
-	// Below Linux's ephemeral range (32768+), where envtest picks its random ports.
+	// Below the node port range (30000+) and Linux's ephemeral range (32768+), where envtest
+	// picks its random ports.
 	fs.IntVar(&c.PortBase, "port", 16443, "kube-apiserver's port; the other components use the next thirteen.")
 	fs.IntVar(&c.Nodes, "nodes", 3, "Number of kwok nodes.")
 	fs.BoolVar(&c.RealNode, "real-node", false, "Add a real node: containerd, kubelet, kube-proxy, a local registry (root, Linux, see DEVELOPMENT.md).")
 }
 
-// FreePortBase finds fourteen free ports in a row for a cluster of a test run, below the
-// ephemeral range and clear of the make cluster-up ports, from a random start, so that runs
+// The node ports kube-apiserver allocates to Services (its default range). kube-proxy takes
+// over new connections to a node's addresses on a port a Service holds: a component listening
+// there becomes unreachable, kube-apiserver even to itself.
+const firstNodePort, lastNodePort = 30000, 32767
+
+// portsUsed is how many ports a cluster listens on, from its PortBase.
+const portsUsed = 14
+
+// FreePortBase finds fourteen free ports in a row for a cluster of a test run, below the node
+// port range and clear of the make cluster-up ports, from a random start, so that runs
 // starting together (e2e tests, OLM tests, a CI job) rarely race for the same ports.
 func FreePortBase() (int, error) {
-	const first, slots = 17443, 760
+	const first, step = 17443, 20
+	slots := (firstNodePort - portsUsed - first) / step
 	start := rand.IntN(slots)
 	for i := range slots {
-		base := first + 20*((start+i)%slots)
+		base := first + step*((start+i)%slots)
 		free := true
-		for p := base; p < base+14 && free; p++ {
+		for p := base; p < base+portsUsed && free; p++ {
 			l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p))
 			if free = err == nil; free {
 				l.Close()
