@@ -345,21 +345,19 @@ func (c *Cluster) Restart(ctx context.Context, name string) error {
 const apiServerStarts = 3
 
 // restartAPIServer starts kube-apiserver and waits until it serves, and starts it again when
-// it exits before that, as a kubelet restarts a control plane's static pod. It exits when a
-// post-start hook fails: its Service IP and port repair, which has a minute, failed so once
-// in CI, restarted during a burst of Services on a loaded machine (kubernetes/kubernetes#130377).
+// it exits before that, as a kubelet restarts a control plane's static pod: kube-apiserver
+// exits when a post-start hook times out (kubernetes/kubernetes#130377).
 func (c *Cluster) restartAPIServer(ctx context.Context) error {
-	var err error
-	for range apiServerStarts {
-		if err = c.Start(APIServer); err != nil {
+	for start := 1; ; start++ {
+		if err := c.Start(APIServer); err != nil {
 			return err
 		}
-		if err = c.WaitAPIServer(ctx); err == nil || c.pid(APIServer) > 0 {
+		err := c.WaitAPIServer(ctx)
+		if err == nil || c.pid(APIServer) > 0 || start == apiServerStarts {
 			return err
 		}
 		c.logf("kube-apiserver exited before it served; starting it again. Its last errors:\n%s", c.lastErrors(APIServer, 5))
 	}
-	return err
 }
 
 // klogError matches klog's error and fatal lines: "E1129 22:41:07.421438 ...".
@@ -757,7 +755,7 @@ const portsUsed = 14
 // starting together (e2e tests, OLM tests, a CI job) rarely race for the same ports.
 func FreePortBase() (int, error) {
 	const first, step = 17443, 20
-	slots := (firstNodePort - portsUsed - first) / step
+	const slots = (firstNodePort - portsUsed - first) / step
 	start := rand.IntN(slots)
 	for i := range slots {
 		base := first + step*((start+i)%slots)
