@@ -36,6 +36,13 @@ const (
 	ManagedByValue = "demo-operator"
 )
 
+// The label by which the platform hands a namespace to applications: the operator's restraint
+// (config/restraint) lets it write an app's objects only in namespaces that carry it.
+const (
+	LabelApplicationsNamespace = "paas.cmft.com/applications"
+	ApplicationsEnabled        = "enabled"
+)
+
 // FieldManager is the name under which the operator owns the fields it applies.
 const FieldManager = "demo-operator"
 

