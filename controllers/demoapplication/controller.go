@@ -264,7 +264,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, options controller.Optio
 		Watches(&corev1.ConfigMap{}, handler.EnqueueRequestsFromMapFunc(r.configApps(kindConfigMap)), builder.OnlyMetadata, changed).
 		Watches(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(r.configApps(kindSecret)), builder.OnlyMetadata, changed).
 		Watches(&corev1.Namespace{}, handler.EnqueueRequestsFromMapFunc(r.namespaceApps),
-			builder.OnlyMetadata, builder.WithPredicates(podSecurityChanged())).
+			builder.OnlyMetadata, builder.WithPredicates(namespaceLabelsChanged())).
 		// Whether an IngressClass exists, not what it says, decides whether it serves.
 		Watches(&networkingv1.IngressClass{}, handler.EnqueueRequestsFromMapFunc(r.ingressClassApps),
 			builder.OnlyMetadata, builder.WithPredicates(predicate.Funcs{UpdateFunc: func(event.UpdateEvent) bool { return false }})).

@@ -18,11 +18,13 @@ package demoapplication_test
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"reflect"
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	. "github.com/onsi/gomega"
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
@@ -34,6 +36,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -222,6 +225,25 @@ func TestFailuresReachStatus(t *testing.T) {
 			g.Expect(condition(got, paasv1.ConditionDegraded).Message).To(ContainSubstring("Services here are kept"))
 			g.Expect(suite.EventReasons(g, ns, "kept")).To(ContainElement(paasv1.ReasonServiceFailed))
 		}).Should(Succeed())
+	})
+
+	t.Run("a namespace not handed to applications: the restraint's refusal", func(t *testing.T) {
+		g := NewWithT(t)
+		ns := testenv.NewNamespace(t, k8sClient, "test-", testenv.NotForApplications)
+		g.Expect(k8sClient.Create(ctx, builder.DemoApplication(ns, "unplaced"))).To(Succeed())
+		g.Eventually(func(g Gomega) {
+			got := get(g, ns, "unplaced", &paasv1.DemoApplication{})
+			g.Expect(got).To(And(failing(paasv1.ReasonDeploymentFailed), behind()))
+			g.Expect(condition(got, paasv1.ConditionDegraded).Message).To(ContainSubstring(
+				"only in namespaces labelled paas.cmft.com/applications=enabled, and " + ns + " is not"))
+			g.Expect(suite.EventReasons(g, ns, "unplaced")).To(ContainElement(demoapplication.EventApplyFailed))
+		}, 30*time.Second).Should(Succeed())
+		g.Expect(apierrors.IsNotFound(k8sClient.Get(ctx, client.ObjectKey{Namespace: ns, Name: "unplaced"}, &appsv1.Deployment{}))).To(BeTrue())
+
+		// Handed over, as a platform team does: the app converges.
+		label := fmt.Appendf(nil, `{"metadata":{"labels":{%q:%q}}}`, wellknown.LabelApplicationsNamespace, wellknown.ApplicationsEnabled)
+		g.Expect(k8sClient.Patch(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, client.RawPatch(types.MergePatchType, label))).To(Succeed())
+		g.Eventually(func(g Gomega) { g.Expect(get(g, ns, "unplaced", &paasv1.DemoApplication{})).To(inPlace()) }, 60*time.Second).Should(Succeed())
 	})
 
 	t.Run("a ResourceQuota that denies: refused per-pod Services", func(t *testing.T) {

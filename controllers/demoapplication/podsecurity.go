@@ -28,6 +28,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/controllers/wellknown"
 )
 
 // podSecurityEnforceLabel is the namespace label whose value is the Pod Security level the
@@ -61,13 +62,16 @@ func (r *Reconciler) namespaceApps(ctx context.Context, obj client.Object) []rec
 	return requests
 }
 
-// podSecurityChanged lets through the namespace updates that change its enforced Pod Security
-// level; a new namespace has no DemoApplications yet, and a deleted one none left.
-func podSecurityChanged() predicate.Funcs {
+// namespaceLabelsChanged lets through the namespace updates that change its enforced Pod
+// Security level, or hand it to applications (the restraint then admits the writes it refused);
+// a new namespace has no DemoApplications yet, and a deleted one none left.
+func namespaceLabelsChanged() predicate.Funcs {
 	return predicate.Funcs{
 		CreateFunc: func(event.CreateEvent) bool { return false },
 		UpdateFunc: func(e event.UpdateEvent) bool {
-			return e.ObjectOld.GetLabels()[podSecurityEnforceLabel] != e.ObjectNew.GetLabels()[podSecurityEnforceLabel]
+			before, after := e.ObjectOld.GetLabels(), e.ObjectNew.GetLabels()
+			return before[podSecurityEnforceLabel] != after[podSecurityEnforceLabel] ||
+				before[wellknown.LabelApplicationsNamespace] != after[wellknown.LabelApplicationsNamespace]
 		},
 		DeleteFunc:  func(event.DeleteEvent) bool { return false },
 		GenericFunc: func(event.GenericEvent) bool { return false },
