@@ -158,10 +158,10 @@ func (r *Reconciler) configApps(kind string) handler.MapFunc {
 }
 
 // withConfigHash sets on desired's pod template the hash of what app's pods read of
-// ConfigMaps (and Secrets, with ConfigRolloutSecrets; without, the scope keeps the fields
-// that read them, for an Event), or, while one they need is missing, the hash the Deployment (live,
-// nil when there is none) already carries: a rollout would only bring pods the kubelet cannot
-// start. The missing ones are the pass's cause, stalling as the kubelet's
+// ConfigMaps, and of Secrets with ConfigRolloutSecrets (without, the scope keeps the fields
+// that read them, for an Event), or, while one they need is missing, the hash the Deployment
+// (live, nil when there is none) already carries: a rollout would only bring pods the kubelet
+// cannot start. The missing ones are the pass's cause, stalling as the kubelet's
 // CreateContainerConfigError does.
 func (r *Reconciler) withConfigHash(ctx context.Context, s *scope, live *appsv1.Deployment, desired *appsv1ac.DeploymentApplyConfiguration) error {
 	refs := configRefs(&s.app.Spec)

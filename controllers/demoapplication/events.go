@@ -80,6 +80,7 @@ func (r *Reconciler) recordEvents(s *scope) {
 		r.Recorder.Eventf(regarding(s.app), nil, corev1.EventTypeWarning, EventPodServiceNameInvalid, "Apply",
 			"Pod %s gets no Service of its own: its name is not a valid Service name: %s", pod.name, strings.Join(pod.problems, "; "))
 	}
+	// Told on a spec the status has not yet reported on: the spec alone decides it.
 	if len(s.unrolledSecrets) > 0 && s.app.Generation != s.app.Status.ObservedGeneration {
 		r.Recorder.Eventf(regarding(s.app), nil, corev1.EventTypeNormal, EventSecretRolloutOff, "Reconcile", "%s", listNote(
 			"rolloutOnConfigChange rolls the pods on ConfigMaps only: the operator is installed without --config-rollout-secrets "+
