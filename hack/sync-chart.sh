@@ -16,6 +16,8 @@ cp "$root/config/rbac/role.yaml" "$root/config/rbac/leader_election_role.yaml" \
 # Each controller's rules alone, for a release that turns the other off.
 cp "$root/config/pod-labeler-only/role.yaml" "$files/rbac/pod-labeler-only.yaml"
 cp "$root/config/demoapplication-only/role.yaml" "$files/rbac/demoapplication-only.yaml"
+# The read of Secrets, granted only with Secret-driven rollouts.
+cp "$root/config/config-rollout-secrets/role.yaml" "$files/rbac/config-rollout-secrets.yaml"
 cp "$root/config/restraint/policy.yaml" "$files/restraint/"
 cp "$root/config/prometheus/rules.yaml" "$files/prometheus/"
 cp "$root/config/grafana/demo-operator.json" "$files/grafana/"

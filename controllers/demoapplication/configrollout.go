@@ -158,12 +158,17 @@ func (r *Reconciler) configApps(kind string) handler.MapFunc {
 }
 
 // withConfigHash sets on desired's pod template the hash of what app's pods read of
-// ConfigMaps and Secrets, or, while one they need is missing, the hash the Deployment (live,
-// nil when there is none) already carries: a rollout would only bring pods the kubelet cannot
-// start. The missing ones are the pass's cause, stalling as the kubelet's
+// ConfigMaps, and of Secrets with ConfigRolloutSecrets (without, the scope keeps the fields
+// that read them, for an Event), or, while one they need is missing, the hash the Deployment
+// (live, nil when there is none) already carries: a rollout would only bring pods the kubelet
+// cannot start. The missing ones are the pass's cause, stalling as the kubelet's
 // CreateContainerConfigError does.
 func (r *Reconciler) withConfigHash(ctx context.Context, s *scope, live *appsv1.Deployment, desired *appsv1ac.DeploymentApplyConfiguration) error {
-	hash, missing, err := r.configHash(ctx, s.app)
+	refs := configRefs(&s.app.Spec)
+	if !r.ConfigRolloutSecrets {
+		refs, s.unrolledSecrets = splitSecretRefs(refs)
+	}
+	hash, missing, err := r.configHash(ctx, s.app.Namespace, refs)
 	if err != nil {
 		return err
 	}
@@ -180,12 +185,25 @@ func (r *Reconciler) withConfigHash(ctx context.Context, s *scope, live *appsv1.
 	return nil
 }
 
-// configHash returns the hash of what app's pods read of ConfigMaps and Secrets (empty when
-// they read none that rolls them), and what they need that does not exist. The hash is made
-// of a digest of each object read (configDigest); the operator keeps nothing of their data
-// but these digests.
-func (r *Reconciler) configHash(ctx context.Context, app *paasv1.DemoApplication) (string, []string, error) {
-	refs := configRefs(&app.Spec)
+// splitSecretRefs returns of refs those of ConfigMaps, and the fields that read a Secret:
+// without --config-rollout-secrets the operator may not read Secrets, so their changes roll
+// nothing and their absence is left to the kubelet to report.
+func splitSecretRefs(refs []configRef) (configMaps []configRef, secretFields []string) {
+	for _, ref := range refs {
+		if ref.kind == kindSecret {
+			secretFields = append(secretFields, ref.field)
+		} else {
+			configMaps = append(configMaps, ref)
+		}
+	}
+	return configMaps, secretFields
+}
+
+// configHash returns the hash of what refs, the reads of an app's pods in namespace, take of
+// ConfigMaps and Secrets (empty when there are none), and what they need that does not exist.
+// The hash is made of a digest of each object read (configDigest); the operator keeps
+// nothing of their data but these digests.
+func (r *Reconciler) configHash(ctx context.Context, namespace string, refs []configRef) (string, []string, error) {
 	if len(refs) == 0 {
 		return "", nil, nil
 	}
@@ -203,7 +221,7 @@ func (r *Reconciler) configHash(ctx context.Context, app *paasv1.DemoApplication
 		group := refs[:n]
 		refs = refs[n:]
 		writeLengthPrefixed(h, kind, name)
-		d, found, err := r.configDigest(ctx, app.Namespace, kind, name, group)
+		d, found, err := r.configDigest(ctx, namespace, kind, name, group)
 		if err != nil {
 			return "", nil, err
 		}

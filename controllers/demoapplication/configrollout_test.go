@@ -40,7 +40,7 @@ func configHash(g Gomega, namespace, name string) string {
 }
 
 // TestConfigChangeRollsPods: the pod template's hash changes when a key the pods read of a
-// ConfigMap (env) or any key of a Secret (envFrom) changes, and then only: not for another
+// ConfigMap (env) or any key of another (envFrom) changes, and then only: not for another
 // key of the ConfigMap, another ConfigMap, nor a mounted one until rolloutOnConfigChange is
 // All; None drops the hash.
 func TestConfigChangeRollsPods(t *testing.T) {
@@ -49,15 +49,15 @@ func TestConfigChangeRollsPods(t *testing.T) {
 	ctx := context.Background()
 	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	settings := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "settings"}, Data: map[string]string{"level": "info", "unread": "1"}}
-	creds := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "creds"}, Data: map[string][]byte{"password": []byte("s3cret")}}
+	flags := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "flags"}, Data: map[string]string{"beta": "off"}}
 	files := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "files"}, Data: map[string]string{"app.conf": "a"}}
 	other := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "other"}, Data: map[string]string{"x": "1"}}
-	for _, obj := range []client.Object{settings, creds, files, other} {
+	for _, obj := range []client.Object{settings, flags, files, other} {
 		g.Expect(k8sClient.Create(ctx, obj)).To(Succeed())
 	}
 	app := builder.DemoApplication(ns, "web", builder.Env(paasv1.EnvVar{Name: "LEVEL", ValueFrom: &paasv1.EnvVarSource{
 		ConfigMapKeyRef: &paasv1.KeySelector{Name: "settings", Key: "level"}}}))
-	app.Spec.EnvFrom = []paasv1.EnvFromSource{{SecretRef: &paasv1.OptionalObjectReference{Name: "creds"}}}
+	app.Spec.EnvFrom = []paasv1.EnvFromSource{{ConfigMapRef: &paasv1.OptionalObjectReference{Name: "flags"}}}
 	app.Spec.Volumes = []paasv1.Volume{{Name: "files", ConfigMap: &paasv1.ConfigMapVolumeSource{Name: "files"}}}
 	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
 
@@ -72,16 +72,14 @@ func TestConfigChangeRollsPods(t *testing.T) {
 			g.Expect(hash).NotTo(Equal(before))
 		}
 	}
-	// A pass that finds the ConfigMap and Secret at the versions it last read reads neither
-	// from the API server again.
-	configReads := func() int {
-		return writes.ReadsUnder("/api/v1/namespaces/"+ns+"/configmaps/") + writes.ReadsUnder("/api/v1/namespaces/"+ns+"/secrets/")
-	}
+	// A pass that finds the ConfigMaps at the versions it last read reads none from the API
+	// server again.
+	configReads := func() int { return writes.ReadsUnder("/api/v1/namespaces/" + ns + "/configmaps/") }
 	read := configReads()
 	g.Expect(read).To(BeNumerically(">", 0))
 	update(g, app, func(a *paasv1.DemoApplication) { a.Spec.Replica = ptr.To[int32](2) })
 	g.Eventually(func(g Gomega) *int32 { return get(g, ns, app.Name, &appsv1.Deployment{}).Spec.Replicas }).Should(HaveValue(BeEquivalentTo(2)))
-	g.Expect(configReads()).To(Equal(read), "the ConfigMap and Secret, unchanged, read again")
+	g.Expect(configReads()).To(Equal(read), "the ConfigMaps, unchanged, read again")
 
 	stays := func() {
 		t.Helper()
@@ -98,12 +96,12 @@ func TestConfigChangeRollsPods(t *testing.T) {
 	g.Expect(k8sClient.Update(ctx, files)).To(Succeed())
 	stays()
 
-	// Read: the key of env, any key of envFrom's Secret.
+	// Read: the key of env, any key of envFrom's ConfigMap.
 	settings.Data["level"] = "debug"
 	g.Expect(k8sClient.Update(ctx, settings)).To(Succeed())
 	g.Eventually(changes()).Should(Succeed())
-	creds.Data["token"] = []byte("t")
-	g.Expect(k8sClient.Update(ctx, creds)).To(Succeed())
+	flags.Data["gamma"] = "on"
+	g.Expect(k8sClient.Update(ctx, flags)).To(Succeed())
 	g.Eventually(changes()).Should(Succeed())
 
 	// All: the mounted ConfigMap counts, and its changes too.
@@ -116,6 +114,46 @@ func TestConfigChangeRollsPods(t *testing.T) {
 	// None: no hash, nothing rolls.
 	update(g, app, func(a *paasv1.DemoApplication) { a.Spec.RolloutOnConfigChange = paasv1.ConfigRolloutNone })
 	g.Eventually(func(g Gomega) string { return configHash(g, ns, app.Name) }).Should(BeEmpty())
+}
+
+// TestSecretsRollNothingByDefault: the suite's operator is installed as by default, without
+// --config-rollout-secrets and the read of Secrets. An app that reads a Secret and a
+// ConfigMap is rolled on the ConfigMap alone; the operator never reads, lists or watches a
+// Secret, not even a missing one (the kubelet reports that), and says so in an Event that
+// names the fields that read Secrets.
+func TestSecretsRollNothingByDefault(t *testing.T) {
+	t.Parallel()
+	g := NewWithT(t)
+	ctx := context.Background()
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
+	settings := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "settings"}, Data: map[string]string{"level": "info"}}
+	creds := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "creds"}, Data: map[string][]byte{"password": []byte("s3cret")}}
+	for _, obj := range []client.Object{settings, creds} {
+		g.Expect(k8sClient.Create(ctx, obj)).To(Succeed())
+	}
+	app := builder.DemoApplication(ns, "web", builder.Env(
+		paasv1.EnvVar{Name: "LEVEL", ValueFrom: &paasv1.EnvVarSource{ConfigMapKeyRef: &paasv1.KeySelector{Name: "settings", Key: "level"}}},
+		paasv1.EnvVar{Name: "TOKEN", ValueFrom: &paasv1.EnvVarSource{SecretKeyRef: &paasv1.KeySelector{Name: "missing", Key: "token"}}}))
+	app.Spec.EnvFrom = []paasv1.EnvFromSource{{SecretRef: &paasv1.OptionalObjectReference{Name: "creds"}}}
+	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
+
+	var hash string
+	g.Eventually(func(g Gomega) string { hash = configHash(g, ns, app.Name); return hash }).ShouldNot(BeEmpty())
+	g.Eventually(func(g Gomega) []string { return eventNotes(g, ns, app.Name, demoapplication.EventSecretRolloutOff) }).Should(ConsistOf(
+		"rolloutOnConfigChange rolls the pods on ConfigMaps only: the operator is installed without --config-rollout-secrets and reads no Secret. " +
+			"Not rolled on the Secrets read by spec.env[TOKEN].valueFrom.secretKeyRef, spec.envFrom[0].secretRef"))
+	g.Expect(condition(get(g, ns, app.Name, app), paasv1.ConditionDegraded)).NotTo(HaveField("Reason", paasv1.ReasonConfigNotFound),
+		"a missing Secret is the kubelet's to report")
+
+	creds.Data["password"] = []byte("changed")
+	g.Expect(k8sClient.Update(ctx, creds)).To(Succeed())
+	g.Consistently(func(g Gomega) string { return configHash(g, ns, app.Name) }, 2*time.Second, 100*time.Millisecond).Should(Equal(hash))
+	settings.Data["level"] = "debug"
+	g.Expect(k8sClient.Update(ctx, settings)).To(Succeed())
+	g.Eventually(func(g Gomega) string { return configHash(g, ns, app.Name) }).ShouldNot(Equal(hash))
+
+	g.Expect(writes.ReadsUnder("/api/v1/secrets")).To(BeZero(), "a list or watch of Secrets")
+	g.Expect(writes.ReadsUnder("/api/v1/namespaces/"+ns+"/secrets")).To(BeZero(), "a read of the app's Secrets")
 }
 
 // TestMissingConfigIsACause: a ConfigMap the pods read through env that does not exist

@@ -70,7 +70,11 @@ type Reconciler struct {
 	PodLabels wellknown.PodLabelKeys
 	// podsRead is what the reconciler last read of each app's pods.
 	podsRead podsRead
-	// configVersions is the manager's cache, which holds the ConfigMaps and Secrets as
+	// ConfigRolloutSecrets lets Secrets' changes roll the pods too (--config-rollout-secrets):
+	// only where the platform grants the operator the read of Secrets, which the default
+	// install does not. Without it the controller neither watches nor reads a Secret.
+	ConfigRolloutSecrets bool
+	// configVersions is the manager's cache, which holds the ConfigMaps (and Secrets) as
 	// metadata; configDigests, what the config hash last took of them.
 	configVersions client.Reader
 	configDigests  configDigests
@@ -106,9 +110,11 @@ type Reconciler struct {
 // +kubebuilder:rbac:groups="",resources=namespaces,verbs=get;list;watch
 // Whether the IngressClass an app's Ingress names exists; read as metadata.
 // +kubebuilder:rbac:groups=networking.k8s.io,resources=ingressclasses,verbs=get;list;watch
-// The ConfigMaps and Secrets an app's pods read: watched as metadata, and read, those alone,
-// for the hash that rolls the pods when they change (rolloutOnConfigChange).
-// +kubebuilder:rbac:groups="",resources=configmaps;secrets,verbs=get;list;watch
+// The ConfigMaps an app's pods read: watched as metadata, and read, those alone, for the hash
+// that rolls the pods when they change (rolloutOnConfigChange). Secrets only with
+// --config-rollout-secrets, whose rule is an opt-in role of its own
+// (config/config-rollout-secrets): a marker cannot be conditional.
+// +kubebuilder:rbac:groups="",resources=configmaps,verbs=get;list;watch
 
 // Reconcile makes the cluster match the DemoApplication in steps (its Deployment, its
 // Service, its per-pod Services, its Ingress, its HTTPRoute, its autoscaler, its
@@ -228,6 +234,9 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, options controller.Optio
 		// A route's status is its Gateways' report on it, which the app's status shows.
 		b = b.Owns(&gatewayv1.HTTPRoute{}, changed)
 	}
+	if r.ConfigRolloutSecrets {
+		b = b.Watches(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(r.configApps(kindSecret)), builder.OnlyMetadata, changed)
+	}
 	return b.
 		Named("demoapplication").
 		For(&paasv1.DemoApplication{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
@@ -259,10 +268,9 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, options controller.Optio
 			builder.WithPredicates(predicate.ResourceVersionChangedPredicate{}, predicate.NewPredicateFuncs(func(o client.Object) bool {
 				return o.GetLabels()[wellknown.LabelPodService] != ""
 			}))).
-		// ConfigMaps and Secrets as metadata, trimmed (ConfigCacheTransform): their data, or a
-		// copy of it in an annotation, is never cached.
+		// ConfigMaps (and Secrets, above) as metadata, trimmed (ConfigCacheTransform): their
+		// data, or a copy of it in an annotation, is never cached.
 		Watches(&corev1.ConfigMap{}, handler.EnqueueRequestsFromMapFunc(r.configApps(kindConfigMap)), builder.OnlyMetadata, changed).
-		Watches(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(r.configApps(kindSecret)), builder.OnlyMetadata, changed).
 		Watches(&corev1.Namespace{}, handler.EnqueueRequestsFromMapFunc(r.namespaceApps),
 			builder.OnlyMetadata, builder.WithPredicates(namespaceLabelsChanged())).
 		// Whether an IngressClass exists, not what it says, decides whether it serves.

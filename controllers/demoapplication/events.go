@@ -47,6 +47,10 @@ const (
 	// EventPodServiceNameInvalid: a pod's name is not a valid Service name, so it gets no
 	// per-pod Service.
 	EventPodServiceNameInvalid = "PodServiceNameInvalid"
+	// EventSecretRolloutOff: rolloutOnConfigChange covers Secrets the pods read, and the
+	// operator, installed without --config-rollout-secrets, does not read them: their
+	// changes roll nothing. Once per spec change.
+	EventSecretRolloutOff = "SecretRolloutOff"
 	// What keeps the pods from running, as the cluster says it, is a Warning Event of
 	// Degraded's reason, once when it starts, not per pass: paasv1.ReasonFailedCreate (the
 	// ReplicaSet cannot create pods), ReasonUnschedulable, ReasonVolumeMountFailed,
@@ -61,8 +65,9 @@ const (
 )
 
 // recordEvents turns the scope into the app's Events, at the end of every pass: what the
-// pass created, updated and deleted, the pods it could give no Service, the news of its
-// pods, and what kept the app from its spec. Nothing else raises a DemoApplication's Events.
+// pass created, updated and deleted, the pods it could give no Service, on a new spec the
+// Secrets whose changes roll nothing, the news of its pods, and what kept the app from its
+// spec. Nothing else raises a DemoApplication's Events.
 func (r *Reconciler) recordEvents(s *scope) {
 	r.recordCreated(s)
 	for _, obj := range s.updated {
@@ -74,6 +79,12 @@ func (r *Reconciler) recordEvents(s *scope) {
 	for _, pod := range s.misnamedPods {
 		r.Recorder.Eventf(regarding(s.app), nil, corev1.EventTypeWarning, EventPodServiceNameInvalid, "Apply",
 			"Pod %s gets no Service of its own: its name is not a valid Service name: %s", pod.name, strings.Join(pod.problems, "; "))
+	}
+	// Told on a spec the status has not yet reported on: the spec alone decides it.
+	if len(s.unrolledSecrets) > 0 && s.app.Generation != s.app.Status.ObservedGeneration {
+		r.Recorder.Eventf(regarding(s.app), nil, corev1.EventTypeNormal, EventSecretRolloutOff, "Reconcile", "%s", listNote(
+			"rolloutOnConfigChange rolls the pods on ConfigMaps only: the operator is installed without --config-rollout-secrets "+
+				"and reads no Secret. Not rolled on the Secrets read by ", s.unrolledSecrets))
 	}
 	for _, n := range s.news {
 		r.Recorder.Eventf(regarding(s.app), r.related(n.pod), corev1.EventTypeWarning, n.reason, "Reconcile", "%s", n.message)
@@ -121,25 +132,24 @@ func (r *Reconciler) recordCreated(s *scope) {
 	for _, obj := range s.created {
 		created = append(created, r.kindOf(obj)+" "+obj.GetName())
 	}
-	r.Recorder.Eventf(regarding(s.app), nil, corev1.EventTypeNormal, EventCreated, "Apply", "%s", createdNote(created))
+	r.Recorder.Eventf(regarding(s.app), nil, corev1.EventTypeNormal, EventCreated, "Apply", "%s", listNote("Created ", created))
 }
 
 // noteLimit is the longest note the API server accepts in an Event.
 const noteLimit = 1024
 
-// createdNote says what was created, naming as many of created as fit in an Event's note
-// and counting the rest.
-func createdNote(created []string) string {
-	note := "Created " + created[0]
-	for i := 1; i < len(created); i++ {
-		next := ", " + created[i]
+// listNote is lead followed by as many of items as fit in an Event's note, the rest counted.
+func listNote(lead string, items []string) string {
+	note := lead + items[0]
+	for i := 1; i < len(items); i++ {
+		next := ", " + items[i]
 		// Keep room for counting what would be left after this one.
 		room := 0
-		if left := len(created) - i - 1; left > 0 {
+		if left := len(items) - i - 1; left > 0 {
 			room = len(fmt.Sprintf(" and %d more", left))
 		}
 		if len(note)+len(next)+room > noteLimit {
-			return note + fmt.Sprintf(" and %d more", len(created)-i)
+			return note + fmt.Sprintf(" and %d more", len(items)-i)
 		}
 		note += next
 	}

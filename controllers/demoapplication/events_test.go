@@ -125,8 +125,8 @@ func TestRecordTransitions(t *testing.T) {
 	}
 }
 
-func TestCreatedNote(t *testing.T) {
-	if got, want := createdNote([]string{"Deployment shop", "Service shop"}), "Created Deployment shop, Service shop"; got != want {
+func TestListNote(t *testing.T) {
+	if got, want := listNote("Created ", []string{"Deployment shop", "Service shop"}), "Created Deployment shop, Service shop"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	// A burst of per-pod Services with the longest names: the note must still be accepted.
@@ -134,7 +134,7 @@ func TestCreatedNote(t *testing.T) {
 	for i := range 100 {
 		created = append(created, fmt.Sprintf("Service %s-%04d", strings.Repeat("p", 58), i))
 	}
-	note := createdNote(created)
+	note := listNote("Created ", created)
 	if len(note) > noteLimit {
 		t.Fatalf("note of %d bytes, more than the API server's %d", len(note), noteLimit)
 	}

@@ -70,6 +70,10 @@ type scope struct {
 	// misnamedPods are the pods that get no per-pod Service: their name is not a valid
 	// Service name.
 	misnamedPods []misnamedPod
+	// unrolledSecrets are the spec's fields that read a Secret whose changes
+	// rolloutOnConfigChange asks to roll the pods on, which the operator, without
+	// --config-rollout-secrets, does not.
+	unrolledSecrets []string
 }
 
 // cause is why the app does not serve as its spec asks, in the cluster's words: the reason

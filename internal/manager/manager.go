@@ -82,26 +82,27 @@ func init() {
 
 // Options are the manager's settings, one per command-line flag.
 type Options struct {
-	MetricsAddr        string
-	MetricsCertPath    string
-	ProbeAddr          string
-	LeaderElect        bool
-	LeaderElectionNS   string
-	LeaderElectionID   string
-	LeaseDuration      time.Duration
-	RenewDeadline      time.Duration
-	RetryPeriod        time.Duration
-	EnableHTTP2        bool
-	WatchNamespaces    string
-	PodLabelAnnotation string
-	PodNameLabel       string
-	EnablePodLabeler   bool
-	EnableDemoApp      bool
-	MaxConcurrent      int
-	ConflictRetry      time.Duration
-	MaxRetryBackoff    time.Duration
-	QPS                float64
-	Burst              int
+	MetricsAddr          string
+	MetricsCertPath      string
+	ProbeAddr            string
+	LeaderElect          bool
+	LeaderElectionNS     string
+	LeaderElectionID     string
+	LeaseDuration        time.Duration
+	RenewDeadline        time.Duration
+	RetryPeriod          time.Duration
+	EnableHTTP2          bool
+	WatchNamespaces      string
+	PodLabelAnnotation   string
+	PodNameLabel         string
+	EnablePodLabeler     bool
+	EnableDemoApp        bool
+	ConfigRolloutSecrets bool
+	MaxConcurrent        int
+	ConflictRetry        time.Duration
+	MaxRetryBackoff      time.Duration
+	QPS                  float64
+	Burst                int
 }
 
 // DefaultOptions returns the settings the flags default to.
@@ -142,6 +143,9 @@ func (o *Options) BindFlags(fs *flag.FlagSet) {
 	fs.StringVar(&o.PodNameLabel, "pod-name-label", wellknown.DefaultPodNameLabel, "Label that carries the pod's own name.")
 	fs.BoolVar(&o.EnablePodLabeler, "enable-pod-labeler", true, "Run the pod labeler.")
 	fs.BoolVar(&o.EnableDemoApp, "enable-demoapplication-controller", true, "Run the DemoApplication controller.")
+	fs.BoolVar(&o.ConfigRolloutSecrets, "config-rollout-secrets", false,
+		"Roll a DemoApplication's pods when a Secret they read changes (rolloutOnConfigChange), as for ConfigMaps; "+
+			"needs the read of Secrets, which the default install does not grant (docs/operate/security.md).")
 	fs.IntVar(&o.MaxConcurrent, "max-concurrent-reconciles", 16,
 		"Reconciles each controller runs at once.")
 	fs.DurationVar(&o.ConflictRetry, "conflict-retry-interval", demoapplication.DefaultConflictRetryInterval,
@@ -257,8 +261,10 @@ func (o *Options) cacheOptions() cache.Options {
 			// Watched as metadata, trimmed to their identity: no ConfigMap's or Secret's data is
 			// cached.
 			&corev1.ConfigMap{}: {Transform: demoapplication.ConfigCacheTransform},
-			&corev1.Secret{}:    {Transform: demoapplication.ConfigCacheTransform},
 		},
+	}
+	if o.ConfigRolloutSecrets {
+		opts.ByObject[&corev1.Secret{}] = cache.ByObject{Transform: demoapplication.ConfigCacheTransform}
 	}
 	if namespaces := o.namespaces(); len(namespaces) > 0 {
 		opts.DefaultNamespaces = map[string]cache.Config{}
@@ -388,6 +394,7 @@ func New(cfg *rest.Config, opts Options, customize ...func(*ctrl.Options)) (ctrl
 
 			ConflictRetryInterval: opts.ConflictRetry,
 			PodLabels:             opts.podLabelKeys(),
+			ConfigRolloutSecrets:  opts.ConfigRolloutSecrets,
 		}).SetupWithManager(mgr, opts.controllerOptions())
 		if err != nil {
 			return nil, fmt.Errorf("setting up the DemoApplication controller: %w", err)

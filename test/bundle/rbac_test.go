@@ -55,6 +55,10 @@ func TestOwnNamespaceInstallIsScoped(t *testing.T) {
 		{"create", "apps", "deployments", elsewhere, false},
 		{"patch", "paas.cmft.com", "demoapplications/status", elsewhere, false},
 		{"list", "", "pods", "", false},
+		// Secret-driven rollouts are the chart's and kustomize's opt-in alone: OLM installs
+		// what the CSV lists, and it lists no Secret.
+		{"get", "", "secrets", home, false},
+		{"list", "", "secrets", "", false},
 	} {
 		where := tc.namespace
 		if where == "" {

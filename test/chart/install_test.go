@@ -314,7 +314,9 @@ func TestInstallUpgradeUninstall(t *testing.T) {
 		secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "password", Namespace: apps}}
 		g.Expect(c.admin.Create(ctx, secret)).To(Succeed())
 
-		// It reads Secrets, for rolloutOnConfigChange (docs/operate/security.md), and writes none.
+		// By default it reads no Secret (--config-rollout-secrets: TestSecretReadsNeedTheSwitch),
+		// and it never writes one.
+		g.Expect(sa.Get(ctx, client.ObjectKeyFromObject(secret), &corev1.Secret{})).To(beForbidden(), "read a Secret")
 		changed := secret.DeepCopy()
 		changed.StringData = map[string]string{"password": "attacker"}
 		g.Expect(sa.Update(ctx, changed)).To(beForbidden(), "change a Secret")

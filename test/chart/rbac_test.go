@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -62,9 +63,12 @@ var (
 		"create events.k8s.io/events", "patch events.k8s.io/events",
 		"get namespaces", "list namespaces", "watch namespaces",
 		"get networking.k8s.io/ingressclasses", "list networking.k8s.io/ingressclasses", "watch networking.k8s.io/ingressclasses",
-		// rolloutOnConfigChange: the ConfigMaps and Secrets the apps' pods read (security.md).
-		"get configmaps", "list configmaps", "watch configmaps", "get secrets", "list secrets", "watch secrets",
+		// rolloutOnConfigChange: the ConfigMaps the apps' pods read (security.md).
+		"get configmaps", "list configmaps", "watch configmaps",
 	}
+	// Secret-driven rollouts, only where the install opts in (--config-rollout-secrets): the
+	// Secrets the apps' pods read, which RBAC cannot tell from the others (security.md).
+	secretReadGrants = []string{"get secrets", "list secrets", "watch secrets"}
 	// A namespace's Pod Security level decides the security defaults of its apps' Deployments,
 	// and an IngressClass's existence whether an app's Ingress is served: neither has a
 	// namespace, so their reads stay cluster-wide whatever the manager watches.
@@ -82,15 +86,16 @@ var (
 	}
 )
 
-// TestManagerRulesFollowConfiguration renders every combination of controllers and watched
-// namespaces, with the chart and with config/'s kustomizations, and reads what the RBAC they
-// install grants the manager's ServiceAccount, where: only what the enabled controllers need,
-// and with watchNamespaces none of it cluster-wide but the reads of Namespaces.
+// TestManagerRulesFollowConfiguration renders every combination of controllers, Secret-driven
+// rollouts and watched namespaces, with the chart and with config/'s kustomizations, and reads
+// what the RBAC they install grants the manager's ServiceAccount, where: only what the enabled
+// controllers need, Secrets only with the switch the manager is given, and with
+// watchNamespaces none of it cluster-wide but the reads of Namespaces.
 func TestManagerRulesFollowConfiguration(t *testing.T) {
 	controllers := []struct {
 		name, values, kustomization string
-		// off is the manager's flag that turns the other controller off.
-		off    string
+		// flag is the manager's flag the kustomization adds.
+		flag   string
 		grants []string
 	}{
 		{"both", "", "config/default", "", append(slices.Clone(podLabelerGrants), demoApplicationGrants...)},
@@ -98,6 +103,10 @@ func TestManagerRulesFollowConfiguration(t *testing.T) {
 			"--enable-demoapplication-controller=false", podLabelerGrants},
 		{"DemoApplication controller alone", "controllers: {podLabeler: {enabled: false}}", "config/demoapplication-only",
 			"--enable-pod-labeler=false", demoApplicationGrants},
+		{"both, Secret-driven rollouts", "controllers: {demoApplication: {configRolloutSecrets: true}}", "config/config-rollout-secrets",
+			"--config-rollout-secrets", slices.Concat(podLabelerGrants, demoApplicationGrants, secretReadGrants)},
+		{"pod labeler alone, Secret-driven rollouts", "controllers: {demoApplication: {enabled: false, configRolloutSecrets: true}}", "",
+			"", podLabelerGrants},
 	}
 	var table []string
 	for _, c := range controllers {
@@ -107,12 +116,18 @@ func TestManagerRulesFollowConfiguration(t *testing.T) {
 				"cluster":        sets.New(c.grants...).Insert(metricsAuthGrants...),
 				releaseNamespace: sets.New(leaderElectionGrants...),
 			}
-			chartGrants := grants(g, mustRender(t, values(t, c.values)).objects(), "demo-operator")
+			rendered := mustRender(t, values(t, c.values))
+			chartGrants := grants(g, rendered.objects(), "demo-operator")
 			g.Expect(chartGrants).To(Equal(want), "the chart")
-			built := kustomizeBuild(g, c.kustomization)
-			g.Expect(grants(g, built, "demo-operator-controller-manager")).To(Equal(want), c.kustomization)
-			if c.off != "" {
-				g.Expect(managerArgs(g, built)).To(ContainElement(c.off), c.kustomization)
+			readsSecrets := slices.Contains(c.grants, secretReadGrants[0])
+			g.Expect(managerFlag(t, rendered.deployment(t), "config-rollout-secrets")).To(Equal(strconv.FormatBool(readsSecrets)), "the chart")
+			if c.kustomization != "" {
+				built := kustomizeBuild(g, c.kustomization)
+				g.Expect(grants(g, built, "demo-operator-controller-manager")).To(Equal(want), c.kustomization)
+				if c.flag != "" {
+					g.Expect(managerArgs(g, built)).To(ContainElement(c.flag), c.kustomization)
+				}
+				g.Expect(slices.Contains(managerArgs(g, built), "--config-rollout-secrets")).To(Equal(readsSecrets), c.kustomization)
 			}
 			table = append(table, describeGrants(c.name+", every namespace", chartGrants)...)
 		})
