@@ -246,7 +246,7 @@ func grant(t *testing.T, rule rbacv1.PolicyRule) {
 }
 
 // webSpec asks for everything a DemoApplication can ask for that shapes its objects: every
-// kind of volume, the one capability, an Ingress with TLS, an autoscaler with its behavior, a
+// kind of volume, every probe, scheduling by node affinity, anti-affinity and spread, the one capability, an Ingress with TLS, an autoscaler with its behavior, a
 // LoadBalancer Service with annotations and LoadBalancer per-pod Services, a disruption
 // budget, a preStop, a grace period, a priority class, a revision history, a
 // NetworkPolicy with every kind of peer, an init container and a sidecar, and the hash of
@@ -279,6 +279,22 @@ volumeMounts:
 - {name: data, mountPath: /data}
 resources: {requests: {cpu: 100m}}
 readinessProbe: {httpGet: {path: /ready, port: 8080}}
+livenessProbe: {httpGet: {path: /live, port: 8080}}
+startupProbe: {tcpSocket: {port: 8080}}
+command: [/web]
+args: [--port=8080]
+env: [{name: MODE, value: prod}]
+imagePullSecrets: [{name: registry}]
+automountServiceAccountToken: false
+minReadySeconds: 5
+strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}
+affinity:
+  nodeAffinity:
+    requiredDuringSchedulingIgnoredDuringExecution:
+      nodeSelectorTerms: [{matchExpressions: [{key: example.com/pool, operator: In, values: [web]}]}]
+  podAntiAffinity:
+    preferredDuringSchedulingIgnoredDuringExecution: [{weight: 100, podAffinityTerm: {topologyKey: kubernetes.io/hostname}}]
+topologySpreadConstraints: [{maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: ScheduleAnyway}]
 securityContext:
   allowPrivilegeEscalation: false
   capabilities: {add: [NET_BIND_SERVICE], drop: [ALL]}
@@ -425,6 +441,19 @@ func renamed(d *appsv1.Deployment, ns, name string) *appsv1.Deployment {
 	selector := map[string]string{wellknown.LabelName: name, wellknown.LabelApplication: name}
 	c.Spec.Selector.MatchLabels = selector
 	maps.Copy(c.Spec.Template.Labels, selector)
+	// The selectors of its own pods that its scheduling keeps apart or spreads.
+	pod := &c.Spec.Template.Spec
+	if pod.Affinity != nil && pod.Affinity.PodAntiAffinity != nil {
+		for i := range pod.Affinity.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution {
+			pod.Affinity.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution[i].LabelSelector.MatchLabels = selector
+		}
+		for i := range pod.Affinity.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution {
+			pod.Affinity.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution[i].PodAffinityTerm.LabelSelector.MatchLabels = selector
+		}
+	}
+	for i := range pod.TopologySpreadConstraints {
+		pod.TopologySpreadConstraints[i].LabelSelector.MatchLabels = selector
+	}
 	return c
 }
 
