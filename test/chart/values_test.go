@@ -30,6 +30,8 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
+
+	"github.com/cmft/demo-operator/controllers/wellknown"
 )
 
 // TestRenderAsSubchart renders an umbrella chart that depends on this one: Helm gives every
@@ -330,8 +332,11 @@ func TestRenderWithoutRestraint(t *testing.T) {
 		g.Expect(key).NotTo(HavePrefix("ValidatingAdmissionPolicy"))
 	}
 	g.Expect(rel.Info.Notes).To(And(ContainSubstring("WARNING: restraint.enabled is false"), ContainSubstring("demo_operator_restraint_enforced")))
+	g.Expect(rel.Info.Notes).NotTo(ContainSubstring("paas.cmft.com/applications=enabled"))
 
+	// Restrained, the notes say how a namespace is handed to applications, as the policy reads it.
 	rel, err = renderRelease(t, loadChart(t), releaseName, nil)
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(rel.Info.Notes).NotTo(ContainSubstring("restraint.enabled is false"))
+	g.Expect(rel.Info.Notes).To(ContainSubstring("kubectl label namespace default " + wellknown.LabelApplicationsNamespace + "=" + wellknown.ApplicationsEnabled))
 }

@@ -366,7 +366,7 @@ type web struct {
 
 // newWeb creates a DemoApplication of webSpec in namespace ns and a pod of its Deployment, and
 // waits for the operator to build its objects.
-func newWeb(t *testing.T, ns string) *web {
+func newWeb(t testing.TB, ns string) *web {
 	g := NewWithT(t)
 	ctx := context.Background()
 	w := &web{app: &paasv1.DemoApplication{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "web"}},
