@@ -18,6 +18,7 @@ package demoapplication_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	. "github.com/onsi/gomega"
@@ -208,6 +209,41 @@ func TestDisruptionBudgetMustAllowADisruption(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestDisruptionBudgetRulesRatchet stores an app whose budget lets no pod go under a copy of
+// the CRD without the budget's rules, then upgrades that CRD: the app can still be changed
+// while its budget and its fewest pods stay as they are, and its budget only changed into
+// one that lets a pod go.
+func TestDisruptionBudgetRulesRatchet(t *testing.T) {
+	g := NewWithT(t)
+	ctx := context.Background()
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
+	app := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "budget.ratchet.paas.cmft.com/v1", "kind": "DemoApplication",
+		"metadata": map[string]any{"name": "before", "namespace": ns},
+		"spec":     map[string]any{"image": "nginx:1.27", "replica": int64(3), "disruptionBudget": map[string]any{"minAvailable": int64(3)}},
+	}}
+	change := storedBeforeTheRules(t, app, func(schema any) {
+		withoutRules(schema, func(rule string) bool {
+			return strings.Contains(rule, "self.disruptionBudget.minAvailable") || strings.Contains(rule, "'^0*100%$'") || strings.Contains(rule, "'^0+%$'")
+		})
+	})
+	const fewestPods = "spec.disruptionBudget.minAvailable must leave at least one pod free to evict"
+	another := app.DeepCopy()
+	another.SetName("after")
+	g.Eventually(func() error { return k8sClient.Create(ctx, another, client.DryRunAll) }).Should(MatchError(ContainSubstring(fewestPods)))
+
+	g.Expect(change(func(spec map[string]any) { spec["image"] = "nginx:1.28" })).To(Succeed())
+	g.Expect(change(func(spec map[string]any) { spec["replica"] = int64(4) })).To(Succeed())
+	g.Expect(change(func(spec map[string]any) { spec["replica"] = int64(2) })).To(MatchError(ContainSubstring(fewestPods)))
+	g.Expect(change(func(spec map[string]any) { spec["disruptionBudget"] = map[string]any{"minAvailable": int64(4)} })).
+		To(MatchError(ContainSubstring(fewestPods)))
+	g.Expect(change(func(spec map[string]any) { spec["disruptionBudget"] = map[string]any{"minAvailable": "100%"} })).
+		To(MatchError(ContainSubstring("spec.disruptionBudget.minAvailable cannot be 100%")))
+	g.Expect(change(func(spec map[string]any) { spec["disruptionBudget"] = map[string]any{"maxUnavailable": int64(0)} })).
+		To(MatchError(ContainSubstring("spec.disruptionBudget.maxUnavailable cannot be 0 or 0%")))
+	g.Expect(change(func(spec map[string]any) { spec["disruptionBudget"] = map[string]any{"minAvailable": int64(2)} })).To(Succeed())
 }
 
 func TestGracefulTermination(t *testing.T) {
