@@ -49,6 +49,7 @@ import (
 // +kubebuilder:validation:XValidation:rule="!has(self.service) || (has(self.ports) && size(self.ports) > 0)",message="spec.service needs spec.ports: an app without ports has no Service",fieldPath=".service"
 // +kubebuilder:validation:XValidation:rule="!has(self.service) || !has(self.service.type) || self.service.type != 'ClusterIP' || !has(self.ports) || self.ports.all(p, !has(p.nodePort))",message="spec.service.type ClusterIP cannot have a spec.ports[*].nodePort: a node port needs type NodePort or LoadBalancer",fieldPath=".service.type"
 // +kubebuilder:validation:XValidation:rule="!has(self.lifecycle) || !has(self.lifecycle.preStop) || !has(self.lifecycle.preStop.sleep) || self.lifecycle.preStop.sleep.seconds < (has(self.terminationGracePeriodSeconds) ? self.terminationGracePeriodSeconds : 30)",message="spec.terminationGracePeriodSeconds (30 when unset) must exceed spec.lifecycle.preStop.sleep.seconds: the app needs time to stop after the pause",fieldPath=".lifecycle.preStop.sleep.seconds"
+// +kubebuilder:validation:XValidation:rule="!has(self.disruptionBudget) || !has(self.disruptionBudget.minAvailable) || (oldSelf.hasValue() && has(oldSelf.value().disruptionBudget) && oldSelf.value().disruptionBudget == self.disruptionBudget && (has(oldSelf.value().autoscaling) ? oldSelf.value().autoscaling.?minReplicas.orValue(1) : oldSelf.value().?replica.orValue(1)) == (has(self.autoscaling) ? self.autoscaling.?minReplicas.orValue(1) : self.?replica.orValue(1))) || (has(self.autoscaling) ? self.autoscaling.?minReplicas.orValue(1) : self.?replica.orValue(1)) == 0 || (type(self.disruptionBudget.minAvailable) == int ? (self.disruptionBudget.minAvailable == 0 || self.disruptionBudget.minAvailable < (has(self.autoscaling) ? self.autoscaling.?minReplicas.orValue(1) : self.?replica.orValue(1))) : (!string(self.disruptionBudget.minAvailable).matches('^[0-9]+%$') || int(string(self.disruptionBudget.minAvailable).substring(0, size(string(self.disruptionBudget.minAvailable)) - 1)) * (has(self.autoscaling) ? self.autoscaling.?minReplicas.orValue(1) : self.?replica.orValue(1)) <= 100 * ((has(self.autoscaling) ? self.autoscaling.?minReplicas.orValue(1) : self.?replica.orValue(1)) - 1)))",message="spec.disruptionBudget.minAvailable must leave at least one pod free to evict at the app's fewest pods, spec.replica (1 when unset), or spec.autoscaling.minReplicas (1 when unset) with autoscaling: lower it below that number (a percentage is rounded up to whole pods), or set maxUnavailable instead",fieldPath=".disruptionBudget.minAvailable",optionalOldSelf=true
 // +kubebuilder:validation:XValidation:rule="(has(self.initContainers) ? self.initContainers.map(c, c.name) : []).all(n, !has(self.sidecars) || !self.sidecars.exists(c, c.name == n))",message="the names of spec.initContainers and spec.sidecars must be unique among the pod's containers",fieldPath=".sidecars"
 // +kubebuilder:validation:XValidation:rule="!has(self.initContainers) || self.initContainers.all(c, !has(c.volumeMounts) || c.volumeMounts.all(m, has(self.volumes) && self.volumes.exists(v, v.name == m.name)))",message="every volumeMount of spec.initContainers must name a volume of spec.volumes",fieldPath=".initContainers"
 // +kubebuilder:validation:XValidation:rule="!has(self.sidecars) || self.sidecars.all(c, !has(c.volumeMounts) || c.volumeMounts.all(m, has(self.volumes) && self.volumes.exists(v, v.name == m.name)))",message="every volumeMount of spec.sidecars must name a volume of spec.volumes",fieldPath=".sidecars"
@@ -248,6 +249,8 @@ type DemoApplicationSpec struct {
 	// autoscaling, a minReplicas above one) gets one of maxUnavailable 1, and a single
 	// replica none: a budget on one pod would refuse every drain. A pod that is not ready
 	// can always be evicted. Removing it (or going down to one replica) deletes the budget.
+	// A budget must let at least one pod go, or node drains would wait forever: no
+	// maxUnavailable of 0, and a minAvailable below the app's fewest pods.
 	// +optional
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Disruption Budget"
 	DisruptionBudget *DisruptionBudget `json:"disruptionBudget,omitempty"`
@@ -1665,18 +1668,24 @@ type ServiceSettings struct {
 // of minAvailable and maxUnavailable, each a number of pods or a percentage of them.
 // +kubebuilder:validation:XValidation:rule="has(self.minAvailable) != has(self.maxUnavailable)",message="spec.disruptionBudget takes exactly one of minAvailable and maxUnavailable"
 type DisruptionBudget struct {
-	// minAvailable is how many pods must stay available through an eviction.
+	// minAvailable is how many pods must stay available through an eviction: fewer than the
+	// app's fewest pods (replica, or autoscaling.minReplicas with autoscaling), a percentage
+	// being rounded up to whole pods, so that a drain can always take one. An app of no
+	// replica has no pod to keep, and is not held to it.
 	// +optional
 	// +kubebuilder:validation:XIntOrString
 	// +kubebuilder:validation:MaxLength=8
 	// +kubebuilder:validation:XValidation:rule="type(self) == int ? self >= 0 : self.matches('^0*(100|[0-9]{1,2})%$')",message="spec.disruptionBudget.minAvailable must be a number of pods (0 or more) or a percentage up to 100%"
+	// +kubebuilder:validation:XValidation:rule="type(self) == int || !self.matches('^0*100%$')",message="spec.disruptionBudget.minAvailable cannot be 100%: a budget that keeps every pod refuses every eviction, and node drains wait forever; lower it, or set maxUnavailable instead"
 	MinAvailable *intstr.IntOrString `json:"minAvailable,omitempty"`
 
-	// maxUnavailable is how many pods an eviction may leave unavailable.
+	// maxUnavailable is how many pods an eviction may leave unavailable: 1 or more, or a
+	// percentage above 0%.
 	// +optional
 	// +kubebuilder:validation:XIntOrString
 	// +kubebuilder:validation:MaxLength=8
 	// +kubebuilder:validation:XValidation:rule="type(self) == int ? self >= 0 : self.matches('^0*(100|[0-9]{1,2})%$')",message="spec.disruptionBudget.maxUnavailable must be a number of pods (0 or more) or a percentage up to 100%"
+	// +kubebuilder:validation:XValidation:rule="type(self) == int ? self != 0 : !self.matches('^0+%$')",message="spec.disruptionBudget.maxUnavailable cannot be 0 or 0%: a budget that lets no pod go refuses every eviction, and node drains wait forever; set 1 or more, or remove disruptionBudget for the default of 1"
 	MaxUnavailable *intstr.IntOrString `json:"maxUnavailable,omitempty"`
 }
 

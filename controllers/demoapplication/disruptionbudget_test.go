@@ -41,8 +41,8 @@ func TestNewDisruptionBudget(t *testing.T) {
 		{"no replica: none", func(s *paasv1.DemoApplicationSpec) { s.Replica = ptr.To[int32](0) }, nil, nil},
 		{"a single replica that asks for one", func(s *paasv1.DemoApplicationSpec) {
 			s.Replica = ptr.To[int32](1)
-			s.DisruptionBudget = &paasv1.DisruptionBudget{MinAvailable: &one}
-		}, &one, nil},
+			s.DisruptionBudget = &paasv1.DisruptionBudget{MaxUnavailable: &one}
+		}, nil, &one},
 		{"the budget declared", func(s *paasv1.DemoApplicationSpec) {
 			s.DisruptionBudget = &paasv1.DisruptionBudget{MaxUnavailable: &half}
 		}, nil, &half},

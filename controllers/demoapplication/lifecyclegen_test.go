@@ -19,6 +19,7 @@ package demoapplication_test
 import (
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 
@@ -68,6 +69,17 @@ func (g specGen) lifecycle(spec *paasv1.DemoApplicationSpec) {
 		}
 		if g.edge(0.1) {
 			db.MinAvailable, db.MaxUnavailable = bound(), bound()
+		}
+		// A budget must let a pod go at the app's fewest pods: one that does not disagrees
+		// with replica or autoscaling.minReplicas (or, of 0 or 100%, with every app). An app
+		// of no replica is counted as one, which leaves out a few valid budgets.
+		fewest := ptr.Deref(spec.Replica, 1)
+		if spec.Autoscaling != nil {
+			fewest = ptr.Deref(spec.Autoscaling.MinReplicas, 1)
+		}
+		budget := policyv1.PodDisruptionBudgetSpec{MinAvailable: db.MinAvailable, MaxUnavailable: db.MaxUnavailable}
+		if !g.crossing() && disruptionsAllowed(budget, max(fewest, 1)) < 1 {
+			db.MinAvailable, db.MaxUnavailable = nil, ptr.To(intstr.FromInt32(1))
 		}
 		spec.DisruptionBudget = db
 	}

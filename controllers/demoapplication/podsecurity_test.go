@@ -114,21 +114,6 @@ func TestPodSecurityRulesRatchet(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
 	ns := testenv.NewNamespace(t, k8sClient, "test-")
-	data, err := os.ReadFile(filepath.Join(testenv.Root(), "config/crd/bases/paas.cmft.com_demoapplications.yaml"))
-	g.Expect(err).NotTo(HaveOccurred())
-	// The CRD under a group of its own, so that the suite's stays as it is.
-	crd := &unstructured.Unstructured{}
-	g.Expect(yaml.Unmarshal([]byte(strings.ReplaceAll(string(data), "paas.cmft.com", "ratchet.paas.cmft.com")), &crd.Object)).To(Succeed())
-	versions, _, _ := unstructured.NestedSlice(crd.Object, "spec", "versions")
-	current := versions[0].(map[string]any)
-	g.Expect(current["name"]).To(Equal("v1"))
-	g.Expect(unstructured.SetNestedSlice(crd.Object, []any{current}, "spec", "versions")).To(Succeed())
-	upgraded := crd.DeepCopy()
-	withoutRules(current)
-	g.Expect(unstructured.SetNestedSlice(crd.Object, []any{current}, "spec", "versions")).To(Succeed())
-	g.Expect(k8sClient.Create(ctx, crd)).To(Succeed())
-	t.Cleanup(func() { _ = k8sClient.Delete(context.Background(), crd) })
-
 	app := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "ratchet.paas.cmft.com/v1", "kind": "DemoApplication",
 		"metadata": map[string]any{"name": "before", "namespace": ns},
@@ -139,6 +124,42 @@ func TestPodSecurityRulesRatchet(t *testing.T) {
 			"securityContext": map[string]any{"seccompProfile": map[string]any{"type": "Unconfined"}, "capabilities": map[string]any{"add": []any{"SYS_ADMIN"}}},
 		},
 	}}
+	change := storedBeforeTheRules(t, app, withoutPodSecurityRules)
+	another := app.DeepCopy()
+	another.SetName("after")
+	g.Eventually(func() error { return k8sClient.Create(ctx, another, client.DryRunAll) }).Should(MatchError(ContainSubstring(`Unsupported value: "Unconfined"`)))
+
+	g.Expect(change(func(spec map[string]any) { spec["image"] = "nginx:1.28" })).To(Succeed())
+	g.Expect(change(func(spec map[string]any) {
+		spec["tolerations"] = []any{map[string]any{"operator": "Exists"}, map[string]any{"key": "dedicated", "operator": "Exists"}}
+	})).To(MatchError(ContainSubstring("every toleration needs a key")))
+	g.Expect(change(func(spec map[string]any) {
+		spec["securityContext"].(map[string]any)["capabilities"] = map[string]any{"add": []any{"SYS_ADMIN", "NET_ADMIN"}}
+	})).To(MatchError(ContainSubstring("capabilities.add may hold NET_BIND_SERVICE alone")))
+}
+
+// storedBeforeTheRules stores app, of a group of its own (so that the suite's CRD stays as it
+// is), under a copy of the CRD in that group whose v1 schema without has taken rules out of,
+// as the CRD was before them, then upgrades that copy to the CRD of today. It returns change,
+// which dry-runs an update of the stored app by mutate.
+func storedBeforeTheRules(t *testing.T, app *unstructured.Unstructured, without func(schema any)) (change func(mutate func(spec map[string]any)) error) {
+	t.Helper()
+	g := NewWithT(t)
+	ctx := context.Background()
+	data, err := os.ReadFile(filepath.Join(testenv.Root(), "config/crd/bases/paas.cmft.com_demoapplications.yaml"))
+	g.Expect(err).NotTo(HaveOccurred())
+	crd := &unstructured.Unstructured{}
+	group := app.GroupVersionKind().Group
+	g.Expect(yaml.Unmarshal([]byte(strings.ReplaceAll(string(data), "paas.cmft.com", group)), &crd.Object)).To(Succeed())
+	versions, _, _ := unstructured.NestedSlice(crd.Object, "spec", "versions")
+	current := versions[0].(map[string]any)
+	g.Expect(current["name"]).To(Equal("v1"))
+	g.Expect(unstructured.SetNestedSlice(crd.Object, []any{current}, "spec", "versions")).To(Succeed())
+	upgraded := crd.DeepCopy()
+	without(current)
+	g.Expect(unstructured.SetNestedSlice(crd.Object, []any{current}, "spec", "versions")).To(Succeed())
+	g.Expect(k8sClient.Create(ctx, crd)).To(Succeed())
+	t.Cleanup(func() { _ = k8sClient.Delete(context.Background(), crd) })
 	g.Eventually(func() error { return k8sClient.Create(ctx, app.DeepCopy()) }).Should(Succeed())
 
 	upgraded.SetResourceVersion("")
@@ -149,11 +170,7 @@ func TestPodSecurityRulesRatchet(t *testing.T) {
 		upgraded.SetResourceVersion(crd.GetResourceVersion())
 		return k8sClient.Update(ctx, upgraded.DeepCopy())
 	}).Should(Succeed())
-	another := app.DeepCopy()
-	another.SetName("after")
-	g.Eventually(func() error { return k8sClient.Create(ctx, another, client.DryRunAll) }).Should(MatchError(ContainSubstring(`Unsupported value: "Unconfined"`)))
-
-	change := func(mutate func(spec map[string]any)) error {
+	return func(mutate func(spec map[string]any)) error {
 		stored := app.DeepCopy()
 		if err := k8sClient.Get(ctx, client.ObjectKeyFromObject(app), stored); err != nil {
 			return err
@@ -161,36 +178,42 @@ func TestPodSecurityRulesRatchet(t *testing.T) {
 		mutate(stored.Object["spec"].(map[string]any))
 		return k8sClient.Update(ctx, stored, client.DryRunAll)
 	}
-	g.Expect(change(func(spec map[string]any) { spec["image"] = "nginx:1.28" })).To(Succeed())
-	g.Expect(change(func(spec map[string]any) {
-		spec["tolerations"] = []any{map[string]any{"operator": "Exists"}, map[string]any{"key": "dedicated", "operator": "Exists"}}
-	})).To(MatchError(ContainSubstring("every toleration needs a key")))
-	g.Expect(change(func(spec map[string]any) {
-		spec["securityContext"].(map[string]any)["capabilities"] = map[string]any{"add": []any{"SYS_ADMIN", "NET_ADMIN"}}
-	})).To(MatchError(ContainSubstring("capabilities.add may hold NET_BIND_SERVICE alone")))
 }
 
-// withoutRules takes out of a CRD version's schema the rules that refuse what Pod Security
-// denies a pod author, as the CRD was before them.
-func withoutRules(node any) {
-	switch n := node.(type) {
-	case map[string]any:
-		if rules, ok := n["x-kubernetes-validations"].([]any); ok {
-			n["x-kubernetes-validations"] = slices.DeleteFunc(rules, func(r any) bool {
-				rule := r.(map[string]any)["rule"].(string)
-				return strings.Contains(rule, "NET_BIND_SERVICE") || strings.Contains(rule, "apparmor") ||
-					strings.Contains(rule, "size(t.key) > 0") || strings.Contains(rule, "control-plane")
-			})
-		}
+// withoutPodSecurityRules takes out of a CRD version's schema the rules that refuse what Pod
+// Security denies a pod author, as the CRD was before them.
+func withoutPodSecurityRules(schema any) {
+	withoutRules(schema, func(rule string) bool {
+		return strings.Contains(rule, "NET_BIND_SERVICE") || strings.Contains(rule, "apparmor") ||
+			strings.Contains(rule, "size(t.key) > 0") || strings.Contains(rule, "control-plane")
+	})
+	eachSchema(schema, func(n map[string]any) {
 		if enum, ok := n["enum"].([]any); ok && slices.Contains(enum, any("RuntimeDefault")) {
 			n["enum"] = append(enum, "Unconfined")
 		}
+	})
+}
+
+// withoutRules takes the CEL rules drop matches out of schema.
+func withoutRules(schema any, drop func(rule string) bool) {
+	eachSchema(schema, func(n map[string]any) {
+		if rules, ok := n["x-kubernetes-validations"].([]any); ok {
+			n["x-kubernetes-validations"] = slices.DeleteFunc(rules, func(r any) bool { return drop(r.(map[string]any)["rule"].(string)) })
+		}
+	})
+}
+
+// eachSchema calls visit on every object of a schema.
+func eachSchema(node any, visit func(map[string]any)) {
+	switch n := node.(type) {
+	case map[string]any:
+		visit(n)
 		for _, child := range n {
-			withoutRules(child)
+			eachSchema(child, visit)
 		}
 	case []any:
 		for _, child := range n {
-			withoutRules(child)
+			eachSchema(child, visit)
 		}
 	}
 }

@@ -37,6 +37,7 @@ import (
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -421,6 +422,10 @@ func brokenAtRunTime(app *paasv1.DemoApplication) error {
 		}
 	}
 
+	if err := budgetBlocksDrains(app, &deployment); err != nil {
+		return err
+	}
+
 	// Ingress controllers serve a TLS certificate for the hosts its entry names, and route
 	// only the hosts of the rules: a TLS entry without hosts, or with one no rule has, serves
 	// no request.
@@ -443,6 +448,45 @@ func brokenAtRunTime(app *paasv1.DemoApplication) error {
 		}
 	}
 	return nil
+}
+
+// budgetBlocksDrains returns an error when app's disruption budget lets no pod go at the
+// app's fewest pods: the disruption controller lets a budget evict only what it allows at
+// the pods there are, and a node drain would wait for as long as the app stays there.
+func budgetBlocksDrains(app *paasv1.DemoApplication, deployment *appsv1.Deployment) error {
+	desired := demoapplication.NewDisruptionBudget(app)
+	if desired == nil {
+		return nil
+	}
+	var budget policyv1.PodDisruptionBudget
+	demoapplication.Convert(desired, &budget)
+	fewest := ptr.Deref(deployment.Spec.Replicas, 1)
+	if desired := demoapplication.NewAutoscaler(app); desired != nil {
+		var hpa autoscalingv2.HorizontalPodAutoscaler
+		demoapplication.Convert(desired, &hpa)
+		fewest = ptr.Deref(hpa.Spec.MinReplicas, 1)
+	}
+	if fewest > 0 && disruptionsAllowed(budget.Spec, fewest) < 1 {
+		return fmt.Errorf("the disruption budget %+v lets no pod of %d go: it blocks every node drain", budget.Spec, fewest)
+	}
+	return nil
+}
+
+// disruptionsAllowed returns how many of pods a budget lets an eviction take, as the
+// disruption controller counts them (both bounds rounded up).
+func disruptionsAllowed(budget policyv1.PodDisruptionBudgetSpec, pods int32) int32 {
+	if budget.MaxUnavailable != nil {
+		n, err := intstr.GetScaledValueFromIntOrPercent(budget.MaxUnavailable, int(pods), true)
+		if err != nil {
+			return 0
+		}
+		return min(int32(n), pods)
+	}
+	n, err := intstr.GetScaledValueFromIntOrPercent(budget.MinAvailable, int(pods), true)
+	if err != nil {
+		return 0
+	}
+	return max(pods-int32(n), 0)
 }
 
 func envInt(t *testing.T, name string, def int) int {

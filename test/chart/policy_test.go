@@ -105,8 +105,15 @@ func TestApplicationPolicy(t *testing.T) {
 			"spec.service.type: LoadBalancer is not allowed on this cluster")
 	})
 	t.Run("images from other registries", func(t *testing.T) {
-		refused(NewWithT(t), app("strict", func(a *paasv1.DemoApplication) { a.Spec.Image = "docker.io/library/nginx:1.27" }),
+		g := NewWithT(t)
+		refused(g, app("strict", func(a *paasv1.DemoApplication) { a.Spec.Image = "docker.io/library/nginx:1.27" }),
 			"spec.image: docker.io/library/nginx:1.27 is not from a registry this cluster allows: registry.example.com/, mirror.example.com/")
+		refused(g, app("strict", func(a *paasv1.DemoApplication) {
+			a.Spec.InitContainers = []paasv1.Container{{Name: "migrate", Image: "mirror.example.com/migrate:1"}, {Name: "seed", Image: "docker.io/seed:1"}}
+		}), "spec.initContainers[].image: docker.io/seed:1 is not from a registry this cluster allows: registry.example.com/, mirror.example.com/")
+		refused(g, app("strict", func(a *paasv1.DemoApplication) {
+			a.Spec.Sidecars = []paasv1.Sidecar{{Container: paasv1.Container{Name: "proxy", Image: "quay.io/proxy:1"}}}
+		}), "spec.sidecars[].image: quay.io/proxy:1 is not from a registry this cluster allows: registry.example.com/, mirror.example.com/")
 	})
 	t.Run("more replicas than allowed", func(t *testing.T) {
 		g := NewWithT(t)
@@ -174,7 +181,7 @@ func TestApplicationPolicy(t *testing.T) {
 		refused(g, app("team-a", func(a *paasv1.DemoApplication) {
 			a.Spec.Tolerations = []paasv1.Toleration{
 				{Key: "dedicated", Operator: corev1.TolerationOpExists}, {Key: "example.com/gpu", Operator: corev1.TolerationOpExists}}
-		}), "spec.tolerations: example.com/gpu is not a taint applications may tolerate on this cluster (the platform's "+
+		}), "spec.tolerations[].key: example.com/gpu is not a taint applications may tolerate on this cluster (the platform's "+
 			"applicationPolicy.allowedTolerations): dedicated")
 		refused(g, app("team-a", func(a *paasv1.DemoApplication) {
 			a.Spec.NodeSelector = map[string]paasv1.LabelValue{"kubernetes.io/hostname": "node-1"}
@@ -184,7 +191,8 @@ func TestApplicationPolicy(t *testing.T) {
 			a.Spec.Affinity = &paasv1.Affinity{NodeAffinity: &paasv1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &paasv1.NodeSelector{
 				NodeSelectorTerms: []paasv1.NodeSelectorTerm{{MatchExpressions: []paasv1.NodeSelectorRequirement{
 					{Key: "kubernetes.io/hostname", Operator: corev1.NodeSelectorOpExists}}}}}}}
-		}), "spec.affinity.nodeAffinity: a node label applications may not select on this cluster (the platform's "+
+		}), "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[].matchExpressions[].key: "+
+			"kubernetes.io/hostname is not a node label applications may select on this cluster (the platform's "+
 			"applicationPolicy.allowedNodeSelectors): example.com/pool")
 		allowed(g, app("team-a", func(a *paasv1.DemoApplication) {
 			a.Spec.Tolerations = []paasv1.Toleration{{Key: "dedicated", Operator: corev1.TolerationOpExists}}
@@ -206,6 +214,30 @@ func TestApplicationPolicy(t *testing.T) {
 			"spec.ingress.hosts: shop.a.example.com is not under a host suffix namespace team-b may use (the platform's "+
 				"applicationPolicy.ingressHostSuffixes): shared.example.com")
 		allowed(g, app("team-b", ingress(paasv1.Ingress{Hosts: []string{"shop.shared.example.com"}})))
+	})
+	httpRoute := func(hostnames ...string) func(*paasv1.DemoApplication) {
+		return func(a *paasv1.DemoApplication) {
+			a.Spec.HTTPRoute = &paasv1.HTTPRoute{ParentRefs: []paasv1.GatewayReference{{Name: "gateway"}}, Hostnames: hostnames}
+		}
+	}
+	t.Run("HTTPRoute hostnames outside the namespace's suffixes", func(t *testing.T) {
+		g := NewWithT(t)
+		refused(g, app("team-a", httpRoute()),
+			"spec.httpRoute.hostnames: an HTTPRoute must name its hostnames on this cluster: without, it would take every host (the platform's "+
+				"applicationPolicy.ingressHostSuffixes)")
+		refused(g, app("team-a", httpRoute("shop.a.example.com", "shop.shared.example.com")),
+			"spec.httpRoute.hostnames: shop.shared.example.com is not under a host suffix namespace team-a may use (the platform's "+
+				"applicationPolicy.ingressHostSuffixes): a.example.com")
+		allowed(g, app("team-a", httpRoute("shop.a.example.com", "*.a.example.com")))
+		allowed(g, app("team-b", httpRoute("shop.shared.example.com")))
+	})
+	t.Run("HTTPRoutes without hostnames, when hosts are required", func(t *testing.T) {
+		g := NewWithT(t)
+		refused(g, app("ranged", httpRoute()),
+			"spec.httpRoute.hostnames: an HTTPRoute must name its hostnames on this cluster: without, it would take every host (the platform's "+
+				"applicationPolicy.requireIngressHosts)")
+		allowed(g, app("ranged", httpRoute("anything.example.org")))
+		allowed(g, app("strict", httpRoute()))
 	})
 	t.Run("ingresses without hosts, when hosts are required", func(t *testing.T) {
 		g := NewWithT(t)

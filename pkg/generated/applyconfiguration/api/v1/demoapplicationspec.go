@@ -111,6 +111,8 @@ type DemoApplicationSpecApplyConfiguration struct {
 	// autoscaling, a minReplicas above one) gets one of maxUnavailable 1, and a single
 	// replica none: a budget on one pod would refuse every drain. A pod that is not ready
 	// can always be evicted. Removing it (or going down to one replica) deletes the budget.
+	// A budget must let at least one pod go, or node drains would wait forever: no
+	// maxUnavailable of 0, and a minAvailable below the app's fewest pods.
 	DisruptionBudget *DisruptionBudgetApplyConfiguration `json:"disruptionBudget,omitempty"`
 	// terminationGracePeriodSeconds is how long a stopping pod has, its preStop pause
 	// included, between the start of its termination and being killed; unset, 30.
