@@ -19,6 +19,7 @@ package chart_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,6 +51,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/controllers/wellknown"
 	"github.com/cmft/demo-operator/internal/manager"
 	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/internal/test/helmcli"
@@ -118,21 +120,27 @@ func (c *cluster) helm(t *testing.T, namespace string) *action.Configuration {
 	return cfg
 }
 
-// restrictedNamespace creates a namespace that admits only pods meeting the restricted Pod
-// Security Standard.
+// restrictedNamespace creates a namespace handed to applications that admits only pods meeting
+// the restricted Pod Security Standard.
 func (c *cluster) restrictedNamespace(t *testing.T, name string) {
 	t.Helper()
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{
-		"pod-security.kubernetes.io/enforce": "restricted",
-	}}}
-	if err := c.admin.Create(context.Background(), ns); err != nil {
-		t.Fatal(err)
-	}
+	c.createNamespace(t, name, map[string]string{"pod-security.kubernetes.io/enforce": "restricted"})
 }
 
+// namespace creates a namespace handed to applications, where a restrained manager may write.
 func (c *cluster) namespace(t *testing.T, name string) {
 	t.Helper()
-	if err := c.admin.Create(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}); err != nil {
+	c.createNamespace(t, name, nil)
+}
+
+func (c *cluster) createNamespace(t *testing.T, name string, labels map[string]string) {
+	t.Helper()
+	labels = maps.Clone(labels)
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	labels[wellknown.LabelApplicationsNamespace] = wellknown.ApplicationsEnabled
+	if err := c.admin.Create(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: labels}}); err != nil {
 		t.Fatal(err)
 	}
 }
