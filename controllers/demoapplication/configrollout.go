@@ -47,6 +47,18 @@ import (
 // and Secrets the pods read: when it changes, the Deployment rolls the pods.
 const ConfigHashAnnotation = "paas.cmft.com/config-hash"
 
+// ConfigMapsHashLabel on a Deployment whose pods read Secrets, while the operator reads
+// none, holds (shortened, configMapsHashLength) the hash of their ConfigMaps that its pod
+// template's config hash was last set for. The template keeps a hash that covered Secrets too
+// (an earlier operator's, or one run with --config-rollout-secrets) until that changes, so
+// that turning Secret reads off restarts no pod. A label, not an annotation: a Deployment's
+// annotations are copied to its ReplicaSet, and a change of them makes a new generation.
+const ConfigMapsHashLabel = "paas.cmft.com/configmaps-hash"
+
+// configMapsHashLength is how much of the hash ConfigMapsHashLabel keeps, 128 bits: a label's
+// value holds no more than 63 characters.
+const configMapsHashLength = 32
+
 // Kinds of the objects a configRef reads.
 const (
 	kindConfigMap = "ConfigMap"
@@ -159,9 +171,8 @@ func (r *Reconciler) configApps(kind string) handler.MapFunc {
 
 // withConfigHash sets on desired's pod template the hash of what app's pods read of
 // ConfigMaps, and of Secrets with ConfigRolloutSecrets (without, the scope keeps the fields
-// that read them, for an Event), or, while one they need is missing, the hash the Deployment
-// (live, nil when there is none) already carries: a rollout would only bring pods the kubelet
-// cannot start. The missing ones are the pass's cause, stalling as the kubelet's
+// that read them, for an Event), as settleConfigHash decides from the Deployment (live, nil
+// when there is none). A missing one they need is the pass's cause, stalling as the kubelet's
 // CreateContainerConfigError does.
 func (r *Reconciler) withConfigHash(ctx context.Context, s *scope, live *appsv1.Deployment, desired *appsv1ac.DeploymentApplyConfiguration) error {
 	refs := configRefs(&s.app.Spec)
@@ -174,15 +185,54 @@ func (r *Reconciler) withConfigHash(ctx context.Context, s *scope, live *appsv1.
 	}
 	if len(missing) > 0 {
 		s.causes = append(s.causes, &cause{stalls: true, reason: paasv1.ReasonConfigNotFound, message: strings.Join(missing, "; ")})
-		hash = ""
-		if live != nil && metav1.IsControlledBy(live, s.app) {
-			hash = live.Spec.Template.Annotations[ConfigHashAnnotation]
+	}
+	var was configHashes
+	if live != nil && metav1.IsControlledBy(live, s.app) {
+		was.template = live.Spec.Template.Annotations[ConfigHashAnnotation]
+		if v, ok := live.Labels[ConfigMapsHashLabel]; ok {
+			was.configMaps = &v
 		}
 	}
-	if hash != "" {
-		desired.Spec.Template.WithAnnotations(map[string]string{ConfigHashAnnotation: hash})
+	set := settleConfigHash(hash, len(missing) > 0, len(s.unrolledSecrets) > 0, was)
+	if set.template != "" {
+		desired.Spec.Template.WithAnnotations(map[string]string{ConfigHashAnnotation: set.template})
+	}
+	if set.configMaps != nil {
+		desired.WithLabels(map[string]string{ConfigMapsHashLabel: *set.configMaps})
 	}
 	return nil
+}
+
+// configHashes is what a Deployment carries of the config hash: the pod template's
+// (ConfigHashAnnotation, empty for none) and, on its own metadata, the hash of the ConfigMaps
+// that one was set for (ConfigMapsHashLabel, nil for none).
+type configHashes struct {
+	template   string
+	configMaps *string
+}
+
+// settleConfigHash returns the config hashes the Deployment gets, given hash, that of what
+// the pods read the operator may read, whether some of it is missing, whether they read
+// Secrets the operator may not read (secretsUnread), and the hashes the Deployment has (was).
+// While one is missing it keeps was: a rollout would only bring pods the kubelet cannot
+// start. While Secrets are unread, hash covers ConfigMaps alone, and a template hash that
+// covered Secrets too would roll every pod if replaced: the template keeps was's until hash
+// differs from the one recorded with it (none recorded: the first pass since Secret reads
+// went off), and the Deployment records hash (its first configMapsHashLength characters).
+func settleConfigHash(hash string, missing, secretsUnread bool, was configHashes) configHashes {
+	recorded := hash[:min(len(hash), configMapsHashLength)]
+	switch {
+	case missing && secretsUnread:
+		return was
+	case missing:
+		return configHashes{template: was.template}
+	case !secretsUnread:
+		return configHashes{template: hash}
+	case was.template != "" && (was.configMaps == nil || *was.configMaps == recorded):
+		return configHashes{template: was.template, configMaps: &recorded}
+	default:
+		return configHashes{template: hash, configMaps: &recorded}
+	}
 }
 
 // splitSecretRefs returns of refs those of ConfigMaps, and the fields that read a Secret:

@@ -18,19 +18,23 @@ package demoapplication_test
 
 import (
 	"context"
+	"path/filepath"
 	"testing"
 	"time"
 
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/controllers/demoapplication"
+	"github.com/cmft/demo-operator/internal/manager"
 	"github.com/cmft/demo-operator/internal/test/builder"
+	"github.com/cmft/demo-operator/internal/test/controllersuite"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
@@ -154,6 +158,76 @@ func TestSecretsRollNothingByDefault(t *testing.T) {
 
 	g.Expect(writes.ReadsUnder("/api/v1/secrets")).To(BeZero(), "a list or watch of Secrets")
 	g.Expect(writes.ReadsUnder("/api/v1/namespaces/"+ns+"/secrets")).To(BeZero(), "a read of the app's Secrets")
+}
+
+// TestSecretReadsOffRestartNothing: an app whose pods read a Secret and a ConfigMap, rolled
+// out by a manager with --config-rollout-secrets (or an earlier release), keeps its pod
+// template when a manager without it takes over: its Deployment only records the ConfigMaps'
+// hash. Then a change of the ConfigMap rolls the pods, and one of the Secret does not.
+func TestSecretReadsOffRestartNothing(t *testing.T) {
+	t.Parallel()
+	g := NewWithT(t)
+	ctx := context.Background()
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
+	// config/config-rollout-secrets's role, granted in this namespace alone.
+	objs, err := testenv.Objects(filepath.Join(testenv.Root(), "config", "config-rollout-secrets", "role.yaml"))
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(objs).To(HaveLen(1))
+	g.Expect(client.IgnoreAlreadyExists(k8sClient.Create(ctx, objs[0]))).To(Succeed())
+	g.Expect(k8sClient.Create(ctx, &rbacv1.RoleBinding{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "secret-reader"},
+		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: objs[0].GetName()},
+		Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Namespace: testenv.OperatorNamespace, Name: testenv.OperatorServiceAccount}},
+	})).To(Succeed())
+
+	settings := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "settings"}, Data: map[string]string{"level": "info"}}
+	creds := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "creds"}, Data: map[string][]byte{"password": []byte("s3cret")}}
+	for _, obj := range []client.Object{settings, creds} {
+		g.Expect(k8sClient.Create(ctx, obj)).To(Succeed())
+	}
+	app := builder.DemoApplication(ns, "web", builder.Env(
+		paasv1.EnvVar{Name: "LEVEL", ValueFrom: &paasv1.EnvVarSource{ConfigMapKeyRef: &paasv1.KeySelector{Name: "settings", Key: "level"}}},
+		paasv1.EnvVar{Name: "PASSWORD", ValueFrom: &paasv1.EnvVarSource{SecretKeyRef: &paasv1.KeySelector{Name: "creds", Key: "password"}}}))
+	app.Labels = map[string]string{controllersuite.OwnManager: "true"}
+	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
+
+	opts := manager.DefaultOptions()
+	opts.WatchNamespaces, opts.EnablePodLabeler = ns, false
+	opts.ConfigRolloutSecrets = true
+	_, stop := suite.RunManager(t, opts)
+	var converged *appsv1.Deployment
+	g.Eventually(func(g Gomega) {
+		converged = get(g, ns, app.Name, &appsv1.Deployment{})
+		g.Expect(converged.Spec.Template.Annotations).To(HaveKey(demoapplication.ConfigHashAnnotation))
+		g.Expect(get(g, ns, app.Name, &paasv1.DemoApplication{}).Status.ObservedGeneration).To(Equal(app.Generation))
+	}).Should(Succeed())
+	g.Expect(converged.Labels).NotTo(HaveKey(demoapplication.ConfigMapsHashLabel))
+	stop()
+
+	// Secret reads off: one write, of the ConfigMaps' hash, and the same template and
+	// generation.
+	opts.ConfigRolloutSecrets = false
+	requests, _ := suite.RunManager(t, opts)
+	deployments := "/apis/apps/v1/namespaces/" + ns + "/deployments"
+	g.Eventually(func(g Gomega) map[string]string {
+		return get(g, ns, app.Name, &appsv1.Deployment{}).Labels
+	}).Should(HaveKey(demoapplication.ConfigMapsHashLabel))
+	g.Consistently(func(g Gomega) {
+		d := get(g, ns, app.Name, &appsv1.Deployment{})
+		g.Expect(d.Spec.Template).To(Equal(converged.Spec.Template))
+		g.Expect(d.Generation).To(Equal(converged.Generation))
+		g.Expect(requests.WritesUnder(deployments)).To(Equal(1))
+	}, 2*time.Second, 100*time.Millisecond).Should(Succeed())
+
+	creds.Data["password"] = []byte("changed")
+	g.Expect(k8sClient.Update(ctx, creds)).To(Succeed())
+	g.Consistently(func(g Gomega) int64 { return get(g, ns, app.Name, &appsv1.Deployment{}).Generation }, 2*time.Second, 100*time.Millisecond).
+		Should(Equal(converged.Generation))
+	settings.Data["level"] = "debug"
+	g.Expect(k8sClient.Update(ctx, settings)).To(Succeed())
+	g.Eventually(func(g Gomega) string { return configHash(g, ns, app.Name) }).
+		ShouldNot(Equal(converged.Spec.Template.Annotations[demoapplication.ConfigHashAnnotation]))
+	g.Expect(get(g, ns, app.Name, &appsv1.Deployment{}).Generation).To(Equal(converged.Generation + 1))
 }
 
 // TestMissingConfigIsACause: a ConfigMap the pods read through env that does not exist

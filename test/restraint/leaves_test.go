@@ -90,6 +90,7 @@ var leaves = map[string][]leaf{
 		heldByAPI(".spec.template.metadata.labels.app.kubernetes.io/name"),
 		heldByAPI(".spec.template.metadata.labels.paas.cmft.com/demoapplication"),
 		free(".metadata.annotations.paas.cmft.com/defaults", "which defaults the pod template has: another value makes the operator rebuild it"),
+		free(".metadata.labels.paas.cmft.com/configmaps-hash", "the ConfigMaps' hash of the template's config hash: another rolls the pods once at most"),
 		tenant(".spec.template.metadata.labels.*", "spec.podLabels"),
 		tenant(".spec.template.metadata.annotations.*", "spec.podAnnotations"),
 		tenant(".spec.replicas", "spec.replica"),

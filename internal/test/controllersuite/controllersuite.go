@@ -28,12 +28,17 @@ import (
 
 	. "github.com/onsi/gomega"
 	eventsv1 "k8s.io/api/events/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/selection"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/rest"
+	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
+	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/internal/manager"
 	"github.com/cmft/demo-operator/internal/test/requestcount"
 	"github.com/cmft/demo-operator/internal/test/testenv"
@@ -49,6 +54,10 @@ type Suite struct {
 	// nothing writes nothing, and which reads the cache does not answer.
 	Requests *requestcount.Counter
 }
+
+// OwnManager labels the DemoApplications the suite's manager leaves to a manager a test runs
+// itself (RunManager), with options of its own: two managers would fight over them.
+const OwnManager = "controllersuite.paas.cmft.com/own-manager"
 
 // Run starts the suite, hands it to started (which keeps what the package's tests use), runs
 // m's tests and stops it; it returns m's exit code, 1 when the suite could not start.
@@ -83,7 +92,14 @@ func Run(m *testing.M, started func(*Suite)) int {
 	}
 	s.Requests = &requestcount.Counter{}
 	mgrCfg.WrapTransport = s.Requests.Wrap
-	if s.Manager, err = manager.New(mgrCfg, opts); err != nil {
+	notOwn, err := labels.NewRequirement(OwnManager, selection.DoesNotExist, nil)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if s.Manager, err = manager.New(mgrCfg, opts, func(o *ctrl.Options) {
+		o.Cache.ByObject[&paasv1.DemoApplication{}] = cache.ByObject{Label: labels.NewSelector().Add(*notOwn)}
+	}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
@@ -99,6 +115,38 @@ func Run(m *testing.M, started func(*Suite)) int {
 
 	started(s)
 	return m.Run()
+}
+
+// RunManager runs, until the test ends or stop is called, another manager with opts, as the
+// operator and watching the namespaces opts names: a test's own, whose DemoApplications are
+// labelled OwnManager. It counts its requests in requests.
+func (s *Suite) RunManager(t testing.TB, opts manager.Options) (requests *requestcount.Counter, stop func()) {
+	t.Helper()
+	opts.MetricsAddr, opts.ProbeAddr = "0", "0"
+	cfg := testenv.OperatorConfig(s.Config)
+	requests = &requestcount.Counter{}
+	cfg.WrapTransport = requests.Wrap
+	// The suite's manager has registered the controllers' names in this process.
+	mgr, err := manager.New(cfg, opts, func(o *ctrl.Options) { o.Controller.SkipNameValidation = ptr.To(true) })
+	if err != nil {
+		t.Fatalf("building a manager: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- mgr.Start(ctx) }()
+	stopped := false
+	stop = func() {
+		if stopped {
+			return
+		}
+		stopped = true
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("manager stopped: %v", err)
+		}
+	}
+	t.Cleanup(stop)
+	return requests, stop
 }
 
 // MergePatch applies a JSON merge patch to obj, as a user's kubectl patch would.
