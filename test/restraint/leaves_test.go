@@ -91,6 +91,9 @@ var leaves = map[string][]leaf{
 		heldByAPI(".spec.template.metadata.labels.paas.cmft.com/demoapplication"),
 		free(".metadata.annotations.paas.cmft.com/defaults", "which defaults the pod template has: another value makes the operator rebuild it"),
 		free(".metadata.labels.paas.cmft.com/configmaps-hash", "the ConfigMaps' hash of the template's config hash: another rolls the pods once at most"),
+		free(".spec.template.metadata.annotations.paas.cmft.com/config-hash", "a hash of what the pods read: another value rolls them once"),
+		free(".spec.template.metadata.annotations.padok.fr/add-pod-name-label",
+			"the pods' opt-in to their per-pod Services: another value only takes those away"),
 		tenant(".spec.template.metadata.labels.*", "spec.podLabels"),
 		tenant(".spec.template.metadata.annotations.*", "spec.podAnnotations"),
 		tenant(".spec.replicas", "spec.replica"),
@@ -297,7 +300,7 @@ func operatorFields(t *testing.T, obj client.Object) *fieldpath.Set {
 	for _, e := range obj.GetManagedFields() {
 		if e.Manager == wellknown.FieldManager && e.Subresource == "" && e.FieldsV1 != nil {
 			set := &fieldpath.Set{}
-			if err := set.FromJSON(bytes.NewReader(e.FieldsV1.Raw)); err != nil {
+			if err := set.FromJSON(bytes.NewReader(e.FieldsV1.GetRawBytes())); err != nil {
 				t.Fatal(err)
 			}
 			return set.Leaves()

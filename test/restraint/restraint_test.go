@@ -246,10 +246,11 @@ func grant(t *testing.T, rule rbacv1.PolicyRule) {
 }
 
 // webSpec asks for everything a DemoApplication can ask for that shapes its objects: every
-// kind of volume, every probe, scheduling by node affinity, anti-affinity and spread, the one capability, an Ingress with TLS, an autoscaler with its behavior, a
-// LoadBalancer Service with annotations and LoadBalancer per-pod Services, a disruption
-// budget, a preStop, a grace period, a priority class, a revision history, a
-// NetworkPolicy with every kind of peer, an init container and a sidecar, and the hash of
+// kind of volume, every probe, scheduling by node affinity, anti-affinity and spread, the one
+// capability, an Ingress with TLS, an autoscaler with its behavior, a LoadBalancer Service with
+// annotations and LoadBalancer per-pod Services, a disruption budget, a preStop, a grace
+// period, a priority class, a revision history, a NetworkPolicy with every kind of peer, an
+// init container and a sidecar, and the hash of
 // its config.
 const webSpec = `
 image: registry.example/web:1
@@ -379,6 +380,9 @@ func newWeb(t testing.TB, ns string) *web {
 	if err := admin.Create(ctx, high); !apierrors.IsAlreadyExists(err) {
 		g.Expect(err).NotTo(HaveOccurred())
 	}
+	// The ConfigMap its pods mount, whose hash the operator then writes (its Secrets it does not read).
+	g.Expect(admin.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "web"},
+		Data: map[string]string{"web.conf": "listen 8080"}})).To(Succeed())
 	g.Expect(admin.Create(ctx, w.app)).To(Succeed())
 	routed := &paasv1.DemoApplication{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "web-route"}}
 	g.Expect(yaml.UnmarshalStrict([]byte(routeSpec), &routed.Spec)).To(Succeed())
