@@ -305,24 +305,38 @@ func expectOldPodServing(g Gomega, app *paasv1.DemoApplication, old string) {
 func testOOMRecovery(t *testing.T, figures *causeFigures) {
 	g := NewWithT(t)
 	ctx := context.Background()
-	ns := testenv.NewNamespace(t, k8s, "e2e-", testenv.ControllersRun)
-	app := servingApp(ns)
-	app.Spec.Resources = &paasv1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("32Mi")}}
-	app.Spec.Env = []paasv1.EnvVar{{Name: "ALLOCATE_MIB", Value: "64"}, {Name: "FAIL_ONCE", Value: "/scratch/failed"}}
-	app.Spec.Volumes = []paasv1.Volume{{Name: "scratch", EmptyDir: &paasv1.EmptyDirVolumeSource{}}}
-	app.Spec.VolumeMounts = []paasv1.VolumeMount{{Name: "scratch", MountPath: "/scratch"}}
-	g.Expect(k8s.Create(ctx, app)).To(Succeed())
-	pod := expectServing(t, app, 1)[0]
-	status := pod.Status.ContainerStatuses[0]
-	g.Expect(status.RestartCount).To(BeNumerically(">=", 1))
-	killed := status.LastTerminationState.Terminated
+	var app *paasv1.DemoApplication
+	var pod corev1.Pod
+	var killed *corev1.ContainerStateTerminated
+	// The node's containerd 1.6 sometimes handles the task's exit before its OOM event and
+	// reports the kill as Error, exit code 137 (containerd/containerd#8180, fixed in 2.3): the
+	// kubelet, and so the operator, then never say OOMKilled. The runtime's miss is run again, a
+	// bounded number of times, rather than asserted against the operator.
+	for attempt := 1; ; attempt++ {
+		ns := testenv.NewNamespace(t, k8s, "e2e-", testenv.ControllersRun)
+		app = servingApp(ns)
+		app.Spec.Resources = &paasv1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("32Mi")}}
+		app.Spec.Env = []paasv1.EnvVar{{Name: "ALLOCATE_MIB", Value: "64"}, {Name: "FAIL_ONCE", Value: "/scratch/failed"}}
+		app.Spec.Volumes = []paasv1.Volume{{Name: "scratch", EmptyDir: &paasv1.EmptyDirVolumeSource{}}}
+		app.Spec.VolumeMounts = []paasv1.VolumeMount{{Name: "scratch", MountPath: "/scratch"}}
+		g.Expect(k8s.Create(ctx, app)).To(Succeed())
+		pod = expectServing(t, app, 1)[0]
+		status := pod.Status.ContainerStatuses[0]
+		g.Expect(status.RestartCount).To(BeNumerically(">=", 1))
+		killed = status.LastTerminationState.Terminated
+		g.Expect(killed).NotTo(BeNil())
+		if killed.Reason != "Error" || killed.ExitCode != 137 || attempt == 3 {
+			break
+		}
+		t.Logf("attempt %d: the runtime reported the OOM kill of pod %s as Error, exit code 137 (containerd#8180); once more", attempt, pod.Name)
+	}
 	g.Expect(killed).To(HaveField("Reason", "OOMKilled"))
 
 	f := causeFigure{Cause: "OOM kill, then recovery", Reason: paasv1.ReasonOOMKilled, Condition: "Warning Event", Pod: pod.Name,
 		Report: "containerStatus terminated OOMKilled finishedAt", ReportedAt: killed.FinishedAt.Time}
 	g.Eventually(func(g Gomega) {
 		events := &eventsv1.EventList{}
-		g.Expect(k8s.List(ctx, events, client.InNamespace(ns))).To(Succeed())
+		g.Expect(k8s.List(ctx, events, client.InNamespace(app.Namespace))).To(Succeed())
 		for _, e := range events.Items {
 			if e.Regarding.Kind == "DemoApplication" && e.Regarding.Name == app.Name && e.Type == corev1.EventTypeWarning && e.Reason == paasv1.ReasonOOMKilled {
 				f.SaidAt, f.Message = e.EventTime.Time, e.Note
