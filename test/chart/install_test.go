@@ -54,6 +54,7 @@ import (
 	"github.com/cmft/demo-operator/controllers/wellknown"
 	"github.com/cmft/demo-operator/internal/manager"
 	"github.com/cmft/demo-operator/internal/test/builder"
+	"github.com/cmft/demo-operator/internal/test/controllersuite"
 	"github.com/cmft/demo-operator/internal/test/helmcli"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
@@ -223,22 +224,7 @@ func (c *cluster) runManager(t *testing.T, rel *release.Release) (cfg *rest.Conf
 	if err != nil {
 		t.Fatalf("building the manager: %v", err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error)
-	go func() { done <- mgr.Start(ctx) }()
-	stopped := false
-	stop = func() {
-		if stopped {
-			return
-		}
-		stopped = true
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("manager: %v", err)
-		}
-	}
-	t.Cleanup(stop)
-	return cfg, stop
+	return cfg, controllersuite.Start(t, mgr)
 }
 
 func TestInstallUpgradeUninstall(t *testing.T) {

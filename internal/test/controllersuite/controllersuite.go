@@ -131,6 +131,12 @@ func (s *Suite) RunManager(t testing.TB, opts manager.Options) (requests *reques
 	if err != nil {
 		t.Fatalf("building a manager: %v", err)
 	}
+	return requests, Start(t, mgr)
+}
+
+// Start starts mgr until the test ends or stop is called, and fails the test if it stops
+// with an error.
+func Start(t testing.TB, mgr ctrl.Manager) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
 	go func() { done <- mgr.Start(ctx) }()
@@ -146,7 +152,7 @@ func (s *Suite) RunManager(t testing.TB, opts manager.Options) (requests *reques
 		}
 	}
 	t.Cleanup(stop)
-	return requests, stop
+	return stop
 }
 
 // MergePatch applies a JSON merge patch to obj, as a user's kubectl patch would.
