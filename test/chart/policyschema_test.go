@@ -19,8 +19,6 @@ package chart_test
 import (
 	"context"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -34,7 +32,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/yaml"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/internal/test/builder"
@@ -107,10 +104,7 @@ func compliantApps() []*paasv1.DemoApplication {
 // refused, the refusal naming the field. A field the CRD gains that carries an image, a host,
 // or any other class fails here until the policy checks it and compliantApps sets it.
 func TestApplicationPolicyCoversTheSchema(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(testenv.Root(), "config", "crd", "bases", "paas.cmft.com_demoapplications.yaml"))
-	NewWithT(t).Expect(err).NotTo(HaveOccurred())
-	crd := &apiextensionsv1.CustomResourceDefinition{}
-	NewWithT(t).Expect(yaml.Unmarshal(data, crd)).To(Succeed())
+	crd := testenv.DemoApplicationCRD(t)
 
 	c := startCluster(t)
 	ctx := context.Background()

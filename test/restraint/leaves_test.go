@@ -19,8 +19,6 @@ package restraint
 import (
 	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -34,7 +32,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/value"
-	"sigs.k8s.io/yaml"
 
 	"github.com/cmft/demo-operator/controllers/wellknown"
 	"github.com/cmft/demo-operator/internal/test/testenv"
@@ -397,15 +394,7 @@ func matches(pe fieldpath.PathElement, item any) bool {
 
 // crdSchema is the storage version's schema of the DemoApplication CRD that config/ installs.
 func crdSchema(t *testing.T) *apiextensionsv1.JSONSchemaProps {
-	data, err := os.ReadFile(filepath.Join(testenv.Root(), "config", "crd", "bases", "paas.cmft.com_demoapplications.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	crd := &apiextensionsv1.CustomResourceDefinition{}
-	if err := yaml.Unmarshal(data, crd); err != nil {
-		t.Fatal(err)
-	}
-	for _, v := range crd.Spec.Versions {
+	for _, v := range testenv.DemoApplicationCRD(t).Spec.Versions {
 		if v.Storage {
 			return v.Schema.OpenAPIV3Schema
 		}

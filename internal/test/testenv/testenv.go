@@ -36,6 +36,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -396,4 +397,19 @@ func Tool(name string) (string, error) {
 		return "", fmt.Errorf("%w: run the tests with make, or build it with make %s", err, name)
 	}
 	return path, nil
+}
+
+// DemoApplicationCRD is the DemoApplication CRD that make manifests generates into
+// config/crd/bases, as config/ installs it.
+func DemoApplicationCRD(t testing.TB) *apiextensionsv1.CustomResourceDefinition {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(Root(), "config", "crd", "bases", "paas.cmft.com_demoapplications.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	crd := &apiextensionsv1.CustomResourceDefinition{}
+	if err := yaml.Unmarshal(data, crd); err != nil {
+		t.Fatal(err)
+	}
+	return crd
 }
