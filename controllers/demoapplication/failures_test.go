@@ -18,7 +18,6 @@ package demoapplication_test
 
 import (
 	"context"
-	"fmt"
 	"maps"
 	"reflect"
 	"slices"
@@ -36,7 +35,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -241,8 +239,7 @@ func TestFailuresReachStatus(t *testing.T) {
 		g.Expect(apierrors.IsNotFound(k8sClient.Get(ctx, client.ObjectKey{Namespace: ns, Name: "unplaced"}, &appsv1.Deployment{}))).To(BeTrue())
 
 		// Handed over, as a platform team does: the app converges.
-		label := fmt.Appendf(nil, `{"metadata":{"labels":{%q:%q}}}`, wellknown.LabelApplicationsNamespace, wellknown.ApplicationsEnabled)
-		g.Expect(k8sClient.Patch(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, client.RawPatch(types.MergePatchType, label))).To(Succeed())
+		testenv.HandOver(t, k8sClient, ns)
 		g.Eventually(func(g Gomega) { g.Expect(get(g, ns, "unplaced", &paasv1.DemoApplication{})).To(inPlace()) }, 60*time.Second).Should(Succeed())
 	})
 

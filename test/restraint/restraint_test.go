@@ -27,7 +27,6 @@ package restraint
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"os"
@@ -48,7 +47,6 @@ import (
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -198,20 +196,6 @@ func TestLeases(t *testing.T) {
 	// Its own, and one --leader-election-namespace names.
 	NewWithT(t).Expect(operator.Create(ctx, lease(testenv.OperatorNamespace), client.DryRunAll)).To(Succeed())
 	NewWithT(t).Expect(operator.Create(ctx, lease(testenv.NewNamespace(t, admin, "leases-")), client.DryRunAll)).To(Succeed())
-}
-
-// handOver labels namespace ns as handed to applications until t ends.
-func handOver(t *testing.T, ns string) {
-	ctx := context.Background()
-	label := func(value *string) {
-		patch := map[string]any{"metadata": map[string]any{"labels": map[string]any{wellknown.LabelApplicationsNamespace: value}}}
-		data, err := json.Marshal(patch)
-		NewWithT(t).Expect(err).NotTo(HaveOccurred())
-		NewWithT(t).Expect(admin.Patch(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}},
-			client.RawPatch(types.MergePatchType, data))).To(Succeed())
-	}
-	label(ptr.To(wellknown.ApplicationsEnabled))
-	t.Cleanup(func() { label(nil) })
 }
 
 // grant binds rule to the operator's ServiceAccount until t ends: a platform's mistake, which
@@ -840,7 +824,7 @@ func TestAttacks(t *testing.T) {
 		d.Spec.Template.Spec.ServiceAccountName, d.Spec.Template.Spec.DeprecatedServiceAccount = testenv.OperatorServiceAccount, ""
 		refused(g, operator.Create(ctx, d.DeepCopy(), asOperator), "only in namespaces labelled paas.cmft.com/applications=enabled")
 		// Even where the platform, by mistake, hands the operator's namespace to applications.
-		handOver(t, testenv.OperatorNamespace)
+		testenv.HandOver(t, admin, testenv.OperatorNamespace)
 		g.Eventually(func(g Gomega) {
 			refused(g, operator.Create(ctx, d.DeepCopy(), asOperator), "run as its own ServiceAccount")
 		}, 30*time.Second).Should(Succeed())

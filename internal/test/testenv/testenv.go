@@ -22,6 +22,7 @@ package testenv
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -40,6 +41,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/client-go/kubernetes/scheme"
@@ -358,6 +360,23 @@ func NewNamespace(t testing.TB, k8s client.Client, prefix string, opts ...Namesp
 		t.Fatalf("waiting for the default ServiceAccount of namespace %s: %v", ns.Name, err)
 	}
 	return ns.Name
+}
+
+// HandOver labels namespace ns as handed to applications, as a platform team does, until t ends.
+func HandOver(t testing.TB, k8s client.Client, ns string) {
+	t.Helper()
+	label := func(value *string) error {
+		patch, err := json.Marshal(map[string]any{"metadata": map[string]any{"labels": map[string]any{wellknown.LabelApplicationsNamespace: value}}})
+		if err != nil {
+			return err
+		}
+		return k8s.Patch(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, client.RawPatch(types.MergePatchType, patch))
+	}
+	enabled := wellknown.ApplicationsEnabled
+	if err := label(&enabled); err != nil {
+		t.Fatalf("handing namespace %s to applications: %v", ns, err)
+	}
+	t.Cleanup(func() { _ = label(nil) })
 }
 
 // NamespaceOption changes the namespace NewNamespace makes.
