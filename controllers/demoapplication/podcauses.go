@@ -278,7 +278,7 @@ func (v *podsView) fromEvents(f *finding) *cause {
 				continue
 			}
 		}
-		if latest == nil || eventTime(e).After(eventTime(latest)) {
+		if latest == nil || newer(e, latest) {
 			latest = e
 		}
 	}
@@ -305,6 +305,14 @@ func eventTime(e *corev1.Event) time.Time {
 		t = e.FirstTimestamp.Time
 	}
 	return t
+}
+
+// newer reports whether a says what the kubelet saw after b. Legacy Events keep time to the
+// second, so a refused connection and the first 503 that followed it may tie: the one that
+// began later is the newer.
+func newer(a, b *corev1.Event) bool {
+	return cmp.Or(eventTime(a).Compare(eventTime(b)), a.FirstTimestamp.Compare(b.FirstTimestamp.Time),
+		a.CreationTimestamp.Compare(b.CreationTimestamp.Time)) > 0
 }
 
 // evictedAt returns when the kubelet evicted pod; zero when it did not, or does not say when.

@@ -99,6 +99,12 @@ func unhealthy(container, message string, ago time.Duration) corev1.Event {
 	return kubeletEvent("Unhealthy", "spec.containers{"+container+"}", message, ago)
 }
 
+// firstSeen is e as the kubelet writes it the first time, at.
+func firstSeen(e corev1.Event, at time.Time) corev1.Event {
+	e.FirstTimestamp, e.LastTimestamp, e.Count = metav1.NewTime(at), metav1.NewTime(at), 1
+	return e
+}
+
 // evicted is a pod the kubelet evicted ago before now.
 func evicted(ago time.Duration) corev1.Pod {
 	pod := podWith("web-0", corev1.PodFailed)
@@ -110,6 +116,8 @@ func evicted(ago time.Duration) corev1.Pod {
 
 var (
 	probeFailed = unhealthy("app", "Readiness probe failed: HTTP probe failed with statuscode: 503", 10*time.Second)
+	// refused is the probe's failure while the app is not yet listening, which a 503 follows.
+	refused     = unhealthy("app", `Readiness probe failed: Get "http://10.0.0.7:8080/ready": dial tcp 10.0.0.7:8080: connect: connection refused`, 10*time.Second)
 	mountFailed = kubeletEvent("FailedMount", "", `MountVolume.SetUp failed for volume "config" : configmap "web-config" not found`, 5*time.Second)
 	multiAttach = kubeletEvent("FailedAttachVolume", "",
 		`Multi-Attach error for volume "pvc-1" Volume is already used by pod(s) web-7f9-zzzzz`, 2*time.Second)
@@ -171,8 +179,14 @@ func TestPodsCause(t *testing.T) {
 			reason: paasv1.ReasonReadinessProbeFailed, words: "Pod web-0, container app: " + probeFailed.Message},
 		"readiness failing past the deadline, its Event gone: the Ready condition's words": {pods: []corev1.Pod{notReady}, deadline: true,
 			reason: paasv1.ReasonReadinessProbeFailed, words: "Pod web-0, container app: containers with unready status: [app]"},
-		"running, not yet probed":              {pods: []corev1.Pod{notReady}},
-		"running, a liveness probe failed":     {pods: []corev1.Pod{notReady}, events: []corev1.Event{unhealthy("app", "Liveness probe failed: EOF", time.Second)}},
+		"running, not yet probed":          {pods: []corev1.Pod{notReady}},
+		"running, a liveness probe failed": {pods: []corev1.Pod{notReady}, events: []corev1.Event{unhealthy("app", "Liveness probe failed: EOF", time.Second)}},
+		"readiness failing, in the kubelet's latest words": {pods: []corev1.Pod{notReady},
+			events: []corev1.Event{probeFailed, unhealthy("app", refused.Message, 20*time.Second)},
+			reason: paasv1.ReasonReadinessProbeFailed, passes: true, words: "Pod web-0, container app: " + probeFailed.Message},
+		"readiness failing, a 503 in the second of the last refused connection": {pods: []corev1.Pod{notReady},
+			events: []corev1.Event{refused, firstSeen(probeFailed, refused.LastTimestamp.Time)},
+			reason: paasv1.ReasonReadinessProbeFailed, passes: true, words: "Pod web-0, container app: " + probeFailed.Message},
 		"running, another container's probe":   {pods: []corev1.Pod{notReady}, events: []corev1.Event{unhealthy("proxy", probeFailed.Message, time.Second)}},
 		"running, the probe of an earlier run": {pods: []corev1.Pod{notReady}, events: []corev1.Event{unhealthy("app", probeFailed.Message, time.Hour)}},
 		"restarted once, now only failing readiness": {pods: []corev1.Pod{podWith("web-0", corev1.PodRunning, runningFor(time.Minute, 1, failed))},
