@@ -45,7 +45,10 @@ import (
 // for, how it is compared and applied, watched and cached, what the operator's role grants
 // on it, and how what is observed of it becomes a cause. Reconcile's steps, SetupWithManager,
 // apply, the manager's cache (CacheByObject), NewObjects, the role's test and the restraint's
-// leaves all read ownedKinds: a new kind is a file of its own and a line there.
+// leaves all read ownedKinds. A new kind is a file of its own (its entry, builder and cause)
+// and a line there; then what cannot read a table, each held to it by a test: its RBAC marker
+// (TestRoleGrantsOwnedKinds), the owned resources of the CSV markers of both API versions
+// (TestCSVListsOwnedKinds), and the restraint's leaves of its fields (TestEveryLeafIsHeld).
 type owned struct {
 	// name names the objects in messages: their API kind, "per-pod Service" for those.
 	name string
