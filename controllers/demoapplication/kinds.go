@@ -19,6 +19,7 @@ package demoapplication
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"slices"
 
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
@@ -125,16 +126,16 @@ func (r *Reconciler) reconcileChild(ctx context.Context, s *scope, o *owned) {
 		return
 	}
 	current := o.named(s.app)
-	exists, known := true, true
+	parentExists, parentKnown := true, true
 	if o.parent != nil {
-		exists, known = o.parent.observed(s)
+		parentExists, parentKnown = o.parent.observed(s)
 	}
 	switch {
 	case desired == nil:
 		r.deleteStep(ctx, s, o.failed, current)
-	case !known:
+	case !parentKnown:
 		// Whether the parent is the app's is not known: the object stays as it is.
-	case !exists:
+	case !parentExists:
 		s.wait(o.parent.failed, fmt.Sprintf("the %s waits for a %s of the app's own", o.name, o.parent.name))
 		r.deleteStep(ctx, s, o.failed, current)
 	default:
@@ -193,7 +194,7 @@ func known(done outcome, f *failure) bool {
 // ownedBy returns the entry of ownedKinds whose objects are of obj's type, nil when none is.
 func ownedBy(obj client.Object) *owned {
 	for _, o := range ownedKinds {
-		if fmt.Sprintf("%T", o.object()) == fmt.Sprintf("%T", obj) {
+		if reflect.TypeOf(o.object()) == reflect.TypeOf(obj) {
 			return o
 		}
 	}
