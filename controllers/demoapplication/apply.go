@@ -20,29 +20,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 
-	appsv1 "k8s.io/api/apps/v1"
-	autoscalingv2 "k8s.io/api/autoscaling/v2"
-	corev1 "k8s.io/api/core/v1"
-	networkingv1 "k8s.io/api/networking/v1"
-	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
-	appsv1ac "k8s.io/client-go/applyconfigurations/apps/v1"
-	autoscalingv2ac "k8s.io/client-go/applyconfigurations/autoscaling/v2"
-	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
-	networkingv1ac "k8s.io/client-go/applyconfigurations/networking/v1"
-	policyv1ac "k8s.io/client-go/applyconfigurations/policy/v1"
+	metav1ac "k8s.io/client-go/applyconfigurations/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
-	gatewayv1ac "sigs.k8s.io/gateway-api/applyconfiguration/apis/v1"
 
 	"github.com/cmft/demo-operator/controllers/wellknown"
 )
@@ -192,22 +182,9 @@ func precondition(desired runtime.ApplyConfiguration, uid types.UID, rv string) 
 	if rv != "" {
 		version = &rv
 	}
-	switch d := desired.(type) {
-	case *appsv1ac.DeploymentApplyConfiguration:
-		d.UID, d.ResourceVersion = u, version
-	case *corev1ac.ServiceApplyConfiguration:
-		d.UID, d.ResourceVersion = u, version
-	case *networkingv1ac.IngressApplyConfiguration:
-		d.UID, d.ResourceVersion = u, version
-	case *autoscalingv2ac.HorizontalPodAutoscalerApplyConfiguration:
-		d.UID, d.ResourceVersion = u, version
-	case *networkingv1ac.NetworkPolicyApplyConfiguration:
-		d.UID, d.ResourceVersion = u, version
-	case *gatewayv1ac.HTTPRouteApplyConfiguration:
-		d.UID, d.ResourceVersion = u, version
-	case *policyv1ac.PodDisruptionBudgetApplyConfiguration:
-		d.UID, d.ResourceVersion = u, version
-	}
+	// Every generated apply configuration embeds its object's metadata.
+	m := reflect.ValueOf(desired).Elem().FieldByName("ObjectMetaApplyConfiguration").Interface().(*metav1ac.ObjectMetaApplyConfiguration)
+	m.UID, m.ResourceVersion = u, version
 }
 
 // replaced reports whether err is the API server's refusal of an apply whose uid is not the
@@ -301,23 +278,11 @@ func settled(obj client.Object, desired runtime.ApplyConfiguration) (bool, error
 // ownedFields returns the fields of obj that the operator owns, in the form of the apply
 // configuration it applies, to compare with the desired one.
 func ownedFields(obj client.Object) (any, error) {
-	switch o := obj.(type) {
-	case *appsv1.Deployment:
-		return appsv1ac.ExtractDeployment(o, wellknown.FieldManager)
-	case *corev1.Service:
-		return corev1ac.ExtractService(o, wellknown.FieldManager)
-	case *networkingv1.Ingress:
-		return networkingv1ac.ExtractIngress(o, wellknown.FieldManager)
-	case *autoscalingv2.HorizontalPodAutoscaler:
-		return autoscalingv2ac.ExtractHorizontalPodAutoscaler(o, wellknown.FieldManager)
-	case *networkingv1.NetworkPolicy:
-		return networkingv1ac.ExtractNetworkPolicy(o, wellknown.FieldManager)
-	case *gatewayv1.HTTPRoute:
-		return gatewayv1ac.ExtractHTTPRoute(o, wellknown.FieldManager)
-	case *policyv1.PodDisruptionBudget:
-		return policyv1ac.ExtractPodDisruptionBudget(o, wellknown.FieldManager)
+	o := ownedBy(obj)
+	if o == nil {
+		return nil, fmt.Errorf("no apply configuration for %T", obj)
 	}
-	return nil, fmt.Errorf("no apply configuration for %T", obj)
+	return o.extract(obj)
 }
 
 // kindOf names the kind of a typed object, for messages.

@@ -17,11 +17,14 @@ limitations under the License.
 package demoapplication
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	. "github.com/onsi/gomega"
 	"k8s.io/utils/ptr"
+
+	paasv1 "github.com/cmft/demo-operator/api/v1"
 )
 
 // TestSettleConfigHash: with Secrets read, or none in the pods, the template takes the hash;
@@ -76,4 +79,34 @@ func TestSettleConfigHash(t *testing.T) {
 			NewWithT(t).Expect(settleConfigHash(tc.hash, tc.missing, tc.secretsUnread, tc.was)).To(Equal(tc.want))
 		})
 	}
+}
+
+// TestConfigRefs: what rolls the pods under each rolloutOnConfigChange, and the index values
+// that wake the app.
+func TestConfigRefs(t *testing.T) {
+	g := NewWithT(t)
+	spec := &paasv1.DemoApplicationSpec{
+		Env: []paasv1.EnvVar{{Name: "LEVEL", ValueFrom: &paasv1.EnvVarSource{ConfigMapKeyRef: &paasv1.KeySelector{Name: "settings", Key: "level"}}},
+			{Name: "POD", ValueFrom: &paasv1.EnvVarSource{FieldRef: &paasv1.ObjectFieldSelector{FieldPath: "metadata.name"}}}},
+		Sidecars: []paasv1.Sidecar{{Container: paasv1.Container{Name: "proxy",
+			EnvFrom: []paasv1.EnvFromSource{{SecretRef: &paasv1.OptionalObjectReference{Name: "db", Optional: ptr.To(true)}}}}}},
+		InitContainers: []paasv1.Container{{Name: "migrate", Env: []paasv1.EnvVar{{Name: "PASSWORD",
+			ValueFrom: &paasv1.EnvVarSource{SecretKeyRef: &paasv1.KeySelector{Name: "db", Key: "password"}}}}}},
+		Volumes: []paasv1.Volume{{Name: "files", ConfigMap: &paasv1.ConfigMapVolumeSource{Name: "files",
+			Items: []paasv1.KeyToPath{{Key: "app.conf", Path: "app.conf"}}}}, {Name: "tmp", EmptyDir: &paasv1.EmptyDirVolumeSource{}}},
+	}
+	envRefs := []configRef{
+		{kindConfigMap, "settings", "level", false, "spec.env[LEVEL].valueFrom.configMapKeyRef"},
+		{kindSecret, "db", "", true, "spec.sidecars[proxy].envFrom[0].secretRef"},
+		{kindSecret, "db", "password", false, "spec.initContainers[migrate].env[PASSWORD].valueFrom.secretKeyRef"},
+	}
+	g.Expect(configRefs(spec)).To(Equal(envRefs), "Env, the default")
+	g.Expect(configRefsOf(&paasv1.DemoApplication{Spec: *spec})).To(Equal([]string{"ConfigMap/settings", "Secret/db"}))
+
+	spec.RolloutOnConfigChange = paasv1.ConfigRolloutAll
+	g.Expect(configRefs(spec)).To(Equal(slices.Concat(envRefs, []configRef{{kindConfigMap, "files", "app.conf", false, "spec.volumes[files].configMap"}})))
+
+	spec.RolloutOnConfigChange = paasv1.ConfigRolloutNone
+	g.Expect(configRefs(spec)).To(BeEmpty())
+	g.Expect(configRefsOf(&paasv1.DemoApplication{Spec: *spec})).To(BeEmpty())
 }

@@ -22,26 +22,17 @@ import (
 	"fmt"
 	"time"
 
-	appsv1 "k8s.io/api/apps/v1"
-	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
-	networkingv1 "k8s.io/api/networking/v1"
-	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
-	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
-	"sigs.k8s.io/controller-runtime/pkg/reconcile"
-	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/controllers/wellknown"
@@ -140,13 +131,11 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	}
 	original := app.DeepCopy()
 
-	// 2. Run each step; a failing one does not keep the others from doing their part.
+	// 2. Keep each object the app owns (kinds.go), in order; a failing step does not keep the
+	// others from doing their part.
 	s := &scope{app: app, first: len(app.Status.Conditions) == 0}
-	for _, step := range []func(context.Context, *scope){
-		r.reconcileDeployment, r.observePods, r.reconcileService, r.reconcilePodServices,
-		r.reconcileIngress, r.reconcileHTTPRoute, r.reconcileAutoscaler, r.reconcileNetworkPolicy, r.reconcileDisruptionBudget,
-	} {
-		step(ctx, s)
+	for _, o := range ownedKinds {
+		r.reconcileOwned(ctx, s, o)
 	}
 
 	// 3. Report what was observed, and why the spec is not (yet) in place when it is not, in
@@ -202,144 +191,52 @@ func (r *Reconciler) conflictRetryInterval() time.Duration {
 }
 
 // SetupWithManager registers the controller: it reconciles DemoApplications on spec
-// changes, whenever an object they own changes (an autoscaler: its spec or metadata), whenever one of their pods
-// changes, and, for per-pod Services, whenever one of their pods gains or loses its pod-name
-// label or goes, whenever their Deployment makes a ReplicaSet, whenever a per-pod Service
-// changes, and whenever their namespace's enforced Pod Security level changes. Pods are
-// watched as metadata, through the informer the pod labeler already has; ReplicaSets and
-// Namespaces as metadata too.
+// changes, whenever an object they own changes as its kind's watch says, on what each owned
+// kind's setup watches (for per-pod Services, their pods, ReplicaSets and Services; for the
+// Ingress, IngressClasses), whenever one of their pods changes, whenever a ConfigMap (or
+// Secret) their pods read changes, and whenever their namespace's enforced Pod Security level
+// changes. Pods are watched as metadata, through the informer the pod labeler already has;
+// ConfigMaps, Secrets and Namespaces as metadata too.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, options controller.Options) error {
 	r.configVersions = mgr.GetCache()
-	// Every reconcile lists its app's per-pod Services: indexed by app, that reads the app's
-	// own, where a label selector would scan every cached Service of the namespace.
-	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &corev1.Service{}, podServiceAppIndex, podServiceAppOf); err != nil {
-		return fmt.Errorf("indexing per-pod Services by app: %w", err)
-	}
 	// A ConfigMap or Secret wakes the apps that read it, found by this index of what each reads.
 	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &paasv1.DemoApplication{}, configRefIndex, configRefsOf); err != nil {
 		return fmt.Errorf("indexing DemoApplications by the ConfigMaps and Secrets they read: %w", err)
-	}
-	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &networkingv1.Ingress{}, ingressClassIndex, ingressClassOf); err != nil {
-		return fmt.Errorf("indexing Ingresses by IngressClass: %w", err)
 	}
 	served, err := GatewayAPIServed(mgr.GetRESTMapper())
 	if err != nil {
 		return err
 	}
 	r.gatewayAPI = served
-	// An informer's periodic resync replays every object unchanged: nothing to reconcile.
-	changed := builder.WithPredicates(predicate.ResourceVersionChangedPredicate{})
-	b := ctrl.NewControllerManagedBy(mgr)
-	if served {
-		// A route's status is its Gateways' report on it, which the app's status shows.
-		b = b.Owns(&gatewayv1.HTTPRoute{}, changed)
+	b := ctrl.NewControllerManagedBy(mgr).
+		Named("demoapplication").
+		For(&paasv1.DemoApplication{}, builder.WithPredicates(predicate.GenerationChangedPredicate{}))
+	for _, o := range ownedKinds {
+		if !r.serves(o) {
+			continue
+		}
+		if o.watch != nil {
+			b = b.Owns(o.object(), builder.WithPredicates(o.watch))
+		}
+		if o.setup != nil {
+			if b, err = o.setup(r, mgr, b); err != nil {
+				return err
+			}
+		}
 	}
 	if r.ConfigRolloutSecrets {
-		b = b.Watches(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(r.configApps(kindSecret)), builder.OnlyMetadata, changed)
+		b = b.Watches(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(r.configApps(kindSecret)), builder.OnlyMetadata, builder.WithPredicates(changed))
 	}
 	return b.
-		Named("demoapplication").
-		For(&paasv1.DemoApplication{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
-		Owns(&appsv1.Deployment{}, changed).
-		Owns(&corev1.Service{}, changed).
-		Owns(&networkingv1.Ingress{}, changed).
-		Owns(&networkingv1.NetworkPolicy{}, changed).
-		// A budget's status changes at every eviction and pod change: only its spec and
-		// metadata are the operator's.
-		Owns(&policyv1.PodDisruptionBudget{}, builder.WithPredicates(predicate.Or[client.Object](
-			predicate.GenerationChangedPredicate{}, predicate.LabelChangedPredicate{}, predicate.AnnotationChangedPredicate{}))).
-		// An autoscaler's status changes at every metrics sync: of it, only its conditions say
-		// whether it can scale the app.
-		Owns(&autoscalingv2.HorizontalPodAutoscaler{}, builder.WithPredicates(predicate.Or[client.Object](
-			predicate.GenerationChangedPredicate{}, predicate.LabelChangedPredicate{}, predicate.AnnotationChangedPredicate{},
-			autoscalerConditionsChanged()))).
 		Watches(&corev1.Pod{}, handler.EnqueueRequestsFromMapFunc(r.podApp),
-			builder.OnlyMetadata, builder.WithPredicates(predicate.ResourceVersionChangedPredicate{}, predicate.NewPredicateFuncs(func(o client.Object) bool {
+			builder.OnlyMetadata, builder.WithPredicates(changed, predicate.NewPredicateFuncs(func(o client.Object) bool {
 				return o.GetLabels()[wellknown.LabelApplication] != ""
-			}))).
-		Watches(&corev1.Pod{}, handler.EnqueueRequestsFromMapFunc(r.podServiceApp),
-			builder.OnlyMetadata, builder.WithPredicates(r.podServiceInputsChanged())).
-		// A pod may reach its cache before its ReplicaSet reaches theirs: it gets its Service
-		// once the ReplicaSet does. A ReplicaSet's updates (its status, its scale) change
-		// nothing here.
-		Watches(&appsv1.ReplicaSet{}, handler.EnqueueRequestsFromMapFunc(r.podServiceApp),
-			builder.OnlyMetadata, builder.WithPredicates(predicate.Funcs{UpdateFunc: func(event.UpdateEvent) bool { return false }})).
-		Watches(&corev1.Service{}, handler.EnqueueRequestsFromMapFunc(r.podServiceApp),
-			builder.WithPredicates(predicate.ResourceVersionChangedPredicate{}, predicate.NewPredicateFuncs(func(o client.Object) bool {
-				return o.GetLabels()[wellknown.LabelPodService] != ""
 			}))).
 		// ConfigMaps (and Secrets, above) as metadata, trimmed (ConfigCacheTransform): their
 		// data, or a copy of it in an annotation, is never cached.
-		Watches(&corev1.ConfigMap{}, handler.EnqueueRequestsFromMapFunc(r.configApps(kindConfigMap)), builder.OnlyMetadata, changed).
+		Watches(&corev1.ConfigMap{}, handler.EnqueueRequestsFromMapFunc(r.configApps(kindConfigMap)), builder.OnlyMetadata, builder.WithPredicates(changed)).
 		Watches(&corev1.Namespace{}, handler.EnqueueRequestsFromMapFunc(r.namespaceApps),
 			builder.OnlyMetadata, builder.WithPredicates(namespaceLabelsChanged())).
-		// Whether an IngressClass exists, not what it says, decides whether it serves.
-		Watches(&networkingv1.IngressClass{}, handler.EnqueueRequestsFromMapFunc(r.ingressClassApps),
-			builder.OnlyMetadata, builder.WithPredicates(predicate.Funcs{UpdateFunc: func(event.UpdateEvent) bool { return false }})).
 		WithOptions(options).
 		Complete(r)
-}
-
-// GatewayAPIServed reports whether the cluster serves the Gateway API's HTTPRoutes, v1, as
-// mapper finds them: the operator runs on clusters without them, where it neither watches
-// nor writes routes.
-func GatewayAPIServed(mapper meta.RESTMapper) (bool, error) {
-	gk := schema.GroupKind{Group: gatewayv1.GroupName, Kind: "HTTPRoute"}
-	if _, err := mapper.RESTMapping(gk, gatewayv1.GroupVersion.Version); meta.IsNoMatchError(err) {
-		return false, nil
-	} else if err != nil {
-		return false, fmt.Errorf("asking the API server whether it serves %s %s: %w", gk, gatewayv1.GroupVersion.Version, err)
-	}
-	return true, nil
-}
-
-// podServiceAppIndex indexes the cached Services that are per-pod Services by the name of
-// their app.
-const podServiceAppIndex = "podServiceApp"
-
-// podServiceAppOf is the value of podServiceAppIndex for obj, a Service: its app's name when
-// it is a per-pod Service.
-func podServiceAppOf(obj client.Object) []string {
-	labels := obj.GetLabels()
-	if labels[wellknown.LabelPodService] == "" || labels[wellknown.LabelApplication] == "" {
-		return nil
-	}
-	return []string{labels[wellknown.LabelApplication]}
-}
-
-// podServiceApp maps a pod, or a per-pod Service, to its DemoApplication when that asks
-// for per-pod Services.
-func (r *Reconciler) podServiceApp(ctx context.Context, obj client.Object) []reconcile.Request {
-	key := client.ObjectKey{Namespace: obj.GetNamespace(), Name: obj.GetLabels()[wellknown.LabelApplication]}
-	app := &paasv1.DemoApplication{}
-	if key.Name == "" || r.Get(ctx, key, app) != nil || !podServicesEnabled(app) {
-		// Turning per-pod Services off is a spec change, which reconciles app anyway.
-		return nil
-	}
-	return []reconcile.Request{{NamespacedName: key}}
-}
-
-// podApp maps a pod to its DemoApplication: a change of the pod's status, which the pod
-// cache does not hold, may be why the app's pods cannot run, or why they now can. Whether the
-// app is Ready is not asked: the cache may not hold the status that says it is not yet.
-func (r *Reconciler) podApp(_ context.Context, obj client.Object) []reconcile.Request {
-	return []reconcile.Request{{NamespacedName: client.ObjectKey{Namespace: obj.GetNamespace(), Name: obj.GetLabels()[wellknown.LabelApplication]}}}
-}
-
-// podServiceInputsChanged lets through the pod events that change which pods get a
-// Service: most pod updates are status changes, which do not.
-func (r *Reconciler) podServiceInputsChanged() predicate.Funcs {
-	labelled := func(o client.Object) bool {
-		value, _ := wellknown.PodLabel(o, r.PodLabels.Label)
-		return value == o.GetName()
-	}
-	return predicate.Funcs{
-		CreateFunc: func(e event.CreateEvent) bool { return labelled(e.Object) },
-		UpdateFunc: func(e event.UpdateEvent) bool {
-			return labelled(e.ObjectOld) != labelled(e.ObjectNew) ||
-				e.ObjectOld.GetDeletionTimestamp().IsZero() != e.ObjectNew.GetDeletionTimestamp().IsZero()
-		},
-		DeleteFunc:  func(e event.DeleteEvent) bool { return labelled(e.Object) },
-		GenericFunc: func(event.GenericEvent) bool { return false },
-	}
 }

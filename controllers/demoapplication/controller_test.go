@@ -26,8 +26,9 @@ import (
 
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/meta"
+	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -42,49 +43,6 @@ import (
 	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
-
-func get[T client.Object](g Gomega, namespace, name string, obj T) T {
-	g.Expect(k8sClient.Get(context.Background(), client.ObjectKey{Namespace: namespace, Name: name}, obj)).To(Succeed())
-	return obj
-}
-
-func condition(app *paasv1.DemoApplication, t string) metav1.Condition {
-	if c := meta.FindStatusCondition(app.Status.Conditions, t); c != nil {
-		return *c
-	}
-	return metav1.Condition{}
-}
-
-// haveCondition matches a condition's type, status and reason.
-func haveCondition(t string, status metav1.ConditionStatus, reason string) OmegaMatcher {
-	return WithTransform(func(app *paasv1.DemoApplication) metav1.Condition {
-		c := condition(app, t)
-		return metav1.Condition{Type: c.Type, Status: c.Status, Reason: c.Reason}
-	}, Equal(metav1.Condition{Type: t, Status: status, Reason: reason}))
-}
-
-// update applies change to the latest DemoApplication, retrying on conflicts.
-func update(g Gomega, app *paasv1.DemoApplication, change func(*paasv1.DemoApplication)) {
-	g.Eventually(func() error {
-		latest := get(g, app.Namespace, app.Name, &paasv1.DemoApplication{})
-		change(latest)
-		return k8sClient.Update(context.Background(), latest)
-	}).Should(Succeed())
-}
-
-// markDeploymentAvailable plays the deployment controller, which envtest does not run.
-func markDeploymentAvailable(g Gomega, namespace, name string) {
-	d := get(g, namespace, name, &appsv1.Deployment{})
-	n := *d.Spec.Replicas
-	d.Status = appsv1.DeploymentStatus{
-		ObservedGeneration: d.Generation, Replicas: n, UpdatedReplicas: n, ReadyReplicas: n, AvailableReplicas: n,
-		Conditions: []appsv1.DeploymentCondition{
-			{Type: appsv1.DeploymentAvailable, Status: corev1.ConditionTrue, Reason: "MinimumReplicasAvailable", Message: "Deployment has minimum availability."},
-			{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionTrue, Reason: "NewReplicaSetAvailable"},
-		},
-	}
-	g.Expect(k8sClient.Status().Update(context.Background(), d)).To(Succeed())
-}
 
 func TestDemoApplicationLifecycle(t *testing.T) {
 	ctx := context.Background()
@@ -345,20 +303,6 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 			return client.IgnoreNotFound(err) == nil && err != nil
 		}).Should(BeTrue())
 	})
-}
-
-// theirDeployment is a Deployment of someone else's, outside the operator's cache.
-func theirDeployment(namespace, name string) *appsv1.Deployment {
-	return &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, Labels: map[string]string{"owner": "someone"}},
-		Spec: appsv1.DeploymentSpec{
-			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "theirs"}},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "theirs"}},
-				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "theirs:1"}}},
-			},
-		},
-	}
 }
 
 func TestDemoApplicationConflict(t *testing.T) {
@@ -790,4 +734,62 @@ func TestSamplesApply(t *testing.T) {
 		g.Expect(s.Spec.Type).To(Equal(corev1.ServiceTypeNodePort))
 		g.Expect(s.Spec.Ports[0].NodePort).To(Equal(int32(30002)))
 	}).Should(Succeed())
+}
+
+func TestExposureFields(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
+	g := NewWithT(t)
+	app := builder.DemoApplication(ns, "shop")
+	// A node port of its own: one the cluster allocated could be one the property test asks for.
+	app.Spec.Ports = []paasv1.DemoApplicationPort{{Name: "http", Port: 80, TargetPort: ptr.To(intstr.FromInt32(8080)), NodePort: ptr.To[int32](30071)}}
+	app.Spec.Service = &paasv1.ServiceSettings{Type: corev1.ServiceTypeLoadBalancer,
+		Annotations: map[string]string{"metallb.io/address-pool": "public"}}
+	app.Spec.PriorityClassName = "high"
+	app.Spec.RevisionHistoryLimit = ptr.To[int32](3)
+	app.Spec.Ingress = &paasv1.Ingress{Hosts: []string{"*.shop.example.com", "shop.example.com"}, TLSSecretName: "shop-tls"}
+	app.Spec.Resources = &paasv1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m")}}
+	app.Spec.Autoscaling = &paasv1.Autoscaling{MinReplicas: ptr.To[int32](2), MaxReplicas: 5, TargetCPUUtilizationPercentage: ptr.To[int32](70),
+		Behavior: &paasv1.AutoscalingBehavior{ScaleDown: &paasv1.ScalingRules{StabilizationWindowSeconds: ptr.To[int32](600),
+			Policies: []paasv1.ScalingPolicy{{Type: autoscalingv2.PodsScalingPolicy, Value: 1, PeriodSeconds: 60}}}}}
+	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
+
+	t.Run("in the Service, the Deployment, the autoscaler and the status", func(t *testing.T) {
+		g := NewWithT(t)
+		g.Eventually(func(g Gomega) {
+			svc := get(g, ns, "shop", &corev1.Service{})
+			g.Expect(svc.Spec.Type).To(Equal(corev1.ServiceTypeLoadBalancer))
+			g.Expect(svc.Annotations).To(HaveKeyWithValue("metallb.io/address-pool", "public"))
+			g.Expect(svc.Spec.Ports[0].NodePort).To(Equal(int32(30071)))
+			d := get(g, ns, "shop", &appsv1.Deployment{})
+			g.Expect(d.Spec.Template.Spec.PriorityClassName).To(Equal("high"))
+			g.Expect(d.Spec.RevisionHistoryLimit).To(Equal(ptr.To[int32](3)))
+			hpa := get(g, ns, "shop", &autoscalingv2.HorizontalPodAutoscaler{})
+			g.Expect(hpa.Spec.Behavior.ScaleDown.StabilizationWindowSeconds).To(Equal(ptr.To[int32](600)))
+			g.Expect(hpa.Spec.Behavior.ScaleDown.Policies).To(Equal([]autoscalingv2.HPAScalingPolicy{
+				{Type: autoscalingv2.PodsScalingPolicy, Value: 1, PeriodSeconds: 60}}))
+			// Autoscaling from two, the app gets its default budget.
+			g.Expect(get(g, ns, "shop", &policyv1.PodDisruptionBudget{}).Spec.MaxUnavailable).To(Equal(ptr.To(intstr.FromInt32(1))))
+			g.Expect(get(g, ns, "shop", &paasv1.DemoApplication{}).Status.URL).To(Equal("https://shop.example.com"))
+		}).Should(Succeed())
+		services := "/api/v1/namespaces/" + ns + "/services"
+		writesNothing(g, services)
+	})
+
+	t.Run("back to NodePort, without the annotations, nor a URL once the Ingress goes", func(t *testing.T) {
+		g := NewWithT(t)
+		update(g, app, func(a *paasv1.DemoApplication) {
+			a.Spec.Service = nil
+			a.Spec.Ingress = nil
+			a.Spec.Autoscaling.Behavior = nil
+		})
+		g.Eventually(func(g Gomega) {
+			svc := get(g, ns, "shop", &corev1.Service{})
+			g.Expect(svc.Spec.Type).To(Equal(corev1.ServiceTypeNodePort))
+			g.Expect(svc.Annotations).NotTo(HaveKey("metallb.io/address-pool"))
+			g.Expect(get(g, ns, "shop", &paasv1.DemoApplication{}).Status.URL).To(BeEmpty())
+			g.Expect(get(g, ns, "shop", &autoscalingv2.HorizontalPodAutoscaler{}).Spec.Behavior).To(BeNil())
+		}).Should(Succeed())
+	})
 }

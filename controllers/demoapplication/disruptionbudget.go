@@ -17,17 +17,33 @@ limitations under the License.
 package demoapplication
 
 import (
-	"context"
-
 	policyv1 "k8s.io/api/policy/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	metav1ac "k8s.io/client-go/applyconfigurations/meta/v1"
 	policyv1ac "k8s.io/client-go/applyconfigurations/policy/v1"
 	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 )
+
+// The PodDisruptionBudget that bounds the evictions of the app's pods.
+
+// disruptionBudgetKind is the app's PodDisruptionBudget, in ownedKinds. It names no parent: it
+// selects the app's pods by their labels alone, whether or not the Deployment is the app's,
+// and can only refuse evictions, never make or move a pod.
+var disruptionBudgetKind = owned{
+	name:   "PodDisruptionBudget",
+	object: func() client.Object { return &policyv1.PodDisruptionBudget{} },
+	failed: paasv1.ReasonDisruptionBudgetFailed,
+	build:  fromApp(newDisruptionBudget),
+	// The default budget comes with the defaults, at the app's next rollout.
+	postponed: func(s *scope) bool { return s.defaultsBefore && s.app.Spec.DisruptionBudget == nil },
+	extract:   extractWith(policyv1ac.ExtractPodDisruptionBudget),
+	// A budget's status changes at every eviction and pod change: only its spec and metadata
+	// are the operator's.
+	watch: specOrMetadataChanged(),
+}
 
 // newDisruptionBudget returns the PodDisruptionBudget that bounds the evictions of app's
 // pods, or nil when app has none: one it declares, else maxUnavailable 1 when it runs (at
@@ -61,22 +77,4 @@ func minReplicas(app *paasv1.DemoApplication) int32 {
 		return ptr.Deref(a.MinReplicas, 1)
 	}
 	return ptr.Deref(app.Spec.Replica, 1)
-}
-
-// reconcileDisruptionBudget applies the desired PodDisruptionBudget, or deletes ours when the
-// app asks for none. It selects the app's pods by their labels alone, whether or not the
-// Deployment is the app's: it can only refuse evictions, never make or move a pod.
-func (r *Reconciler) reconcileDisruptionBudget(ctx context.Context, s *scope) {
-	const step = paasv1.ReasonDisruptionBudgetFailed
-	current := &policyv1.PodDisruptionBudget{ObjectMeta: metav1.ObjectMeta{Name: s.app.Name, Namespace: s.app.Namespace}}
-	desired := newDisruptionBudget(s.app)
-	if s.defaultsBefore && s.app.Spec.DisruptionBudget == nil {
-		// The default budget comes with the defaults, at the app's next rollout.
-		desired = nil
-	}
-	if desired != nil {
-		r.applyStep(ctx, s, step, current, desired)
-		return
-	}
-	r.deleteStep(ctx, s, step, current)
 }

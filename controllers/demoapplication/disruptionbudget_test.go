@@ -14,115 +14,233 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package demoapplication
+package demoapplication_test
 
 import (
+	"context"
+	"strings"
 	"testing"
 
 	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/controllers/demoapplication"
+	"github.com/cmft/demo-operator/controllers/wellknown"
 	"github.com/cmft/demo-operator/internal/test/builder"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
-func TestNewDisruptionBudget(t *testing.T) {
-	one, half := intstr.FromInt32(1), intstr.FromString("50%")
-	for _, tc := range []struct {
-		name                string
-		change              func(*paasv1.DemoApplicationSpec)
-		min, maxUnavailable *intstr.IntOrString
-	}{
-		{"several replicas: at most one pod down", func(*paasv1.DemoApplicationSpec) {}, nil, &one},
-		{"a single replica: none, which would refuse every drain", func(s *paasv1.DemoApplicationSpec) { s.Replica = ptr.To[int32](1) }, nil, nil},
-		{"no replica: none", func(s *paasv1.DemoApplicationSpec) { s.Replica = ptr.To[int32](0) }, nil, nil},
-		{"a single replica that asks for one", func(s *paasv1.DemoApplicationSpec) {
-			s.Replica = ptr.To[int32](1)
-			s.DisruptionBudget = &paasv1.DisruptionBudget{MaxUnavailable: &one}
-		}, nil, &one},
-		{"the budget declared", func(s *paasv1.DemoApplicationSpec) {
-			s.DisruptionBudget = &paasv1.DisruptionBudget{MaxUnavailable: &half}
-		}, nil, &half},
-		{"autoscaling from one: none, whatever replica says", func(s *paasv1.DemoApplicationSpec) {
-			s.Replica = ptr.To[int32](5)
-			s.Autoscaling = &paasv1.Autoscaling{MaxReplicas: 5}
-		}, nil, nil},
-		{"autoscaling from two", func(s *paasv1.DemoApplicationSpec) {
-			s.Replica = ptr.To[int32](1)
-			s.Autoscaling = &paasv1.Autoscaling{MinReplicas: ptr.To[int32](2), MaxReplicas: 5}
-		}, nil, &one},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			g := NewWithT(t)
-			app := builder.DemoApplication("shop", "web", builder.UID("uid-1"))
-			tc.change(&app.Spec)
-			desired := newDisruptionBudget(app)
-			if tc.min == nil && tc.maxUnavailable == nil {
-				g.Expect(desired).To(BeNil())
-				return
-			}
-			pdb := converted[*policyv1.PodDisruptionBudget](desired)
-			g.Expect(pdb.Name).To(Equal("web"))
-			g.Expect(pdb.OwnerReferences).To(ConsistOf(HaveField("UID", BeEquivalentTo("uid-1"))))
-			g.Expect(pdb.Labels).To(Equal(labelsFor(app)))
-			g.Expect(pdb.Spec.Selector.MatchLabels).To(Equal(selectorFor(app)))
-			g.Expect(pdb.Spec.MinAvailable).To(Equal(tc.min))
-			g.Expect(pdb.Spec.MaxUnavailable).To(Equal(tc.maxUnavailable))
+func TestDisruptionBudget(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
+	g := NewWithT(t)
+	app := builder.DemoApplication(ns, "web", builder.Replicas(3))
+	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
+	one := intstr.FromInt32(1)
+
+	t.Run("several replicas get a budget of one pod down at a time", func(t *testing.T) {
+		g := NewWithT(t)
+		g.Eventually(func(g Gomega) {
+			pdb := get(g, ns, "web", &policyv1.PodDisruptionBudget{})
+			g.Expect(metav1.IsControlledBy(pdb, app)).To(BeTrue())
+			g.Expect(pdb.Labels).To(HaveKeyWithValue(wellknown.LabelManagedBy, wellknown.ManagedByValue))
+			g.Expect(pdb.Spec.Selector).To(Equal(get(g, ns, "web", &appsv1.Deployment{}).Spec.Selector))
+			g.Expect(pdb.Spec.MaxUnavailable).To(Equal(&one))
+			g.Expect(pdb.Spec.MinAvailable).To(BeNil())
 			g.Expect(pdb.Spec.UnhealthyPodEvictionPolicy).To(Equal(ptr.To(policyv1.AlwaysAllow)))
+		}).Should(Succeed())
+		// Converged, its status moving with the pods, it writes nothing.
+		budgets := "/apis/policy/v1/namespaces/" + ns + "/"
+		writesNothing(g, budgets)
+	})
+
+	t.Run("drift is repaired", func(t *testing.T) {
+		g := NewWithT(t)
+		pdb := get(g, ns, "web", &policyv1.PodDisruptionBudget{})
+		suite.MergePatch(t, pdb, `{"spec":{"maxUnavailable":3}}`)
+		g.Eventually(func(g Gomega) {
+			g.Expect(get(g, ns, "web", &policyv1.PodDisruptionBudget{}).Spec.MaxUnavailable).To(Equal(&one))
+		}).Should(Succeed())
+
+		uid := pdb.UID
+		g.Expect(k8sClient.Delete(ctx, pdb)).To(Succeed())
+		g.Eventually(func(g Gomega) {
+			g.Expect(get(g, ns, "web", &policyv1.PodDisruptionBudget{}).UID).NotTo(Equal(uid))
+		}).Should(Succeed())
+	})
+
+	t.Run("the budget declared replaces the default", func(t *testing.T) {
+		g := NewWithT(t)
+		half := intstr.FromString("50%")
+		update(g, app, func(a *paasv1.DemoApplication) {
+			a.Spec.DisruptionBudget = &paasv1.DisruptionBudget{MinAvailable: &half}
+		})
+		g.Eventually(func(g Gomega) {
+			pdb := get(g, ns, "web", &policyv1.PodDisruptionBudget{})
+			g.Expect(pdb.Spec.MinAvailable).To(Equal(&half))
+			g.Expect(pdb.Spec.MaxUnavailable).To(BeNil())
+		}).Should(Succeed())
+	})
+
+	t.Run("going down to one replica deletes it: it would refuse every drain", func(t *testing.T) {
+		g := NewWithT(t)
+		update(g, app, func(a *paasv1.DemoApplication) {
+			a.Spec.DisruptionBudget = nil
+			a.Spec.Replica = ptr.To[int32](1)
+		})
+		g.Eventually(gone(ns, "web", &policyv1.PodDisruptionBudget{})).Should(BeTrue())
+		g.Eventually(func(g Gomega) {
+			g.Expect(eventNotes(g, ns, "web", demoapplication.EventDeleted)).To(ContainElement("Deleted PodDisruptionBudget web"))
+		}).Should(Succeed())
+	})
+
+	t.Run("a single replica gets one when it asks", func(t *testing.T) {
+		g := NewWithT(t)
+		update(g, app, func(a *paasv1.DemoApplication) {
+			a.Spec.DisruptionBudget = &paasv1.DisruptionBudget{MaxUnavailable: &one}
+		})
+		g.Eventually(func(g Gomega) {
+			g.Expect(get(g, ns, "web", &policyv1.PodDisruptionBudget{}).Spec.MaxUnavailable).To(Equal(&one))
+		}).Should(Succeed())
+	})
+
+	t.Run("a budget of the name someone else holds is left alone", func(t *testing.T) {
+		g := NewWithT(t)
+		theirs := &policyv1.PodDisruptionBudget{
+			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "taken"},
+			Spec: policyv1.PodDisruptionBudgetSpec{MinAvailable: &one,
+				Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "theirs"}}},
+		}
+		g.Expect(k8sClient.Create(ctx, theirs)).To(Succeed())
+		taken := builder.DemoApplication(ns, "taken")
+		g.Expect(k8sClient.Create(ctx, taken)).To(Succeed())
+		g.Eventually(func(g Gomega) {
+			got := get(g, ns, "taken", &paasv1.DemoApplication{})
+			g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonResourceConflict))
+			g.Expect(condition(got, paasv1.ConditionDegraded).Message).To(ContainSubstring(`PodDisruptionBudget "taken" already exists and is not the operator's`))
+		}).Should(Succeed())
+		// Nor deleted when the app stops asking for it.
+		update(g, taken, func(a *paasv1.DemoApplication) { a.Spec.Replica = ptr.To[int32](1) })
+		g.Eventually(func(g Gomega) {
+			got := get(g, ns, "taken", &paasv1.DemoApplication{})
+			g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionFalse, paasv1.ReasonAsExpected))
+		}).Should(Succeed())
+		g.Expect(get(g, ns, "taken", &policyv1.PodDisruptionBudget{}).ResourceVersion).To(Equal(theirs.ResourceVersion))
+	})
+}
+
+// TestDisruptionBudgetMustAllowADisruption: the CRD, in both versions, refuses a budget that
+// lets no pod go at the app's fewest pods, which would block every node drain, and accepts
+// one that lets one go: a case of each per rule.
+func TestDisruptionBudgetMustAllowADisruption(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
+	const (
+		noneDown   = "spec.disruptionBudget.maxUnavailable cannot be 0 or 0%"
+		allUp      = "spec.disruptionBudget.minAvailable cannot be 100%"
+		fewestPods = "spec.disruptionBudget.minAvailable must leave at least one pod free to evict"
+	)
+	budget := func(minAvailable, maxUnavailable *intstr.IntOrString) *paasv1.DisruptionBudget {
+		return &paasv1.DisruptionBudget{MinAvailable: minAvailable, MaxUnavailable: maxUnavailable}
+	}
+	n := func(v int32) *intstr.IntOrString { return ptr.To(intstr.FromInt32(v)) }
+	pct := func(v string) *intstr.IntOrString { return ptr.To(intstr.FromString(v)) }
+	autoscaling := func(minReplicas *int32) *paasv1.Autoscaling {
+		return &paasv1.Autoscaling{MinReplicas: minReplicas, MaxReplicas: 5}
+	}
+	for _, tc := range []struct {
+		name        string
+		replica     *int32
+		autoscaling *paasv1.Autoscaling
+		budget      *paasv1.DisruptionBudget
+		message     string // empty: accepted
+	}{
+		{"maxUnavailable 0", ptr.To[int32](3), nil, budget(nil, n(0)), noneDown},
+		{"maxUnavailable 0%", ptr.To[int32](3), nil, budget(nil, pct("00%")), noneDown},
+		{"maxUnavailable 1 of one replica", ptr.To[int32](1), nil, budget(nil, n(1)), ""},
+		{"maxUnavailable 1%, rounded up to a pod", ptr.To[int32](3), nil, budget(nil, pct("1%")), ""},
+		{"minAvailable 100%, even of no replica", ptr.To[int32](0), nil, budget(pct("100%"), nil), allUp},
+		{"minAvailable 99% of 200 replicas", ptr.To[int32](200), nil, budget(pct("99%"), nil), ""},
+		{"minAvailable as many as replica", ptr.To[int32](3), nil, budget(n(3), nil), fewestPods},
+		{"minAvailable one below replica", ptr.To[int32](3), nil, budget(n(2), nil), ""},
+		{"minAvailable 1, replica unset (1)", nil, nil, budget(n(1), nil), fewestPods},
+		{"minAvailable 0, replica unset (1)", nil, nil, budget(n(0), nil), ""},
+		{"minAvailable of no replica: no pod to keep", ptr.To[int32](0), nil, budget(n(1), nil), ""},
+		{"minAvailable 50% of one replica, rounded up to it", ptr.To[int32](1), nil, budget(pct("50%"), nil), fewestPods},
+		{"minAvailable 50% of two replicas", ptr.To[int32](2), nil, budget(pct("50%"), nil), ""},
+		{"minAvailable as many as minReplicas, whatever replica says", ptr.To[int32](5), autoscaling(ptr.To[int32](2)), budget(n(2), nil), fewestPods},
+		{"minAvailable 1, minReplicas unset (1)", ptr.To[int32](5), autoscaling(nil), budget(n(1), nil), fewestPods},
+		{"minAvailable below minReplicas, above replica", ptr.To[int32](1), autoscaling(ptr.To[int32](3)), budget(n(2), nil), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			app := builder.DemoApplication(ns, "budget")
+			app.Spec.Replica, app.Spec.DisruptionBudget = tc.replica, tc.budget
+			if tc.autoscaling != nil {
+				app.Spec.Resources = &paasv1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m")}}
+				app.Spec.Autoscaling = tc.autoscaling
+				app.Spec.Autoscaling.TargetCPUUtilizationPercentage = ptr.To[int32](80)
+			}
+			for _, version := range []string{"v1", "v1beta1"} {
+				g := NewWithT(t)
+				object, err := runtime.DefaultUnstructuredConverter.ToUnstructured(app)
+				g.Expect(err).NotTo(HaveOccurred())
+				u := &unstructured.Unstructured{Object: object}
+				u.SetAPIVersion(paasv1.GroupVersion.Group + "/" + version)
+				u.SetKind("DemoApplication")
+				err = k8sClient.Create(ctx, u, client.DryRunAll)
+				if tc.message == "" {
+					g.Expect(err).NotTo(HaveOccurred(), version)
+				} else {
+					g.Expect(err).To(MatchError(ContainSubstring(tc.message)), version)
+				}
+			}
 		})
 	}
 }
 
-func TestPreStop(t *testing.T) {
-	sleep := func(s int64) *corev1.LifecycleHandler {
-		return &corev1.LifecycleHandler{Sleep: &corev1.SleepAction{Seconds: s}}
-	}
-	for _, tc := range []struct {
-		name   string
-		change func(*paasv1.DemoApplicationSpec)
-		want   *corev1.LifecycleHandler
-	}{
-		{"an app with ports pauses 5 seconds", func(*paasv1.DemoApplicationSpec) {}, sleep(DefaultPreStopSeconds)},
-		{"within a short grace period, less", func(s *paasv1.DemoApplicationSpec) { s.TerminationGracePeriodSeconds = ptr.To[int64](3) }, sleep(2)},
-		{"a grace period of a second leaves no pause", func(s *paasv1.DemoApplicationSpec) { s.TerminationGracePeriodSeconds = ptr.To[int64](1) }, nil},
-		{"an app without ports takes no traffic to drain", func(s *paasv1.DemoApplicationSpec) { s.Ports = nil }, nil},
-		{"the pause declared", func(s *paasv1.DemoApplicationSpec) {
-			s.Lifecycle = &paasv1.Lifecycle{PreStop: &paasv1.LifecycleHandler{Sleep: &paasv1.SleepAction{Seconds: 15}}}
-		}, sleep(15)},
-		{"a pause of 0 is none", func(s *paasv1.DemoApplicationSpec) {
-			s.Lifecycle = &paasv1.Lifecycle{PreStop: &paasv1.LifecycleHandler{Sleep: &paasv1.SleepAction{}}}
-		}, nil},
-		{"a command", func(s *paasv1.DemoApplicationSpec) {
-			s.Lifecycle = &paasv1.Lifecycle{PreStop: &paasv1.LifecycleHandler{Exec: &paasv1.ExecAction{Command: []string{"/app", "drain"}}}}
-		}, &corev1.LifecycleHandler{Exec: &corev1.ExecAction{Command: []string{"/app", "drain"}}}},
-		{"an empty lifecycle is the default", func(s *paasv1.DemoApplicationSpec) { s.Lifecycle = &paasv1.Lifecycle{} }, sleep(DefaultPreStopSeconds)},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			app := builder.DemoApplication("shop", "web")
-			tc.change(&app.Spec)
-			NewWithT(t).Expect(converted[*corev1.LifecycleHandler](preStop(&app.Spec))).To(Equal(tc.want))
+// TestDisruptionBudgetRulesRatchet stores an app whose budget lets no pod go under a copy of
+// the CRD without the budget's rules, then upgrades that CRD: the app can still be changed
+// while its budget and its fewest pods stay as they are, and its budget only changed into
+// one that lets a pod go.
+func TestDisruptionBudgetRulesRatchet(t *testing.T) {
+	g := NewWithT(t)
+	ctx := context.Background()
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
+	app := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "budget.ratchet.paas.cmft.com/v1", "kind": "DemoApplication",
+		"metadata": map[string]any{"name": "before", "namespace": ns},
+		"spec":     map[string]any{"image": "nginx:1.27", "replica": int64(3), "disruptionBudget": map[string]any{"minAvailable": int64(3)}},
+	}}
+	change := storedBeforeTheRules(t, app, func(schema any) {
+		withoutRules(schema, func(rule string) bool {
+			return strings.Contains(rule, "self.disruptionBudget.minAvailable") || strings.Contains(rule, "'^0*100%$'") || strings.Contains(rule, "'^0+%$'")
 		})
-	}
-}
+	})
+	const fewestPods = "spec.disruptionBudget.minAvailable must leave at least one pod free to evict"
+	another := app.DeepCopy()
+	another.SetName("after")
+	g.Eventually(func() error { return k8sClient.Create(ctx, another, client.DryRunAll) }).Should(MatchError(ContainSubstring(fewestPods)))
 
-func TestURLOf(t *testing.T) {
-	for _, tc := range []struct {
-		name    string
-		ingress *paasv1.Ingress
-		want    string
-	}{
-		{"no Ingress", nil, ""},
-		{"an Ingress for every host", &paasv1.Ingress{}, ""},
-		{"the first host but wildcards", &paasv1.Ingress{Hosts: []string{"*.shop.example.com", "shop.example.com", "b.example.com"}}, "http://shop.example.com"},
-		{"https with a certificate", &paasv1.Ingress{Hosts: []string{"shop.example.com"}, TLSSecretName: "shop-tls"}, "https://shop.example.com"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			app := builder.DemoApplication("shop", "web")
-			app.Spec.Ingress = tc.ingress
-			NewWithT(t).Expect(urlOf(app)).To(Equal(tc.want))
-		})
-	}
+	g.Expect(change(func(spec map[string]any) { spec["image"] = "nginx:1.28" })).To(Succeed())
+	g.Expect(change(func(spec map[string]any) { spec["replica"] = int64(4) })).To(Succeed())
+	g.Expect(change(func(spec map[string]any) { spec["replica"] = int64(2) })).To(MatchError(ContainSubstring(fewestPods)))
+	g.Expect(change(func(spec map[string]any) { spec["disruptionBudget"] = map[string]any{"minAvailable": int64(4)} })).
+		To(MatchError(ContainSubstring(fewestPods)))
+	g.Expect(change(func(spec map[string]any) { spec["disruptionBudget"] = map[string]any{"minAvailable": "100%"} })).
+		To(MatchError(ContainSubstring("spec.disruptionBudget.minAvailable cannot be 100%")))
+	g.Expect(change(func(spec map[string]any) { spec["disruptionBudget"] = map[string]any{"maxUnavailable": int64(0)} })).
+		To(MatchError(ContainSubstring("spec.disruptionBudget.maxUnavailable cannot be 0 or 0%")))
+	g.Expect(change(func(spec map[string]any) { spec["disruptionBudget"] = map[string]any{"minAvailable": int64(2)} })).To(Succeed())
 }

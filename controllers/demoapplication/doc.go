@@ -18,21 +18,26 @@ limitations under the License.
 // DemoApplication into a Deployment, a Service, per-pod Services, an Ingress or a Gateway API
 // HTTPRoute, a HorizontalPodAutoscaler, a NetworkPolicy and a PodDisruptionBudget.
 //
-// Reconcile (controller.go) runs the steps (steps.go) on one scope (scope.go) that carries
-// what each step observed and how it failed. A step builds the desired object with a pure
-// builder and applies it through apply.go, server-side apply that never touches an object the
-// operator does not own. The builders: desired.go (the Deployment and its pod template, the
-// Services, the Ingress, the autoscaler), initcontainers.go (init containers and sidecars),
-// lifecycle.go (the pause before a container stops), podsecurity.go (the namespace's Pod Security
-// level, which the pod's security context meets), configrollout.go (the hash of the ConfigMaps
-// and Secrets the pods use, which rolls them out when those change), defaults.go (which
-// defaults a Deployment was built with, so that new ones come with the app's next rollout),
-// httproute.go, networkpolicy.go and disruptionbudget.go (their objects and steps);
-// convert.go copies between typed API values and apply configurations.
+// Reconcile (controller.go) runs one step per entry of the table of owned kinds (kinds.go), in
+// order, on one scope (scope.go) that carries what each step observed and how it failed. An
+// entry says how its object is built (a pure builder), which parent it waits for, how it is
+// compared, watched and cached, and how what is observed of it becomes a cause; most steps are
+// the one generic child step, reconcileChild. Objects are applied through apply.go, server-side
+// apply that never touches an object the operator does not own. One file per owned kind holds
+// its entry, builder, step specifics and cause: deployment.go, service.go, podservices.go,
+// ingress.go, httproute.go, autoscaler.go, networkpolicy.go and disruptionbudget.go;
+// objectmeta.go what they share. The pod template is built in podtemplate.go, as an ordered
+// list of transformations of the spec, then completed from the cluster: podsecurity.go (the
+// namespace's Pod Security level, which the pod's security context meets), configrollout.go
+// (the hash of the ConfigMaps and Secrets the pods use, which rolls them out when those
+// change), defaults.go (which defaults a Deployment was built with, so that new ones come with
+// the app's next rollout). convert.go copies between typed API values and apply
+// configurations.
 //
 // At the end of the pass, status (status.go, with url.go for the app's address), Events
 // (events.go), the metrics (metrics.go) and the requeue decision read that scope. Why an app
-// is not available is read from its pods (podcauses.go: a pod's waiting, crashing or
-// unscheduled cause) and from its autoscaler and Ingress (servingcauses.go). cache.go holds
-// the transforms the manager's cache applies to ReplicaSets, ConfigMaps and Secrets.
+// is not available is read from its pods (pods.go and podcauses.go: a pod's waiting, crashing
+// or unscheduled cause) and from its autoscaler, Ingress and HTTPRoute (their files, with
+// servingcauses.go). cache.go holds the transforms the manager's cache applies to ReplicaSets,
+// ConfigMaps and Secrets.
 package demoapplication

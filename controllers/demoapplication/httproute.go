@@ -25,8 +25,10 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 	gatewayv1ac "sigs.k8s.io/gateway-api/applyconfiguration/apis/v1"
 
@@ -35,6 +37,27 @@ import (
 
 // The HTTPRoute of an app that asks for one: a Gateway API route of the app's name to its
 // Service, the alternative to its Ingress.
+
+// httpRouteKind is the app's HTTPRoute, in ownedKinds: on a cluster that served the Gateway
+// API's HTTPRoutes as the operator started, and otherwise a cause for an app that asks for one.
+var httpRouteKind = owned{
+	name:   "HTTPRoute",
+	object: func() client.Object { return &gatewayv1.HTTPRoute{} },
+	failed: paasv1.ReasonHTTPRouteFailed,
+	build:  fromApp(newHTTPRoute),
+	parent: &serviceKind,
+	observe: func(_ *Reconciler, _ context.Context, s *scope, obj client.Object) {
+		if c := httpRouteCause(s.app, obj.(*gatewayv1.HTTPRoute)); c != nil {
+			s.causes = append(s.causes, c)
+		}
+	},
+	extract: extractWith(gatewayv1ac.ExtractHTTPRoute),
+	// A route's status is its Gateways' report on it, which the app's status shows.
+	watch: changed,
+	unserved: &cause{reason: paasv1.ReasonGatewayAPIMissing, stalls: true,
+		message: "spec.httpRoute asks for an HTTPRoute, and the cluster had no Gateway API CRD httproutes.gateway.networking.k8s.io " +
+			"(version v1) when the operator started: install the Gateway API's CRDs, then restart the operator"},
+}
 
 // newHTTPRoute returns the HTTPRoute that routes app's hostnames and paths, as the Gateways
 // it names receive them, to its Service, or nil when app asks for none. Each path is a rule
@@ -117,42 +140,6 @@ func httpRouteURL(app *paasv1.DemoApplication) string {
 	return ""
 }
 
-// reconcileHTTPRoute applies the desired HTTPRoute while the app has its Service, or
-// deletes ours when the app asks for none or has no Service: the route names its Service
-// alone, and would route to whichever holds that name. On a cluster that had no Gateway API
-// when the operator started, an app that asks for a route gets a cause that says so.
-func (r *Reconciler) reconcileHTTPRoute(ctx context.Context, s *scope) {
-	const step = paasv1.ReasonHTTPRouteFailed
-	if !r.gatewayAPI {
-		if s.app.Spec.HTTPRoute != nil {
-			s.causes = append(s.causes, &cause{reason: paasv1.ReasonGatewayAPIMissing, stalls: true,
-				message: "spec.httpRoute asks for an HTTPRoute, and the cluster had no Gateway API CRD httproutes.gateway.networking.k8s.io " +
-					"(version v1) when the operator started: install the Gateway API's CRDs, then restart the operator"})
-		}
-		return
-	}
-	current := &gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Name: s.app.Name, Namespace: s.app.Namespace}}
-	desired := newHTTPRoute(s.app)
-	switch {
-	case desired == nil:
-		r.deleteStep(ctx, s, step, current)
-	case !s.serviceKnown:
-		// Whether the Service is the app's is not known: the route stays as it is.
-	case s.service == nil:
-		s.wait(paasv1.ReasonServiceFailed, "the HTTPRoute waits for a Service of the app's own")
-		r.deleteStep(ctx, s, step, current)
-	default:
-		done, err := r.apply(ctx, s.app, current, desired)
-		s.note(current, done)
-		s.fail(step, err)
-		if done != absent {
-			if c := httpRouteCause(s.app, current); c != nil {
-				s.causes = append(s.causes, c)
-			}
-		}
-	}
-}
-
 // httpRouteCause returns why route, app's, does not serve it, in the Gateways' words: a
 // Gateway it names that has not reported on it, refused it, or cannot resolve its backend.
 // Nil when every Gateway it names accepted it with its backend resolved.
@@ -220,4 +207,17 @@ func sameParent(app *paasv1.DemoApplication, a, b gatewayv1.ParentReference) boo
 		ptr.Deref(a.SectionName, "") == ptr.Deref(b.SectionName, "") &&
 		ptr.Deref(a.Group, gatewayv1.GroupName) == ptr.Deref(b.Group, gatewayv1.GroupName) &&
 		ptr.Deref(a.Kind, "Gateway") == ptr.Deref(b.Kind, "Gateway")
+}
+
+// GatewayAPIServed reports whether the cluster serves the Gateway API's HTTPRoutes, v1, as
+// mapper finds them: the operator runs on clusters without them, where it neither watches
+// nor writes routes.
+func GatewayAPIServed(mapper meta.RESTMapper) (bool, error) {
+	gk := schema.GroupKind{Group: gatewayv1.GroupName, Kind: "HTTPRoute"}
+	if _, err := mapper.RESTMapping(gk, gatewayv1.GroupVersion.Version); meta.IsNoMatchError(err) {
+		return false, nil
+	} else if err != nil {
+		return false, fmt.Errorf("asking the API server whether it serves %s %s: %w", gk, gatewayv1.GroupVersion.Version, err)
+	}
+	return true, nil
 }

@@ -17,19 +17,29 @@ limitations under the License.
 package demoapplication
 
 import (
-	"context"
-
 	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	metav1ac "k8s.io/client-go/applyconfigurations/meta/v1"
 	networkingv1ac "k8s.io/client-go/applyconfigurations/networking/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 )
 
 // The NetworkPolicy of an app that enables one: the app's pods take connections to their
 // ports from the peers the spec names, and from none else.
+
+// networkPolicyKind is the app's NetworkPolicy, in ownedKinds. It names no parent: it selects
+// the app's pods alone, whoever runs them, and only ever takes connections away from them.
+var networkPolicyKind = owned{
+	name:    "NetworkPolicy",
+	object:  func() client.Object { return &networkingv1.NetworkPolicy{} },
+	failed:  paasv1.ReasonNetworkPolicyFailed,
+	build:   fromApp(newNetworkPolicy),
+	extract: extractWith(networkingv1ac.ExtractNetworkPolicy),
+	watch:   changed,
+}
 
 // namespaceNameLabel is the label the API server gives every namespace, its name.
 const namespaceNameLabel = "kubernetes.io/metadata.name"
@@ -96,17 +106,4 @@ func labelSelector(s *paasv1.LabelSelector) *metav1ac.LabelSelectorApplyConfigur
 		out.WithMatchExpressions(metav1ac.LabelSelectorRequirement().WithKey(e.Key).WithOperator(e.Operator).WithValues(values...))
 	}
 	return out
-}
-
-// reconcileNetworkPolicy applies the desired NetworkPolicy, or deletes ours when the app
-// does not enable one. It selects the app's pods alone, whoever runs them: it only ever
-// takes connections away from them.
-func (r *Reconciler) reconcileNetworkPolicy(ctx context.Context, s *scope) {
-	const step = paasv1.ReasonNetworkPolicyFailed
-	current := &networkingv1.NetworkPolicy{ObjectMeta: metav1.ObjectMeta{Name: s.app.Name, Namespace: s.app.Namespace}}
-	if desired := newNetworkPolicy(s.app); desired != nil {
-		r.applyStep(ctx, s, step, current, desired)
-		return
-	}
-	r.deleteStep(ctx, s, step, current)
 }

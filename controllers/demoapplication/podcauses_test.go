@@ -198,34 +198,12 @@ func BenchmarkCauseToStatus(b *testing.B) {
 	})
 }
 
-// podCauseApp creates an app with one pod its Deployment runs, and plays the Deployment
-// controller: one pod, not ready.
-func podCauseApp(t *testing.T, g Gomega) (*paasv1.DemoApplication, *corev1.Pod) {
-	t.Helper()
-	ns := testenv.NewNamespace(t, k8sClient, "test-")
-	app := builder.DemoApplication(ns, "web")
-	g.Expect(k8sClient.Create(context.Background(), app)).To(Succeed())
-	var pod *corev1.Pod
-	g.Eventually(func(g Gomega) { pod = newAppPod(g, app, "web-6b7f9-aaaaa") }).Should(Succeed())
-	setDeploymentStatus(g, app, appsv1.DeploymentStatus{Replicas: 1})
-	return app, pod
-}
-
 // setDeploymentStatus writes the app's Deployment's status, as its controller would.
 func setDeploymentStatus(g Gomega, app *paasv1.DemoApplication, status appsv1.DeploymentStatus) {
 	g.Eventually(func(g Gomega) {
 		d := get(g, app.Namespace, app.Name, &appsv1.Deployment{})
 		d.Status = status
 		g.Expect(k8sClient.Status().Update(context.Background(), d)).To(Succeed())
-	}).Should(Succeed())
-}
-
-// setPodStatus writes pod's status as the kubelet would.
-func setPodStatus(g Gomega, pod *corev1.Pod, status corev1.PodStatus) {
-	g.Eventually(func(g Gomega) {
-		g.Expect(k8sClient.Get(context.Background(), client.ObjectKeyFromObject(pod), pod)).To(Succeed())
-		pod.Status = status
-		g.Expect(k8sClient.Status().Update(context.Background(), pod)).To(Succeed())
 	}).Should(Succeed())
 }
 
@@ -242,15 +220,6 @@ func recordPodEvent(g Gomega, pod *corev1.Pod, container, reason, message string
 		InvolvedObject: ref, Reason: reason, Message: message, Type: corev1.EventTypeWarning,
 		Source: corev1.EventSource{Component: "kubelet", Host: "node-1"}, FirstTimestamp: now, LastTimestamp: now, Count: 3,
 	})).To(Succeed())
-}
-
-// eventually waits for the app's condition t to have status and reason, within the issue's
-// budget, and returns it.
-func eventually(g Gomega, app *paasv1.DemoApplication, t string, status metav1.ConditionStatus, reason string) metav1.Condition {
-	g.Eventually(func(g Gomega) *paasv1.DemoApplication {
-		return get(g, app.Namespace, app.Name, app)
-	}, 10*time.Second, 50*time.Millisecond).Should(haveCondition(t, status, reason))
-	return condition(app, t)
 }
 
 // TestReadinessFailureReachesStatus: a container that runs and fails its readiness probe keeps
@@ -390,4 +359,39 @@ func TestForeignPodChangesNothing(t *testing.T) {
 	g.Consistently(func(g Gomega) *paasv1.DemoApplication { return get(g, app.Namespace, app.Name, app) }, 3*time.Second, 100*time.Millisecond).
 		Should(haveCondition(paasv1.ConditionDegraded, metav1.ConditionFalse, paasv1.ReasonAsExpected))
 	g.Expect(eventNotes(g, app.Namespace, app.Name, paasv1.ReasonOOMKilled)).To(BeEmpty())
+}
+
+// TestHelperContainerFailuresReachStatus plays the kubelet: an init container that keeps
+// failing, then, once it completed, a sidecar that crash-loops. The app is Degraded for each,
+// naming the pod and the container; a completed init container is not a failure.
+func TestHelperContainerFailuresReachStatus(t *testing.T) {
+	g := NewWithT(t)
+	app, pod := podCauseApp(t, g)
+	lastExit := corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 1, Reason: "Error"}}
+	running := corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: metav1.Now()}}
+
+	setPodStatus(g, pod, corev1.PodStatus{Phase: corev1.PodPending,
+		InitContainerStatuses: []corev1.ContainerStatus{{Name: "migrate", RestartCount: 3, LastTerminationState: lastExit,
+			State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "CrashLoopBackOff",
+				Message: "back-off 40s restarting failed container=migrate pod=" + pod.Name}}}},
+		ContainerStatuses: []corev1.ContainerStatus{{Name: "app", State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "PodInitializing"}}}}})
+	degraded := eventually(g, app, paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonCrashLoopBackOff)
+	g.Expect(degraded.Message).To(Equal("Pod web-6b7f9-aaaaa, container migrate: " +
+		"back-off 40s restarting failed container=migrate pod=web-6b7f9-aaaaa; last exited with code 1 (Error)"))
+
+	completed := corev1.ContainerStatus{Name: "migrate",
+		State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 0, Reason: "Completed"}}}
+	setPodStatus(g, pod, corev1.PodStatus{Phase: corev1.PodRunning,
+		InitContainerStatuses: []corev1.ContainerStatus{
+			{Name: "proxy", RestartCount: 2, LastTerminationState: lastExit, State: running, Started: ptr.To(true)}, completed},
+		ContainerStatuses: []corev1.ContainerStatus{{Name: "app", Ready: true, Started: ptr.To(true), State: running}}})
+	g.Eventually(func(g Gomega) metav1.Condition {
+		return condition(get(g, app.Namespace, app.Name, app), paasv1.ConditionDegraded)
+	}, 10*time.Second, 50*time.Millisecond).Should(And(HaveField("Reason", paasv1.ReasonCrashLoopBackOff),
+		HaveField("Message", "Pod web-6b7f9-aaaaa, container proxy: restarted 2 times; last exited with code 1 (Error)")))
+
+	setPodStatus(g, pod, corev1.PodStatus{Phase: corev1.PodRunning,
+		InitContainerStatuses: []corev1.ContainerStatus{{Name: "proxy", Ready: true, Started: ptr.To(true), State: running}, completed},
+		ContainerStatuses:     []corev1.ContainerStatus{{Name: "app", Ready: true, Started: ptr.To(true), State: running}}})
+	eventually(g, app, paasv1.ConditionDegraded, metav1.ConditionFalse, paasv1.ReasonAsExpected)
 }

@@ -19,8 +19,6 @@ package demoapplication_test
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -32,7 +30,6 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/yaml"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/controllers/demoapplication"
@@ -138,48 +135,6 @@ func TestPodSecurityRulesRatchet(t *testing.T) {
 	})).To(MatchError(ContainSubstring("capabilities.add may hold NET_BIND_SERVICE alone")))
 }
 
-// storedBeforeTheRules stores app, of a group of its own (so that the suite's CRD stays as it
-// is), under a copy of the CRD in that group whose v1 schema without has taken rules out of,
-// as the CRD was before them, then upgrades that copy to the CRD of today. It returns change,
-// which dry-runs an update of the stored app by mutate.
-func storedBeforeTheRules(t *testing.T, app *unstructured.Unstructured, without func(schema any)) (change func(mutate func(spec map[string]any)) error) {
-	t.Helper()
-	g := NewWithT(t)
-	ctx := context.Background()
-	data, err := os.ReadFile(filepath.Join(testenv.Root(), "config/crd/bases/paas.cmft.com_demoapplications.yaml"))
-	g.Expect(err).NotTo(HaveOccurred())
-	crd := &unstructured.Unstructured{}
-	group := app.GroupVersionKind().Group
-	g.Expect(yaml.Unmarshal([]byte(strings.ReplaceAll(string(data), "paas.cmft.com", group)), &crd.Object)).To(Succeed())
-	versions, _, _ := unstructured.NestedSlice(crd.Object, "spec", "versions")
-	current := versions[0].(map[string]any)
-	g.Expect(current["name"]).To(Equal("v1"))
-	g.Expect(unstructured.SetNestedSlice(crd.Object, []any{current}, "spec", "versions")).To(Succeed())
-	upgraded := crd.DeepCopy()
-	without(current)
-	g.Expect(unstructured.SetNestedSlice(crd.Object, []any{current}, "spec", "versions")).To(Succeed())
-	g.Expect(k8sClient.Create(ctx, crd)).To(Succeed())
-	t.Cleanup(func() { _ = k8sClient.Delete(context.Background(), crd) })
-	g.Eventually(func() error { return k8sClient.Create(ctx, app.DeepCopy()) }).Should(Succeed())
-
-	upgraded.SetResourceVersion("")
-	g.Eventually(func() error {
-		if err := k8sClient.Get(ctx, client.ObjectKeyFromObject(crd), crd); err != nil {
-			return err
-		}
-		upgraded.SetResourceVersion(crd.GetResourceVersion())
-		return k8sClient.Update(ctx, upgraded.DeepCopy())
-	}).Should(Succeed())
-	return func(mutate func(spec map[string]any)) error {
-		stored := app.DeepCopy()
-		if err := k8sClient.Get(ctx, client.ObjectKeyFromObject(app), stored); err != nil {
-			return err
-		}
-		mutate(stored.Object["spec"].(map[string]any))
-		return k8sClient.Update(ctx, stored, client.DryRunAll)
-	}
-}
-
 // withoutPodSecurityRules takes out of a CRD version's schema the rules that refuse what Pod
 // Security denies a pod author, as the CRD was before them.
 func withoutPodSecurityRules(schema any) {
@@ -192,30 +147,6 @@ func withoutPodSecurityRules(schema any) {
 			n["enum"] = append(enum, "Unconfined")
 		}
 	})
-}
-
-// withoutRules takes the CEL rules drop matches out of schema.
-func withoutRules(schema any, drop func(rule string) bool) {
-	eachSchema(schema, func(n map[string]any) {
-		if rules, ok := n["x-kubernetes-validations"].([]any); ok {
-			n["x-kubernetes-validations"] = slices.DeleteFunc(rules, func(r any) bool { return drop(r.(map[string]any)["rule"].(string)) })
-		}
-	})
-}
-
-// eachSchema calls visit on every object of a schema.
-func eachSchema(node any, visit func(map[string]any)) {
-	switch n := node.(type) {
-	case map[string]any:
-		visit(n)
-		for _, child := range n {
-			eachSchema(child, visit)
-		}
-	case []any:
-		for _, child := range n {
-			eachSchema(child, visit)
-		}
-	}
 }
 
 // TestRestrictedNamespaceGetsSecurityDefaults runs an app that sets no security context in a

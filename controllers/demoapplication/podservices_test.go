@@ -36,30 +36,6 @@ import (
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
-// newAppPod plays the Deployment and ReplicaSet controllers, which envtest does not run: a
-// pod of app's Deployment, controlled by the Deployment's ReplicaSet, with the template's
-// labels and annotations. The pod labeler, which runs in the suite's manager, gives it its
-// pod-name label.
-func newAppPod(g Gomega, app *paasv1.DemoApplication, name string) *corev1.Pod {
-	d := get(g, app.Namespace, app.Name, &appsv1.Deployment{})
-	rs := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Namespace: app.Namespace, Name: d.Name + "-rs", Labels: d.Spec.Template.Labels}}
-	_, err := controllerutil.CreateOrUpdate(context.Background(), k8sClient, rs, func() error {
-		rs.Spec.Selector, rs.Spec.Template = d.Spec.Selector, d.Spec.Template
-		return controllerutil.SetControllerReference(d, rs, k8sClient.Scheme())
-	})
-	g.Expect(err).NotTo(HaveOccurred())
-	pod := &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{
-			Namespace: app.Namespace, Name: name,
-			Labels: d.Spec.Template.Labels, Annotations: d.Spec.Template.Annotations,
-		},
-		Spec: d.Spec.Template.Spec,
-	}
-	g.Expect(controllerutil.SetControllerReference(rs, pod, k8sClient.Scheme())).To(Succeed())
-	g.Expect(k8sClient.Create(context.Background(), pod)).To(Succeed())
-	return pod
-}
-
 // podServices returns the names of the per-pod Services of app.
 func podServices(g Gomega, app *paasv1.DemoApplication) []string {
 	list := &corev1.ServiceList{}

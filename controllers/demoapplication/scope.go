@@ -60,8 +60,6 @@ type scope struct {
 	recheckAfter time.Duration
 	// podServices counts the per-pod Services in place; nil when they could not be listed.
 	podServices *int32
-	// url is where the app answers (urlOf), "" nowhere; nil when the pass could not tell.
-	url *string
 	// failures are what the steps could not do, in the order they met them.
 	failures []failure
 	// created, updated and deleted are the objects the pass created, brought back to the

@@ -49,8 +49,8 @@ func setStatus(s *scope) {
 	if s.podServices != nil {
 		app.Status.PodServices = *s.podServices
 	}
-	if s.url != nil {
-		app.Status.URL = *s.url
+	if url := observedURL(s); url != nil {
+		app.Status.URL = *url
 	}
 	setDegradedCondition(s)
 	setSummaryConditions(s)

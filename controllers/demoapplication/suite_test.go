@@ -17,13 +17,9 @@ limitations under the License.
 package demoapplication_test
 
 import (
-	"context"
 	"os"
 	"testing"
-	"time"
 
-	. "github.com/onsi/gomega"
-	eventsv1 "k8s.io/api/events/v1"
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -47,30 +43,4 @@ func TestMain(m *testing.M) {
 	os.Exit(controllersuite.Run(m, func(s *controllersuite.Suite) {
 		suite, cfg, k8sClient, mgr, writes = s, s.Config, s.Client, s.Manager, s.Requests
 	}))
-}
-
-// eventNotes returns the notes of the events of reason recorded about the named object.
-func eventNotes(g Gomega, namespace, name, reason string) []string {
-	list := &eventsv1.EventList{}
-	g.Expect(k8sClient.List(context.Background(), list, client.InNamespace(namespace))).To(Succeed())
-	var notes []string
-	for _, e := range list.Items {
-		if e.Regarding.Name == name && e.Reason == reason {
-			notes = append(notes, e.Note)
-		}
-	}
-	return notes
-}
-
-// eventCount counts the events of reason recorded about the named object.
-func eventCount(g Gomega, namespace, name, reason string) int {
-	return len(eventNotes(g, namespace, name, reason))
-}
-
-// writesNothing asserts that, converged, the operator writes nothing under prefixes, where it
-// wrote the objects: once its last write has landed (quiesced), none follows for two seconds more.
-func writesNothing(g Gomega, prefixes ...string) {
-	before := suite.Quiesced(g, prefixes...)
-	g.Expect(before).To(BeNumerically(">", 0), "the operator's writes under %v", prefixes)
-	g.Consistently(func() int { return suite.WritesUnder(prefixes...) }, 2*time.Second).Should(Equal(before), "writes under %v", prefixes)
 }

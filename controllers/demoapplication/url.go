@@ -19,6 +19,8 @@ package demoapplication
 import (
 	"strings"
 
+	"k8s.io/utils/ptr"
+
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 )
 
@@ -43,4 +45,18 @@ func urlOf(app *paasv1.DemoApplication) string {
 		}
 	}
 	return ""
+}
+
+// observedURL returns where the app answers, as the pass observed it: "" when its Ingress
+// waits for a Service of the app's own; nil when the pass could not tell whether it has one.
+func observedURL(s *scope) *string {
+	if s.app.Spec.Ingress != nil {
+		if !s.serviceKnown {
+			return nil
+		}
+		if s.service == nil {
+			return ptr.To("")
+		}
+	}
+	return ptr.To(urlOf(s.app))
 }

@@ -24,6 +24,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -32,10 +33,7 @@ import (
 
 	"github.com/operator-framework/operator-lib/proxy"
 	appsv1 "k8s.io/api/apps/v1"
-	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
-	networkingv1 "k8s.io/api/networking/v1"
-	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
@@ -236,8 +234,8 @@ func managedSelector() labels.Selector {
 }
 
 // cacheOptions keeps the caches small: pods and ReplicaSets as metadata trimmed to what the
-// controllers read, and only the Deployments, ReplicaSets, Services, Ingresses,
-// autoscalers, NetworkPolicies, disruption budgets (and HTTPRoutes, newCache) the operator manages.
+// controllers read, and only the ReplicaSets (and, newCache, the objects of the kinds the
+// DemoApplication controller owns) that the operator manages.
 // Both controllers share the pod informer; without the labeler, which must see every pod, it
 // holds the DemoApplications' pods alone.
 func (o *Options) cacheOptions() cache.Options {
@@ -250,14 +248,8 @@ func (o *Options) cacheOptions() cache.Options {
 	}
 	opts := cache.Options{
 		ByObject: map[client.Object]cache.ByObject{
-			&corev1.Pod{}:                            pods,
-			&appsv1.Deployment{}:                     {Label: managed},
-			&appsv1.ReplicaSet{}:                     {Label: managed, Transform: demoapplication.ReplicaSetCacheTransform},
-			&corev1.Service{}:                        {Label: managed},
-			&networkingv1.Ingress{}:                  {Label: managed},
-			&autoscalingv2.HorizontalPodAutoscaler{}: {Label: managed},
-			&networkingv1.NetworkPolicy{}:            {Label: managed},
-			&policyv1.PodDisruptionBudget{}:          {Label: managed},
+			&corev1.Pod{}:        pods,
+			&appsv1.ReplicaSet{}: {Label: managed, Transform: demoapplication.ReplicaSetCacheTransform},
 			// Watched as metadata, trimmed to their identity: no ConfigMap's or Secret's data is
 			// cached.
 			&corev1.ConfigMap{}: {Transform: demoapplication.ConfigCacheTransform},
@@ -275,16 +267,15 @@ func (o *Options) cacheOptions() cache.Options {
 	return opts
 }
 
-// newCache builds the manager's cache, with the HTTPRoutes the operator manages on a
-// cluster that serves them: a cache setting for a kind the cluster lacks fails its start.
+// newCache builds the manager's cache, with the objects the operator manages of the kinds the
+// DemoApplication controller owns: the Gateway API's only on a cluster that serves them, as a
+// cache setting for a kind the cluster lacks fails its start.
 func newCache(cfg *rest.Config, opts cache.Options) (cache.Cache, error) {
 	served, err := demoapplication.GatewayAPIServed(opts.Mapper)
 	if err != nil {
 		return nil, err
 	}
-	if served {
-		opts.ByObject[&gatewayv1.HTTPRoute{}] = cache.ByObject{Label: managedSelector()}
-	}
+	maps.Copy(opts.ByObject, demoapplication.CacheByObject(served))
 	return cache.New(cfg, opts)
 }
 

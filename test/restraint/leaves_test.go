@@ -33,6 +33,7 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/value"
 
+	"github.com/cmft/demo-operator/controllers/demoapplication"
 	"github.com/cmft/demo-operator/controllers/wellknown"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
@@ -258,6 +259,14 @@ func TestEveryLeafIsHeld(t *testing.T) {
 						"refused by the API server's own validation: give the leaf a valid value (by) that proves the restraint holds it")
 				}
 			})
+		}
+	}
+	// The table of owned kinds is what the operator writes: a kind added there must be written
+	// above, by an app that asks for it, and its fields classified in leaves.
+	for _, k := range demoapplication.OwnedKinds() {
+		if _, ok := leaves[k.Kind]; !ok || counts[k.Kind] == 0 {
+			t.Errorf("%s, a kind the operator owns (demoapplication.OwnedKinds), has no leaves or no object written here: "+
+				"give newWeb's apps one and classify its fields", k.Kind)
 		}
 	}
 	t.Logf("fields the operator writes, by kind: %v; %d pinned, each written with another value", counts, held)

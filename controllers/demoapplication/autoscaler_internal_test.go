@@ -17,7 +17,6 @@ limitations under the License.
 package demoapplication
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -25,7 +24,6 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
-	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
@@ -91,29 +89,6 @@ func TestAutoscalerCause(t *testing.T) {
 	}
 }
 
-// TestResultRechecks: a pass that met a cause which stalls later looks again when it would, and
-// no later than a conflict's retry.
-func TestResultRechecks(t *testing.T) {
-	g := NewWithT(t)
-	r := &Reconciler{ConflictRetryInterval: time.Minute}
-	res, err := r.result(&scope{recheckAfter: 90 * time.Second})
-	g.Expect(err).NotTo(HaveOccurred())
-	g.Expect(res.RequeueAfter).To(Equal(90 * time.Second))
-	s := &scope{}
-	s.recheck(3 * time.Minute)
-	s.recheck(time.Minute)
-	s.recheck(0)
-	g.Expect(s.recheckAfter).To(Equal(time.Minute), "the earliest")
-	s.recheck(2 * time.Minute)
-	s.fail(paasv1.ReasonServiceFailed, &conflictError{kind: "Service", name: "web"})
-	s.recheckAfter = 10 * time.Second
-	res, err = r.result(s)
-	g.Expect(err).NotTo(HaveOccurred())
-	g.Expect(res.RequeueAfter).To(Equal(10 * time.Second))
-	res, _ = r.result(&scope{})
-	g.Expect(res.RequeueAfter).To(BeZero(), "nothing to look for: no polling")
-}
-
 // TestAutoscalerWatchIgnoresMetrics: of an autoscaler's status, only a change of its conditions
 // reconciles the app; its metrics and replicas change at every sync.
 func TestAutoscalerWatchIgnoresMetrics(t *testing.T) {
@@ -129,41 +104,4 @@ func TestAutoscalerWatchIgnoresMetrics(t *testing.T) {
 	inactive := old.DeepCopy()
 	inactive.Status.Conditions[0].Status, inactive.Status.Conditions[0].Reason = corev1.ConditionFalse, "FailedGetResourceMetric"
 	g.Expect(changed.Update(event.UpdateEvent{ObjectOld: old, ObjectNew: inactive})).To(BeTrue())
-}
-
-// TestIngressWithoutAddress: an Ingress with no address is given the grace period, then told
-// as a Warning Event, never as a condition: some controllers serve and never report one.
-func TestIngressWithoutAddress(t *testing.T) {
-	classless := func(age time.Duration, addresses ...networkingv1.IngressLoadBalancerIngress) *networkingv1.Ingress {
-		in := &networkingv1.Ingress{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "web", CreationTimestamp: metav1.NewTime(time.Now().Add(-age))}}
-		in.Status.LoadBalancer.Ingress = addresses
-		return in
-	}
-	t.Run("within the grace period: looked at again when it ends", func(t *testing.T) {
-		g := NewWithT(t)
-		r, recorder := recordingReconciler(g, 1)
-		s := &scope{app: testApp()}
-		r.observeIngress(context.Background(), s, classless(30*time.Second))
-		g.Expect(s.recheckAfter).To(BeNumerically("~", 90*time.Second, 5*time.Second))
-		g.Expect(s.causes).To(BeEmpty())
-		g.Expect(recorder.Events).To(BeEmpty())
-	})
-	t.Run("past it: a Warning Event", func(t *testing.T) {
-		g := NewWithT(t)
-		r, recorder := recordingReconciler(g, 1)
-		s := &scope{app: testApp()}
-		r.observeIngress(context.Background(), s, classless(3*time.Minute))
-		g.Expect(s.recheckAfter).To(BeZero())
-		g.Expect(s.causes).To(BeEmpty(), "no condition: it may be served all the same")
-		g.Expect(<-recorder.Events).To(Equal("Warning IngressNotServed Ingress web has no address 2m0s after its creation: " +
-			"no Ingress controller reported serving it (some, such as Skipper, never report one)"))
-	})
-	t.Run("an address: nothing to say", func(t *testing.T) {
-		g := NewWithT(t)
-		r, recorder := recordingReconciler(g, 1)
-		s := &scope{app: testApp()}
-		r.observeIngress(context.Background(), s, classless(time.Hour, networkingv1.IngressLoadBalancerIngress{Hostname: "lb.example.test"}))
-		g.Expect(s.recheckAfter).To(BeZero())
-		g.Expect(recorder.Events).To(BeEmpty())
-	})
 }

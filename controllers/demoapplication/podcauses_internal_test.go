@@ -318,3 +318,19 @@ func TestTerminationMessageIsCut(t *testing.T) {
 	got := podsCause([]corev1.Pod{podWith("web-0", corev1.PodRunning, status)})
 	NewWithT(t).Expect(len(got.message)).To(BeNumerically("<", 400))
 }
+
+// TestCompletedInitContainerIsNoCause: an init container that ran to completion is done,
+// where a sidecar that exited 0 is restarted: it crashed.
+func TestCompletedInitContainerIsNoCause(t *testing.T) {
+	g := NewWithT(t)
+	done := corev1.ContainerStatus{Name: "migrate", State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 0, Reason: "Completed"}}}
+	pod := podWith("web-1", corev1.PodRunning, ready)
+	pod.Spec.InitContainers = []corev1.Container{{Name: "migrate"}}
+	pod.Status.InitContainerStatuses = []corev1.ContainerStatus{done}
+	g.Expect(podsCause([]corev1.Pod{pod})).To(BeNil())
+
+	pod.Spec.InitContainers[0].RestartPolicy = ptr.To(corev1.ContainerRestartPolicyAlways)
+	c := podsCause([]corev1.Pod{pod})
+	g.Expect(c).NotTo(BeNil())
+	g.Expect(c.reason).To(Equal(paasv1.ReasonCrashLoopBackOff))
+}

@@ -18,37 +18,106 @@ package demoapplication_test
 
 import (
 	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
 	"testing"
 	"time"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/controllers/demoapplication"
 	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
+// TestRoleGrantsOwnedKinds holds the manager's role, which controller-gen makes from the RBAC
+// markers, to the table of owned kinds: each kind is granted exactly the verbs the controller
+// uses on it, no fewer (a step would be refused) and no more (the operator would hold a right
+// it never uses). A kind added to the table without its marker, or a marker left behind by a
+// kind removed from it, fails here.
+func TestRoleGrantsOwnedKinds(t *testing.T) {
+	g := NewWithT(t)
+	objs, err := testenv.Objects(filepath.Join(testenv.Root(), "config", "rbac", "role.yaml"))
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(objs).To(HaveLen(1))
+	role := &rbacv1.ClusterRole{}
+	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(objs[0])
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(runtime.DefaultUnstructuredConverter.FromUnstructured(u, role)).To(Succeed())
+
+	granted := func(gr schema.GroupResource) []string {
+		var verbs []string
+		for _, rule := range role.Rules {
+			if slices.Contains(rule.APIGroups, gr.Group) && slices.Contains(rule.Resources, gr.Resource) {
+				verbs = append(verbs, rule.Verbs...)
+			}
+		}
+		slices.Sort(verbs)
+		return slices.Compact(verbs)
+	}
+	kinds := demoapplication.OwnedKinds()
+	g.Expect(kinds).NotTo(BeEmpty())
+	for _, k := range kinds {
+		want := slices.Sorted(slices.Values(k.Verbs))
+		g.Expect(granted(k.Resource.GroupResource())).To(Equal(want),
+			"config/rbac/role.yaml's verbs on %s, a kind the controller owns: its RBAC marker (controller.go) and the table (kinds.go) disagree",
+			k.Resource.GroupResource())
+	}
+}
+
+// TestCSVListsOwnedKinds holds the bundle's ClusterServiceVersion, whose owned resources the
+// operator-sdk markers of both API versions make, to the table of owned kinds: each version
+// of the CRD lists every owned kind, and besides them only the Events the controller records.
+func TestCSVListsOwnedKinds(t *testing.T) {
+	g := NewWithT(t)
+	paths, err := filepath.Glob(filepath.Join(testenv.Root(), "bundle", "manifests", "*.clusterserviceversion.yaml"))
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(paths).To(HaveLen(1))
+	objs, err := testenv.Objects(paths[0])
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(objs).To(HaveLen(1))
+	owned, _, err := unstructured.NestedSlice(objs[0].(*unstructured.Unstructured).Object, "spec", "customresourcedefinitions", "owned")
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(owned).NotTo(BeEmpty())
+	kinds := demoapplication.OwnedKinds()
+	want := make([]string, 0, len(kinds)+1)
+	want = append(want, "Event/v1")
+	for _, k := range kinds {
+		want = append(want, k.Kind+"/"+k.Resource.Version)
+	}
+	for _, crd := range owned {
+		resources, _, err := unstructured.NestedSlice(crd.(map[string]any), "resources")
+		g.Expect(err).NotTo(HaveOccurred())
+		listed := make([]string, 0, len(resources))
+		for _, r := range resources {
+			r := r.(map[string]any)
+			listed = append(listed, fmt.Sprintf("%s/%s", r["kind"], r["version"]))
+		}
+		g.Expect(listed).To(ConsistOf(want), "the owned resources of %s %s in the CSV: its operator-sdk marker (api/) and the table (kinds.go) disagree",
+			crd.(map[string]any)["name"], crd.(map[string]any)["version"])
+	}
+}
+
 // The autoscaler and the Ingress point at the app's Deployment and Service by name alone:
 // while that name is someone else's, they would scale that Deployment or route to that
-// Service. They exist only while the app controls what they point at.
-
-// deleteAtEnd deletes app when the test ends: an app in conflict tries its name again at
-// intervals, with a write the API server refuses, which later tests' counts would see.
-func deleteAtEnd(t *testing.T, app *paasv1.DemoApplication) {
-	t.Cleanup(func() {
-		if err := k8sClient.Delete(context.Background(), app); client.IgnoreNotFound(err) != nil {
-			t.Errorf("deleting %s: %v", app.Name, err)
-		}
-	})
-}
+// Service. They exist only while the app controls what they point at (reconcileChild's
+// parent).
 
 func TestAutoscalerOfAHeldDeployment(t *testing.T) {
 	t.Parallel()

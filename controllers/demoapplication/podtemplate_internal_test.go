@@ -26,6 +26,7 @@ import (
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/controllers/wellknown"
+	"github.com/cmft/demo-operator/internal/test/builder"
 )
 
 func TestWithPodSecurityDefaults(t *testing.T) {
@@ -129,4 +130,36 @@ func TestRootImageUnderDefaultsIsReported(t *testing.T) {
 	message := "container has runAsNonRoot and image will run as root (pod: \"web-0_shop(1d2c)\", container: app)"
 	got := podsCause([]corev1.Pod{podWith("web-0", corev1.PodPending, waiting("CreateContainerConfigError", message))})
 	g.Expect(got).To(Equal(&cause{stalls: true, reason: paasv1.ReasonCreateContainerError, message: "Pod web-0, container app: " + message}))
+}
+
+func TestPreStop(t *testing.T) {
+	sleep := func(s int64) *corev1.LifecycleHandler {
+		return &corev1.LifecycleHandler{Sleep: &corev1.SleepAction{Seconds: s}}
+	}
+	for _, tc := range []struct {
+		name   string
+		change func(*paasv1.DemoApplicationSpec)
+		want   *corev1.LifecycleHandler
+	}{
+		{"an app with ports pauses 5 seconds", func(*paasv1.DemoApplicationSpec) {}, sleep(DefaultPreStopSeconds)},
+		{"within a short grace period, less", func(s *paasv1.DemoApplicationSpec) { s.TerminationGracePeriodSeconds = ptr.To[int64](3) }, sleep(2)},
+		{"a grace period of a second leaves no pause", func(s *paasv1.DemoApplicationSpec) { s.TerminationGracePeriodSeconds = ptr.To[int64](1) }, nil},
+		{"an app without ports takes no traffic to drain", func(s *paasv1.DemoApplicationSpec) { s.Ports = nil }, nil},
+		{"the pause declared", func(s *paasv1.DemoApplicationSpec) {
+			s.Lifecycle = &paasv1.Lifecycle{PreStop: &paasv1.LifecycleHandler{Sleep: &paasv1.SleepAction{Seconds: 15}}}
+		}, sleep(15)},
+		{"a pause of 0 is none", func(s *paasv1.DemoApplicationSpec) {
+			s.Lifecycle = &paasv1.Lifecycle{PreStop: &paasv1.LifecycleHandler{Sleep: &paasv1.SleepAction{}}}
+		}, nil},
+		{"a command", func(s *paasv1.DemoApplicationSpec) {
+			s.Lifecycle = &paasv1.Lifecycle{PreStop: &paasv1.LifecycleHandler{Exec: &paasv1.ExecAction{Command: []string{"/app", "drain"}}}}
+		}, &corev1.LifecycleHandler{Exec: &corev1.ExecAction{Command: []string{"/app", "drain"}}}},
+		{"an empty lifecycle is the default", func(s *paasv1.DemoApplicationSpec) { s.Lifecycle = &paasv1.Lifecycle{} }, sleep(DefaultPreStopSeconds)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			app := builder.DemoApplication("shop", "web")
+			tc.change(&app.Spec)
+			NewWithT(t).Expect(converted[*corev1.LifecycleHandler](preStop(&app.Spec))).To(Equal(tc.want))
+		})
+	}
 }

@@ -18,15 +18,16 @@ package demoapplication_test
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 	"time"
 
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
+
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
-	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
-	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -36,18 +37,145 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/controllers/demoapplication"
+	"github.com/cmft/demo-operator/controllers/wellknown"
 	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/internal/test/health"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
-// verdicts returns kstatus' and Argo CD's verdicts on app.
-func verdicts(g Gomega, app *paasv1.DemoApplication) (kstatus.Status, string) {
-	k, err := health.Kstatus(app)
-	g.Expect(err).NotTo(HaveOccurred())
-	a, err := health.ArgoCDOf(app)
-	g.Expect(err).NotTo(HaveOccurred())
-	return k, a.Status
+// fieldOwners returns the managers whose fields of obj include path, in managedFields' keys
+// (f:spec, f:replicas).
+func fieldOwners(obj metav1.Object, path ...string) []string {
+	var owners []string
+	for _, entry := range obj.GetManagedFields() {
+		var fields map[string]any
+		if entry.FieldsV1 == nil || json.Unmarshal(entry.FieldsV1.GetRawBytes(), &fields) != nil {
+			continue
+		}
+		found := true
+		for _, key := range path {
+			if fields, found = fields[key].(map[string]any); !found {
+				break
+			}
+		}
+		if found {
+			owners = append(owners, entry.Manager)
+		}
+	}
+	return owners
+}
+
+func TestAutoscaling(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
+	g := NewWithT(t)
+	app := builder.DemoApplication(ns, "api")
+	app.Spec.Replica = ptr.To[int32](3)
+	app.Spec.Resources = &paasv1.ResourceRequirements{Requests: corev1.ResourceList{
+		corev1.ResourceCPU: resource.MustParse("100m"), corev1.ResourceMemory: resource.MustParse("64Mi")}}
+	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
+	g.Eventually(func(g Gomega) {
+		g.Expect(*get(g, ns, "api", &appsv1.Deployment{}).Spec.Replicas).To(Equal(int32(3)))
+	}).Should(Succeed())
+
+	t.Run("turning it on makes the autoscaler and keeps the pods running", func(t *testing.T) {
+		g := NewWithT(t)
+		update(g, app, func(a *paasv1.DemoApplication) {
+			a.Spec.Autoscaling = &paasv1.Autoscaling{MinReplicas: ptr.To[int32](2), MaxReplicas: 6,
+				TargetCPUUtilizationPercentage: ptr.To[int32](70), TargetMemoryUtilizationPercentage: ptr.To[int32](80)}
+		})
+		g.Eventually(func(g Gomega) {
+			hpa := get(g, ns, "api", &autoscalingv2.HorizontalPodAutoscaler{})
+			g.Expect(metav1.IsControlledBy(hpa, app)).To(BeTrue())
+			g.Expect(hpa.Spec.ScaleTargetRef).To(Equal(autoscalingv2.CrossVersionObjectReference{APIVersion: "apps/v1", Kind: "Deployment", Name: "api"}))
+			g.Expect(hpa.Spec.MinReplicas).To(Equal(ptr.To[int32](2)))
+			g.Expect(hpa.Spec.MaxReplicas).To(Equal(int32(6)))
+			g.Expect(hpa.Spec.Metrics).To(HaveExactElements(
+				HaveField("Resource.Target.AverageUtilization", ptr.To[int32](70)),
+				HaveField("Resource.Target.AverageUtilization", ptr.To[int32](80))))
+			g.Expect(hpa.Spec.Metrics[0].Resource.Name).To(Equal(corev1.ResourceCPU))
+			// The operator no longer owns the replicas, and letting them go kept them at 3.
+			d := get(g, ns, "api", &appsv1.Deployment{})
+			g.Expect(fieldOwners(d, "f:spec", "f:replicas")).To(ConsistOf(demoapplication.ReplicasHandoverManager))
+			g.Expect(*d.Spec.Replicas).To(Equal(int32(3)))
+		}).Should(Succeed())
+		g.Expect(get(g, ns, "api", &appsv1.Deployment{}).Generation).To(Equal(int64(1)), "the handover changed the replicas, for a moment")
+		// Converged, the autoscaler and the Deployment are not written again.
+		writesNothing(g, "/apis/autoscaling/v2/namespaces/"+ns+"/", "/apis/apps/v1/namespaces/"+ns+"/")
+	})
+
+	t.Run("the operator leaves what the autoscaler scales", func(t *testing.T) {
+		g := NewWithT(t)
+		d := get(g, ns, "api", &appsv1.Deployment{})
+		scale := &autoscalingv1.Scale{Spec: autoscalingv1.ScaleSpec{Replicas: 5}}
+		g.Expect(k8sClient.SubResource("scale").Update(ctx, d, client.WithSubResourceBody(scale))).To(Succeed())
+		// A spec change reconciles the app: the Deployment keeps the autoscaler's count.
+		update(g, app, func(a *paasv1.DemoApplication) { a.Spec.Replica = ptr.To[int32](1) })
+		g.Eventually(func(g Gomega) {
+			a := get(g, ns, "api", &paasv1.DemoApplication{})
+			g.Expect(a.Status.ObservedGeneration).To(Equal(a.Generation))
+		}).Should(Succeed())
+		g.Consistently(func(g Gomega) {
+			g.Expect(*get(g, ns, "api", &appsv1.Deployment{}).Spec.Replicas).To(Equal(int32(5)))
+		}, 2*time.Second).Should(Succeed())
+	})
+
+	t.Run("drift in the autoscaler is repaired", func(t *testing.T) {
+		g := NewWithT(t)
+		hpa := get(g, ns, "api", &autoscalingv2.HorizontalPodAutoscaler{})
+		suite.MergePatch(t, hpa, `{"spec":{"maxReplicas":100}}`)
+		g.Eventually(func(g Gomega) {
+			g.Expect(get(g, ns, "api", &autoscalingv2.HorizontalPodAutoscaler{}).Spec.MaxReplicas).To(Equal(int32(6)))
+		}).Should(Succeed())
+	})
+
+	t.Run("turning it off deletes the autoscaler and applies replica again", func(t *testing.T) {
+		g := NewWithT(t)
+		update(g, app, func(a *paasv1.DemoApplication) { a.Spec.Autoscaling, a.Spec.Replica = nil, ptr.To[int32](4) })
+		g.Eventually(gone(ns, "api", &autoscalingv2.HorizontalPodAutoscaler{})).Should(BeTrue())
+		g.Eventually(func(g Gomega) {
+			d := get(g, ns, "api", &appsv1.Deployment{})
+			g.Expect(*d.Spec.Replicas).To(Equal(int32(4)))
+			g.Expect(fieldOwners(d, "f:spec", "f:replicas")).To(ContainElement(wellknown.FieldManager))
+		}).Should(Succeed())
+	})
+
+	t.Run("a new app starts at the autoscaler's minimum", func(t *testing.T) {
+		g := NewWithT(t)
+		scaled := builder.DemoApplication(ns, "scaled")
+		scaled.Spec.Resources = app.Spec.Resources
+		scaled.Spec.Autoscaling = &paasv1.Autoscaling{MinReplicas: ptr.To[int32](3), MaxReplicas: 5, TargetCPUUtilizationPercentage: ptr.To[int32](60)}
+		g.Expect(k8sClient.Create(ctx, scaled)).To(Succeed())
+		g.Eventually(func(g Gomega) {
+			d := get(g, ns, "scaled", &appsv1.Deployment{})
+			g.Expect(fieldOwners(d, "f:spec", "f:replicas")).To(ConsistOf(demoapplication.ReplicasHandoverManager))
+			g.Expect(*d.Spec.Replicas).To(Equal(int32(3)))
+			g.Expect(d.Generation).To(Equal(int64(1)), "created at another count")
+		}).Should(Succeed())
+	})
+
+	t.Run("an autoscaler of the name someone else holds is left alone", func(t *testing.T) {
+		g := NewWithT(t)
+		theirs := &autoscalingv2.HorizontalPodAutoscaler{
+			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "held"},
+			Spec: autoscalingv2.HorizontalPodAutoscalerSpec{MaxReplicas: 2,
+				ScaleTargetRef: autoscalingv2.CrossVersionObjectReference{APIVersion: "apps/v1", Kind: "Deployment", Name: "theirs"}},
+		}
+		g.Expect(k8sClient.Create(ctx, theirs)).To(Succeed())
+		held := builder.DemoApplication(ns, "held")
+		held.Spec.Resources = app.Spec.Resources
+		held.Spec.Autoscaling = &paasv1.Autoscaling{MaxReplicas: 3, TargetCPUUtilizationPercentage: ptr.To[int32](50)}
+		g.Expect(k8sClient.Create(ctx, held)).To(Succeed())
+		g.Eventually(func(g Gomega) {
+			got := get(g, ns, "held", &paasv1.DemoApplication{})
+			g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonResourceConflict))
+		}).Should(Succeed())
+		g.Consistently(func(g Gomega) {
+			g.Expect(get(g, ns, "held", &autoscalingv2.HorizontalPodAutoscaler{}).ResourceVersion).To(Equal(theirs.ResourceVersion))
+		}, 2*time.Second).Should(Succeed())
+	})
 }
 
 // setAutoscalerConditions plays the HPA controller, which envtest does not run: it writes
@@ -208,67 +336,4 @@ func TestDesiredReplicas(t *testing.T) {
 		g.Expect(v).To(HaveKeyWithValue("additionalPrinterColumns", ContainElement(And(
 			HaveKeyWithValue("name", "Desired"), HaveKeyWithValue("jsonPath", ".status.desiredReplicas")))))
 	}
-}
-
-// TestIngressCauses: an Ingress that names an IngressClass the cluster does not have stalls the
-// app within seconds; creating the class, or a controller reporting an address, clears it.
-func TestIngressCauses(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	ns := testenv.NewNamespace(t, k8sClient, "test-")
-	g := NewWithT(t)
-	// IngressClasses are cluster-wide: one of this test's own name.
-	class := ns + "-lb"
-	app := builder.DemoApplication(ns, "shop", builder.Ports(builder.Port("http", 80, 8080)))
-	app.Spec.Ingress = &paasv1.Ingress{ClassName: paasv1.ObjectName(class), Hosts: []string{"shop.example.test"}}
-	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
-	deleteAtEnd(t, app)
-	g.Eventually(func(g Gomega) { markDeploymentAvailable(g, ns, "shop") }).Should(Succeed())
-
-	stalled := func(g Gomega) {
-		got := get(g, ns, "shop", &paasv1.DemoApplication{})
-		g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonIngressClassNotFound))
-		g.Expect(condition(got, paasv1.ConditionDegraded).Message).To(Equal(`Ingress shop names IngressClass "` + class +
-			`", which the cluster does not have: no Ingress controller that goes by IngressClasses serves it`))
-		k, argo := verdicts(g, got)
-		g.Expect(k).To(Equal(kstatus.FailedStatus))
-		g.Expect(argo).To(Equal(health.Degraded))
-	}
-	served := func(g Gomega) {
-		got := get(g, ns, "shop", &paasv1.DemoApplication{})
-		g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionFalse, paasv1.ReasonAsExpected))
-		g.Expect(got).To(haveCondition(paasv1.ConditionReady, metav1.ConditionTrue, paasv1.ReasonRolloutComplete))
-		k, argo := verdicts(g, got)
-		g.Expect(k).To(Equal(kstatus.CurrentStatus))
-		g.Expect(argo).To(Equal(health.Healthy))
-	}
-
-	t.Run("no such IngressClass: Degraded, and a Warning Event", func(t *testing.T) {
-		g := NewWithT(t)
-		g.Eventually(stalled).Should(Succeed())
-		g.Eventually(func(g Gomega) int { return eventCount(g, ns, "shop", paasv1.ReasonIngressClassNotFound) }).Should(Equal(1))
-	})
-
-	ic := &networkingv1.IngressClass{ObjectMeta: metav1.ObjectMeta{Name: class}, Spec: networkingv1.IngressClassSpec{Controller: "example.com/lb"}}
-	t.Run("the IngressClass created: the cause clears within seconds", func(t *testing.T) {
-		g := NewWithT(t)
-		g.Expect(k8sClient.Create(ctx, ic)).To(Succeed())
-		start := time.Now()
-		g.Eventually(served).Should(Succeed())
-		t.Logf("IngressClass created to app Ready: %s", time.Since(start).Round(10*time.Millisecond))
-	})
-
-	t.Run("the IngressClass deleted: Degraded again", func(t *testing.T) {
-		g := NewWithT(t)
-		g.Expect(k8sClient.Delete(ctx, ic)).To(Succeed())
-		g.Eventually(stalled).Should(Succeed())
-	})
-
-	t.Run("an address reported: served whatever the class", func(t *testing.T) {
-		g := NewWithT(t)
-		in := get(g, ns, "shop", &networkingv1.Ingress{})
-		in.Status.LoadBalancer.Ingress = []networkingv1.IngressLoadBalancerIngress{{IP: "192.0.2.10"}}
-		g.Expect(k8sClient.Status().Update(ctx, in)).To(Succeed())
-		g.Eventually(served).Should(Succeed())
-	})
 }

@@ -17,8 +17,6 @@ limitations under the License.
 package demoapplication
 
 import (
-	"encoding/json"
-	"fmt"
 	"testing"
 
 	. "github.com/onsi/gomega"
@@ -28,20 +26,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/intstr"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/utils/ptr"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/controllers/wellknown"
-	"github.com/cmft/demo-operator/internal/test/builder"
 )
-
-func testApp() *paasv1.DemoApplication {
-	port := builder.Port("", 80, 8080)
-	port.NodePort = ptr.To[int32](30002)
-	return builder.DemoApplication("shop", "web", builder.UID("uid-1"), builder.Ports(port))
-}
 
 func TestNewDeployment(t *testing.T) {
 	t.Run("runs the image with the declared replicas, owned by the app", func(t *testing.T) {
@@ -254,180 +243,5 @@ func TestNewDeployment(t *testing.T) {
 			{Name: "admin-port", ContainerPort: 9000, Protocol: corev1.ProtocolTCP},
 			{Name: "dns", ContainerPort: 53, Protocol: corev1.ProtocolUDP},
 		}))
-	})
-}
-
-func TestNewService(t *testing.T) {
-	t.Run("a nodePort makes a NodePort Service selecting the app's pods", func(t *testing.T) {
-		g := NewWithT(t)
-		app := testApp()
-		s := converted[*corev1.Service](newService(app))
-		g.Expect(s.Spec.Type).To(Equal(corev1.ServiceTypeNodePort))
-		g.Expect(s.Spec.Selector).To(Equal(selectorFor(app)))
-		g.Expect(s.Spec.Ports).To(Equal([]corev1.ServicePort{
-			{Port: 80, Protocol: corev1.ProtocolTCP, TargetPort: intstr.FromInt32(8080), NodePort: 30002},
-		}))
-		g.Expect(s.OwnerReferences).To(HaveLen(1))
-	})
-
-	t.Run("without nodePorts it is a ClusterIP Service", func(t *testing.T) {
-		app := testApp()
-		app.Spec.Ports[0].NodePort = nil
-		NewWithT(t).Expect(converted[*corev1.Service](newService(app)).Spec.Type).To(Equal(corev1.ServiceTypeClusterIP))
-	})
-
-	t.Run("without ports there is no Service", func(t *testing.T) {
-		app := testApp()
-		app.Spec.Ports = nil
-		NewWithT(t).Expect(newService(app)).To(BeNil())
-	})
-}
-
-func TestPodServicesAnnotateThePodTemplate(t *testing.T) {
-	g := NewWithT(t)
-	app := testApp()
-	optIn := wellknown.PodLabelKeys{Annotation: "example.com/opt-in"}
-	g.Expect(converted[*appsv1.Deployment](newDeployment(app, nil, optIn)).Spec.Template.Annotations).To(BeEmpty())
-
-	app.Spec.PodServices = &paasv1.PodServices{Enabled: true}
-	g.Expect(converted[*appsv1.Deployment](newDeployment(app, nil, optIn)).Spec.Template.Annotations).
-		To(Equal(map[string]string{"example.com/opt-in": "true"}))
-}
-
-func TestNewPodService(t *testing.T) {
-	pod := &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Name: "web-7d9f-x2x4z", UID: "pod-uid"}}
-	twoPorts := func() *paasv1.DemoApplication {
-		app := testApp()
-		app.Spec.Ports = []paasv1.DemoApplicationPort{
-			{Name: "http", Port: 80, NodePort: ptr.To[int32](30002)},
-			{Name: "metrics", Port: 9090},
-		}
-		app.Spec.PodServices = &paasv1.PodServices{Enabled: true}
-		return app
-	}
-
-	t.Run("selects the one pod by its pod-name label, owned by that pod", func(t *testing.T) {
-		g := NewWithT(t)
-		app := twoPorts()
-		s := converted[*corev1.Service](newPodService(app, pod, wellknown.PodLabelKeys{Label: "example.com/pod"}))
-		g.Expect(s.Name).To(Equal(pod.Name))
-		g.Expect(s.Namespace).To(Equal(app.Namespace))
-		g.Expect(s.Spec.Selector).To(Equal(map[string]string{
-			wellknown.LabelName: "web", wellknown.LabelApplication: "web", "example.com/pod": pod.Name,
-		}))
-		g.Expect(s.Labels).To(HaveKeyWithValue(wellknown.LabelPodService, pod.Name))
-		g.Expect(s.Labels).To(HaveKeyWithValue(wellknown.LabelManagedBy, wellknown.ManagedByValue))
-		g.Expect(s.OwnerReferences).To(Equal([]metav1.OwnerReference{
-			{APIVersion: "v1", Kind: "Pod", Name: pod.Name, UID: "pod-uid", Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(false)},
-		}), "not blocking the pod's deletion, which would take update on pods/finalizers")
-		g.Expect(isPodService(s)).To(BeTrue())
-	})
-
-	t.Run("exposes every port as ClusterIP, never copying a nodePort", func(t *testing.T) {
-		g := NewWithT(t)
-		s := converted[*corev1.Service](newPodService(twoPorts(), pod, wellknown.DefaultPodLabelKeys))
-		g.Expect(s.Spec.Type).To(Equal(corev1.ServiceTypeClusterIP))
-		g.Expect(s.Spec.Ports).To(Equal([]corev1.ServicePort{
-			{Name: "http", Port: 80, Protocol: corev1.ProtocolTCP},
-			{Name: "metrics", Port: 9090, Protocol: corev1.ProtocolTCP},
-		}))
-	})
-
-	t.Run("exposes only the named ports, with the chosen type", func(t *testing.T) {
-		g := NewWithT(t)
-		app := twoPorts()
-		app.Spec.PodServices.Ports = []string{"metrics"}
-		app.Spec.PodServices.Type = corev1.ServiceTypeNodePort
-		s := converted[*corev1.Service](newPodService(app, pod, wellknown.DefaultPodLabelKeys))
-		g.Expect(s.Spec.Type).To(Equal(corev1.ServiceTypeNodePort))
-		g.Expect(s.Spec.Ports).To(Equal([]corev1.ServicePort{{Name: "metrics", Port: 9090, Protocol: corev1.ProtocolTCP}}))
-	})
-
-	t.Run("a Service someone else controls is not a per-pod Service", func(t *testing.T) {
-		s := converted[*corev1.Service](newPodService(twoPorts(), pod, wellknown.DefaultPodLabelKeys))
-		s.OwnerReferences[0].Kind = "ReplicaSet"
-		NewWithT(t).Expect(isPodService(s)).To(BeFalse())
-	})
-}
-
-// FuzzDesiredObjects checks that whatever a valid DemoApplication holds, the builders
-// never panic and produce objects the API server would accept: valid names and labels, a
-// selector that matches the pod template, container ports unique by number and protocol
-// and by name, as SSA's list keys require.
-func FuzzDesiredObjects(f *testing.F) {
-	f.Add("web", "nginx:1.27", int32(2), []byte(`[{"port":80,"targetPort":8080,"nodePort":30002}]`))
-	f.Add("a", "x", int32(0), []byte(`[{"name":"a","port":80,"targetPort":"http"},{"name":"b","port":81,"targetPort":"http"}]`))
-	f.Add("api-gateway", "registry.example.com/app@sha256:00", int32(5), []byte(`[{"name":"t","port":53},{"name":"u","port":53,"protocol":"UDP"}]`))
-	f.Fuzz(func(t *testing.T, name, image string, replica int32, portsJSON []byte) {
-		var ports []paasv1.DemoApplicationPort
-		if json.Unmarshal(portsJSON, &ports) != nil || len(validation.IsDNS1123Label(name)) > 0 || image == "" || replica < 0 {
-			t.Skip("not a DemoApplication the API server admits")
-		}
-		app := testApp()
-		app.Name, app.Spec.Image, app.Spec.Replica, app.Spec.Ports = name, image, &replica, ports
-
-		d := converted[*appsv1.Deployment](newDeployment(app, nil, wellknown.DefaultPodLabelKeys))
-		for k, v := range d.Labels {
-			if msgs := append(validation.IsQualifiedName(k), validation.IsValidLabelValue(v)...); len(msgs) > 0 {
-				t.Fatalf("label %s=%s: %v", k, v, msgs)
-			}
-		}
-		if !labels.SelectorFromSet(d.Spec.Selector.MatchLabels).Matches(labels.Set(d.Spec.Template.Labels)) {
-			t.Fatalf("selector %v does not match template labels %v", d.Spec.Selector.MatchLabels, d.Spec.Template.Labels)
-		}
-		keys, names := map[string]bool{}, map[string]bool{}
-		for _, p := range d.Spec.Template.Spec.Containers[0].Ports {
-			key := fmt.Sprint(p.ContainerPort, p.Protocol)
-			if keys[key] || (p.Name != "" && names[p.Name]) {
-				t.Fatalf("duplicate container port %+v in %+v", p, d.Spec.Template.Spec.Containers[0].Ports)
-			}
-			keys[key], names[p.Name] = true, p.Name != ""
-		}
-
-		if len(ports) > 0 {
-			app.Spec.PodServices = &paasv1.PodServices{Enabled: true}
-			pod := &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Name: name + "-5d4f8-abcde"}}
-			ps := converted[*corev1.Service](newPodService(app, pod, wellknown.DefaultPodLabelKeys))
-			if len(ps.Spec.Ports) != len(ports) {
-				t.Fatalf("per-pod Service has %d ports, app declares %d", len(ps.Spec.Ports), len(ports))
-			}
-			for _, p := range ps.Spec.Ports {
-				if p.NodePort != 0 {
-					t.Fatalf("per-pod Service copies nodePort %d", p.NodePort)
-				}
-			}
-		}
-
-		s := newService(app)
-		if (s == nil) != (len(ports) == 0) {
-			t.Fatalf("Service %v for %d ports", s, len(ports))
-		}
-		if s != nil && len(converted[*corev1.Service](s).Spec.Ports) != len(ports) {
-			t.Fatalf("Service has %d ports, app declares %d", len(s.Spec.Ports), len(ports))
-		}
-	})
-}
-
-func TestNewObjects(t *testing.T) {
-	t.Run("a served app of two replicas with a policy: its four objects, the pods carrying the hash", func(t *testing.T) {
-		g := NewWithT(t)
-		app := testApp()
-		app.Spec.NetworkPolicy = &paasv1.NetworkPolicy{Enabled: true, SameApp: true}
-		objects := NewObjects(app, "abc")
-		g.Expect(objects).To(HaveLen(4))
-		d, ok := objects[0].(*appsv1.Deployment)
-		g.Expect(ok).To(BeTrue(), "the Deployment first")
-		g.Expect(d.Spec.Template.Annotations).To(HaveKeyWithValue(ConfigHashAnnotation, "abc"))
-		g.Expect(d.Annotations).To(HaveKeyWithValue(DefaultsAnnotation, defaultsVersion))
-		g.Expect(objects[1:]).To(HaveEach(WithTransform(func(o client.Object) []metav1.OwnerReference { return o.GetOwnerReferences() },
-			Equal(d.OwnerReferences))))
-		g.Expect([]string{objects[1].GetObjectKind().GroupVersionKind().Kind, objects[2].GetObjectKind().GroupVersionKind().Kind,
-			objects[3].GetObjectKind().GroupVersionKind().Kind}).To(Equal([]string{"Service", "PodDisruptionBudget", "NetworkPolicy"}))
-	})
-	t.Run("a single replica without ports or policy: its Deployment alone, no hash", func(t *testing.T) {
-		g := NewWithT(t)
-		objects := NewObjects(builder.DemoApplication("shop", "worker", builder.Replicas(1), builder.Ports()), "")
-		g.Expect(objects).To(HaveLen(1))
-		g.Expect(objects[0].(*appsv1.Deployment).Spec.Template.Annotations).NotTo(HaveKey(ConfigHashAnnotation))
 	})
 }
