@@ -241,7 +241,7 @@ func TestInstallUpgradeUninstall(t *testing.T) {
 			g.Expect(c.admin.Get(ctx, client.ObjectKey{Name: crdName}, crd)).To(Succeed())
 			g.Expect(crd.Status.Conditions).To(ContainElement(And(
 				HaveField("Type", apiextensionsv1.Established), HaveField("Status", apiextensionsv1.ConditionTrue))))
-		}).Should(Succeed())
+		}, 30*time.Second).Should(Succeed())
 	})
 
 	t.Run("the notes tell the user what to do next", func(t *testing.T) {
@@ -288,7 +288,7 @@ func TestInstallUpgradeUninstall(t *testing.T) {
 		g.Eventually(func(g Gomega) {
 			g.Expect(c.admin.Get(ctx, client.ObjectKeyFromObject(pod), pod)).To(Succeed())
 			g.Expect(pod.Labels).To(HaveKeyWithValue("padok.fr/pod-name", "labelled"))
-		}).Should(Succeed())
+		}, 30*time.Second).Should(Succeed())
 	})
 
 	t.Run("the DemoApplication controller works with the chart's RBAC", func(t *testing.T) {
@@ -300,7 +300,7 @@ func TestInstallUpgradeUninstall(t *testing.T) {
 			g.Expect(c.admin.Get(ctx, client.ObjectKey{Namespace: apps, Name: "web"}, &appsv1.Deployment{})).To(Succeed())
 			g.Expect(c.admin.Get(ctx, client.ObjectKeyFromObject(app), app)).To(Succeed())
 			g.Expect(app.Status.ObservedGeneration).To(Equal(app.Generation))
-		}).Should(Succeed())
+		}, 30*time.Second).Should(Succeed())
 	})
 
 	t.Run("the ServiceAccount can do nothing more", func(t *testing.T) {
@@ -357,7 +357,7 @@ func TestInstallUpgradeUninstall(t *testing.T) {
 		g.Eventually(func(g Gomega) {
 			g.Expect(c.admin.Get(ctx, client.ObjectKeyFromObject(inside), inside)).To(Succeed())
 			g.Expect(inside.Labels).To(HaveKeyWithValue("padok.fr/pod-name", "inside"))
-		}).Should(Succeed())
+		}, 30*time.Second).Should(Succeed())
 		g.Consistently(func(g Gomega) {
 			g.Expect(c.admin.Get(ctx, client.ObjectKeyFromObject(outside), outside)).To(Succeed())
 			g.Expect(outside.Labels).NotTo(HaveKey("padok.fr/pod-name"))

@@ -96,7 +96,7 @@ func TestRefusedPodsReachStatus(t *testing.T) {
 		}
 		return n
 	}
-	g.Eventually(failedCreate).Should(Equal(1))
+	g.Eventually(failedCreate, 30*time.Second).Should(Equal(1))
 	g.Consistently(failedCreate, 10*time.Second, time.Second).Should(Equal(1))
 
 	// The cause goes: the pods are allowed, created, Running; the app is Ready and no longer
