@@ -79,7 +79,7 @@ func expectServing(t *testing.T, app *paasv1.DemoApplication, n int) []corev1.Po
 			if err := k8s.Get(context.Background(), client.ObjectKeyFromObject(app), d); err != nil {
 				return err.Error()
 			}
-			return "Ready pods; all of them: " + describePods(app.Namespace, d)
+			return "Ready pods; all of them: " + framework.DescribePods(k8s, app.Namespace, d.Spec.Selector.MatchLabels)
 		})
 		names := make([]string, 0, n)
 		for _, p := range pods {
