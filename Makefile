@@ -27,8 +27,8 @@ all: build
 
 ##@ General
 
+# Lists the targets by section (##@), the tools' section last.
 .PHONY: help
-# Lists the targets by section, the tools' section last.
 help: ## Display this help.
 	@awk 'BEGIN {FS = ":.*##"; printf "\nUsage:\n  make \033[36m<target>\033[0m\n"} /^[a-zA-Z_0-9-]+:.*?##/ { printf "  \033[36m%-18s\033[0m %s\n", $$1, $$2 } /^##@/ { printf "\n\033[1m%s\033[0m\n", substr($$0, 5) } ' $(filter-out make/tools.mk,$(MAKEFILE_LIST)) make/tools.mk
 

@@ -1,7 +1,7 @@
 ##@ Build
 
-# The container tool, the platforms and the registry options of every image build and push
-# (this file's, bundle.mk's and catalog's).
+# The options of every image build and push (this file's and bundle.mk's) come first.
+
 # The container tool that builds and pushes the images: docker, podman or buildah (daemonless;
 # `buildah bud` builds). The tests build with buildah through internal/devtools/imagebuild.
 CONTAINER_TOOL ?= docker
