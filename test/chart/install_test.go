@@ -33,7 +33,6 @@ import (
 	"helm.sh/helm/v3/pkg/kube"
 	"helm.sh/helm/v3/pkg/release"
 	appsv1 "k8s.io/api/apps/v1"
-	authenticationv1 "k8s.io/api/authentication/v1"
 	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -196,14 +195,8 @@ func (c *cluster) serviceAccountConfig(t *testing.T, namespace, name string) *re
 	if err != nil {
 		t.Fatal(err)
 	}
-	token, err := clientset.CoreV1().ServiceAccounts(namespace).CreateToken(context.Background(), name,
-		&authenticationv1.TokenRequest{Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: ptr.To[int64](3600)}},
-		metav1.CreateOptions{})
-	if err != nil {
-		t.Fatalf("requesting a token for %s/%s: %v", namespace, name, err)
-	}
 	cfg := rest.AnonymousClientConfig(c.cfg)
-	cfg.BearerToken = token.Status.Token
+	cfg.BearerToken = testenv.ServiceAccountToken(t, clientset, namespace, name)
 	return cfg
 }
 

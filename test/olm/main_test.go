@@ -30,17 +30,15 @@ import (
 	"testing"
 	"time"
 
-	authenticationv1 "k8s.io/api/authentication/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
-	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/cmft/demo-operator/internal/devtools/localcluster"
 	"github.com/cmft/demo-operator/internal/devtools/localolm"
 	"github.com/cmft/demo-operator/internal/test/framework"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 var (
@@ -95,20 +93,13 @@ func setUp(ctx context.Context, s *framework.Suite) error {
 // returns its path.
 func serviceAccountKubeconfig(t *testing.T, namespace, serviceAccount string) string {
 	t.Helper()
-	ctx := context.Background()
-	token, err := cs.CoreV1().ServiceAccounts(namespace).CreateToken(ctx, serviceAccount, &authenticationv1.TokenRequest{
-		Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: ptr.To[int64](3600)},
-	}, metav1.CreateOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	ca, err := os.ReadFile(cluster.CAFile())
 	if err != nil {
 		t.Fatal(err)
 	}
 	kc := clientcmdapi.NewConfig()
 	kc.Clusters["cluster"] = &clientcmdapi.Cluster{Server: cluster.Server(), CertificateAuthorityData: ca}
-	kc.AuthInfos[serviceAccount] = &clientcmdapi.AuthInfo{Token: token.Status.Token}
+	kc.AuthInfos[serviceAccount] = &clientcmdapi.AuthInfo{Token: testenv.ServiceAccountToken(t, cs, namespace, serviceAccount)}
 	kc.Contexts["manager"] = &clientcmdapi.Context{Cluster: "cluster", AuthInfo: serviceAccount, Namespace: namespace}
 	kc.CurrentContext = "manager"
 	path := filepath.Join(t.TempDir(), "kubeconfig")
