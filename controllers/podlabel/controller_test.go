@@ -67,22 +67,22 @@ func TestPodLabeler(t *testing.T) {
 		g.Expect(k8sClient.Create(ctx, pod)).To(Succeed())
 		g.Eventually(func(g Gomega) {
 			g.Expect(labelsOf(g, pod)).To(Equal(map[string]string{"team": "a", label: "web-0"}))
-		}).Should(Succeed())
+		}, 15*time.Second).Should(Succeed())
 
 		suite.MergePatch(t, pod, fmt.Sprintf(`{"metadata":{"annotations":{%q:null}}}`, annotation))
 		g.Eventually(func(g Gomega) {
 			g.Expect(labelsOf(g, pod)).To(Equal(map[string]string{"team": "a"}))
-		}).Should(Succeed())
+		}, 15*time.Second).Should(Succeed())
 	})
 
 	t.Run("the label is restored when someone removes or changes it", func(t *testing.T) {
 		g := NewWithT(t)
 		pod := newPod(ns, "web-1", map[string]string{annotation: "true"}, nil)
 		g.Expect(k8sClient.Create(ctx, pod)).To(Succeed())
-		g.Eventually(func(g Gomega) { g.Expect(labelsOf(g, pod)).To(HaveKeyWithValue(label, "web-1")) }).Should(Succeed())
+		g.Eventually(func(g Gomega) { g.Expect(labelsOf(g, pod)).To(HaveKeyWithValue(label, "web-1")) }, 15*time.Second).Should(Succeed())
 
 		suite.MergePatch(t, pod, fmt.Sprintf(`{"metadata":{"labels":{%q:"someone-else"}}}`, label))
-		g.Eventually(func(g Gomega) { g.Expect(labelsOf(g, pod)).To(HaveKeyWithValue(label, "web-1")) }).Should(Succeed())
+		g.Eventually(func(g Gomega) { g.Expect(labelsOf(g, pod)).To(HaveKeyWithValue(label, "web-1")) }, 15*time.Second).Should(Succeed())
 	})
 
 	t.Run("any other annotation value, or none, means no label", func(t *testing.T) {
@@ -96,7 +96,7 @@ func TestPodLabeler(t *testing.T) {
 			g.Expect(k8sClient.Create(ctx, pod)).To(Succeed())
 			g.Eventually(func(g Gomega) {
 				g.Expect(labelsOf(g, pod)).To(Equal(map[string]string{"keep": "me"}))
-			}).Should(Succeed(), name)
+			}, 15*time.Second).Should(Succeed(), name)
 		}
 	})
 
@@ -113,7 +113,7 @@ func TestPodLabeler(t *testing.T) {
 		// before it have been seen too.
 		marker := newPod(ns, "marker", map[string]string{annotation: "true"}, nil)
 		g.Expect(k8sClient.Create(ctx, marker)).To(Succeed())
-		g.Eventually(func(g Gomega) { g.Expect(labelsOf(g, marker)).To(HaveKey(label)) }).Should(Succeed())
+		g.Eventually(func(g Gomega) { g.Expect(labelsOf(g, marker)).To(HaveKey(label)) }, 15*time.Second).Should(Succeed())
 		g.Consistently(func() int { return suite.WritesUnder(pods) }, 2*time.Second).Should(Equal(before + 1))
 	})
 
@@ -124,7 +124,7 @@ func TestPodLabeler(t *testing.T) {
 		g.Expect(k8sClient.Create(ctx, pod)).To(Succeed())
 		g.Eventually(func(g Gomega) {
 			g.Expect(suite.EventReasons(g, ns, name)).To(Equal([]string{podlabel.EventPodNameTooLong}))
-		}).Should(Succeed())
+		}, 15*time.Second).Should(Succeed())
 		// Status updates do not bring the pod back to the labeler.
 		pod.Status.Phase = corev1.PodPending
 		g.Expect(k8sClient.Status().Update(ctx, pod)).To(Succeed())
@@ -159,7 +159,7 @@ func TestPodLabeler(t *testing.T) {
 				for w := range writers {
 					g.Expect(got).To(HaveKeyWithValue(fmt.Sprintf("writer-%d", w), "done"))
 				}
-			}).Should(Succeed())
+			}, 15*time.Second).Should(Succeed())
 		}
 	})
 
@@ -179,12 +179,12 @@ func TestPodLabeler(t *testing.T) {
 		g := NewWithT(t)
 		pod := newPod(ns, "large", map[string]string{annotation: "true"}, nil)
 		g.Expect(k8sClient.Create(ctx, pod)).To(Succeed())
-		g.Eventually(func(g Gomega) { g.Expect(labelsOf(g, pod)).To(HaveKeyWithValue(label, "large")) }).Should(Succeed())
+		g.Eventually(func(g Gomega) { g.Expect(labelsOf(g, pod)).To(HaveKeyWithValue(label, "large")) }, 15*time.Second).Should(Succeed())
 
 		// As large as the API server admits: 256 KiB for all of a pod's annotations, keys included.
 		large := strings.Repeat("x", 256<<10-len(annotation))
 		suite.MergePatch(t, pod, fmt.Sprintf(`{"metadata":{"annotations":{%q:%q}}}`, annotation, large))
-		g.Eventually(func(g Gomega) { g.Expect(labelsOf(g, pod)).NotTo(HaveKey(label)) }).Should(Succeed())
+		g.Eventually(func(g Gomega) { g.Expect(labelsOf(g, pod)).NotTo(HaveKey(label)) }, 15*time.Second).Should(Succeed())
 
 		meta := &metav1.PartialObjectMetadata{}
 		meta.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Pod"))
@@ -197,7 +197,7 @@ func TestPodLabeler(t *testing.T) {
 			cached := item.(*metav1.PartialObjectMetadata)
 			g.Expect(cached.Labels).NotTo(HaveKey(label), "the cache has not seen the label go yet")
 			g.Expect(cached.Annotations).To(BeNil())
-		}).Should(Succeed())
+		}, 15*time.Second).Should(Succeed())
 	})
 
 	t.Run("pods are cached as metadata only, without managedFields", func(t *testing.T) {
@@ -243,6 +243,6 @@ func TestPodLabelerScopedToNamespaces(t *testing.T) {
 	out := newPod(other, "out", map[string]string{opts.PodLabelAnnotation: "true"}, nil)
 	g.Expect(k8sClient.Create(ctx, out)).To(Succeed())
 	g.Expect(k8sClient.Create(ctx, in)).To(Succeed())
-	g.Eventually(func(g Gomega) { g.Expect(labelsOf(g, in)).To(HaveKeyWithValue(opts.PodNameLabel, "in")) }).Should(Succeed())
+	g.Eventually(func(g Gomega) { g.Expect(labelsOf(g, in)).To(HaveKeyWithValue(opts.PodNameLabel, "in")) }, 15*time.Second).Should(Succeed())
 	g.Consistently(func(g Gomega) { g.Expect(labelsOf(g, out)).NotTo(HaveKey(opts.PodNameLabel)) }, 2*time.Second).Should(Succeed())
 }

@@ -90,7 +90,7 @@ func TestLeaderThatLostItsLeaseNeverWritesAgain(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 	}()
-	g.Eventually(func() int { mu.Lock(); defer mu.Unlock(); return writes }).Should(BeNumerically(">", 10))
+	g.Eventually(func() int { mu.Lock(); defer mu.Unlock(); return writes }, 10*time.Second).Should(BeNumerically(">", 10))
 
 	// Another holder takes the Lease; the manager's last renewal is the one it overwrites.
 	var expiry time.Time

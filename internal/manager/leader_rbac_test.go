@@ -135,7 +135,7 @@ func TestLeaderElectionUnderShippedRole(t *testing.T) {
 		// A Lease of the operator's name elsewhere is now its, as the binding says: wait for that.
 		g.Eventually(func() error {
 			return client.IgnoreNotFound(operator.Get(ctx, client.ObjectKey{Namespace: "kube-system", Name: DefaultLeaderElectionID}, &coordinationv1.Lease{}))
-		}).Should(Succeed())
+		}, 10*time.Second).Should(Succeed())
 		refused(g, "get", operator.Get(ctx, client.ObjectKeyFromObject(controlPlane), &coordinationv1.Lease{}))
 		taken := controlPlane.DeepCopy()
 		taken.Spec.HolderIdentity = ptr.To("demo-operator")

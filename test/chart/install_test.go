@@ -33,7 +33,6 @@ import (
 	"helm.sh/helm/v3/pkg/kube"
 	"helm.sh/helm/v3/pkg/release"
 	appsv1 "k8s.io/api/apps/v1"
-	authenticationv1 "k8s.io/api/authentication/v1"
 	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -196,14 +195,8 @@ func (c *cluster) serviceAccountConfig(t *testing.T, namespace, name string) *re
 	if err != nil {
 		t.Fatal(err)
 	}
-	token, err := clientset.CoreV1().ServiceAccounts(namespace).CreateToken(context.Background(), name,
-		&authenticationv1.TokenRequest{Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: ptr.To[int64](3600)}},
-		metav1.CreateOptions{})
-	if err != nil {
-		t.Fatalf("requesting a token for %s/%s: %v", namespace, name, err)
-	}
 	cfg := rest.AnonymousClientConfig(c.cfg)
-	cfg.BearerToken = token.Status.Token
+	cfg.BearerToken = testenv.ServiceAccountToken(t, clientset, namespace, name)
 	return cfg
 }
 
@@ -241,7 +234,7 @@ func TestInstallUpgradeUninstall(t *testing.T) {
 			g.Expect(c.admin.Get(ctx, client.ObjectKey{Name: crdName}, crd)).To(Succeed())
 			g.Expect(crd.Status.Conditions).To(ContainElement(And(
 				HaveField("Type", apiextensionsv1.Established), HaveField("Status", apiextensionsv1.ConditionTrue))))
-		}).Should(Succeed())
+		}, 30*time.Second).Should(Succeed())
 	})
 
 	t.Run("the notes tell the user what to do next", func(t *testing.T) {
@@ -288,7 +281,7 @@ func TestInstallUpgradeUninstall(t *testing.T) {
 		g.Eventually(func(g Gomega) {
 			g.Expect(c.admin.Get(ctx, client.ObjectKeyFromObject(pod), pod)).To(Succeed())
 			g.Expect(pod.Labels).To(HaveKeyWithValue("padok.fr/pod-name", "labelled"))
-		}).Should(Succeed())
+		}, 30*time.Second).Should(Succeed())
 	})
 
 	t.Run("the DemoApplication controller works with the chart's RBAC", func(t *testing.T) {
@@ -300,7 +293,7 @@ func TestInstallUpgradeUninstall(t *testing.T) {
 			g.Expect(c.admin.Get(ctx, client.ObjectKey{Namespace: apps, Name: "web"}, &appsv1.Deployment{})).To(Succeed())
 			g.Expect(c.admin.Get(ctx, client.ObjectKeyFromObject(app), app)).To(Succeed())
 			g.Expect(app.Status.ObservedGeneration).To(Equal(app.Generation))
-		}).Should(Succeed())
+		}, 30*time.Second).Should(Succeed())
 	})
 
 	t.Run("the ServiceAccount can do nothing more", func(t *testing.T) {
@@ -357,7 +350,7 @@ func TestInstallUpgradeUninstall(t *testing.T) {
 		g.Eventually(func(g Gomega) {
 			g.Expect(c.admin.Get(ctx, client.ObjectKeyFromObject(inside), inside)).To(Succeed())
 			g.Expect(inside.Labels).To(HaveKeyWithValue("padok.fr/pod-name", "inside"))
-		}).Should(Succeed())
+		}, 30*time.Second).Should(Succeed())
 		g.Consistently(func(g Gomega) {
 			g.Expect(c.admin.Get(ctx, client.ObjectKeyFromObject(outside), outside)).To(Succeed())
 			g.Expect(outside.Labels).NotTo(HaveKey("padok.fr/pod-name"))

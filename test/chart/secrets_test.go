@@ -21,6 +21,7 @@ import (
 	"os"
 	"slices"
 	"testing"
+	"time"
 
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
@@ -108,7 +109,7 @@ func TestSecretReadsNeedTheSwitch(t *testing.T) {
 		g.Expect(mayRead(g, cfg)).To(BeFalse())
 		c.applyRBAC(g, kustomizeBuild(g, "config/config-rollout-secrets"))
 		// The RBAC authorizer sees a new binding once its informer does.
-		g.Eventually(func(g Gomega) bool { return mayRead(g, cfg) }).Should(BeTrue())
+		g.Eventually(func(g Gomega) bool { return mayRead(g, cfg) }, 30*time.Second).Should(BeTrue())
 	})
 
 	t.Run("the chart with configRolloutSecrets rolls pods on a Secret's change", func(t *testing.T) {
@@ -130,10 +131,10 @@ func TestSecretReadsNeedTheSwitch(t *testing.T) {
 			return deployment.Spec.Template.Annotations[demoapplication.ConfigHashAnnotation]
 		}
 		var before string
-		g.Eventually(func(g Gomega) string { before = hash(g); return before }).ShouldNot(BeEmpty())
+		g.Eventually(func(g Gomega) string { before = hash(g); return before }, 30*time.Second).ShouldNot(BeEmpty())
 		creds.StringData = map[string]string{"password": "b"}
 		g.Expect(c.admin.Update(ctx, creds)).To(Succeed())
-		g.Eventually(hash).ShouldNot(Equal(before))
+		g.Eventually(hash, 30*time.Second).ShouldNot(Equal(before))
 	})
 }
 

@@ -19,6 +19,7 @@ package client_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	. "github.com/onsi/gomega"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -67,7 +68,7 @@ func TestClientsetCreateGetListWatch(t *testing.T) {
 // expectEvent waits for the next event of w and checks its type and object.
 func expectEvent(g *WithT, w watch.Interface, eventType watch.EventType, name string) {
 	var ev watch.Event
-	g.Eventually(w.ResultChan()).Should(Receive(&ev))
+	g.Eventually(w.ResultChan(), 10*time.Second).Should(Receive(&ev))
 	g.Expect(ev.Type).To(Equal(eventType))
 	g.Expect(ev.Object).To(BeAssignableToTypeOf(&paasv1.DemoApplication{}))
 	g.Expect(ev.Object.(*paasv1.DemoApplication).Name).To(Equal(name))
@@ -96,7 +97,7 @@ func TestInformerAndLister(t *testing.T) {
 		list, err := lister.DemoApplications(ns).List(labels.Everything())
 		g.Expect(err).NotTo(HaveOccurred())
 		g.Expect(list).To(ConsistOf(HaveField("Name", "before-start"), HaveField("Name", "after-start")))
-	}).Should(Succeed())
+	}, 10*time.Second).Should(Succeed())
 
 	got, err := lister.DemoApplications(ns).Get("after-start")
 	g.Expect(err).NotTo(HaveOccurred())
@@ -108,7 +109,7 @@ func TestInformerAndLister(t *testing.T) {
 		// The lister's NotFound names the group and resource, through paasv1.Resource.
 		g.Expect(apierrors.IsNotFound(err)).To(BeTrue(), "lister get after delete: %v", err)
 		g.Expect(err).To(MatchError(ContainSubstring("demoapplication.paas.cmft.com")))
-	}).Should(Succeed())
+	}, 10*time.Second).Should(Succeed())
 }
 
 func TestApplyConfigurationTakesOwnership(t *testing.T) {

@@ -34,6 +34,7 @@ import (
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/internal/test/builder"
+	"github.com/cmft/demo-operator/internal/test/framework"
 )
 
 // TestDemoApplicationLifecycle follows a DemoApplication through the whole cluster: its
@@ -42,7 +43,7 @@ import (
 func TestDemoApplicationLifecycle(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
-	startManager(t, "manager-lifecycle", managerBin)
+	framework.StartManager(t, cluster, "manager-lifecycle", managerBin, operatorKubeconfig, nil)
 	ns := newNamespace(t)
 
 	app := builder.DemoApplication(ns, "web", port80)
@@ -88,7 +89,7 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 func TestPodNameLabelSelectsOnePod(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
-	startManager(t, "manager-podlabel", managerBin)
+	framework.StartManager(t, cluster, "manager-podlabel", managerBin, operatorKubeconfig, nil)
 	ns := newNamespace(t)
 
 	labels := map[string]string{"app": "replicated"}
@@ -137,7 +138,7 @@ func TestPodNameLabelSelectsOnePod(t *testing.T) {
 func TestPodServicesRouteToTheirPod(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
-	startManager(t, "manager-podservices", managerBin)
+	framework.StartManager(t, cluster, "manager-podservices", managerBin, operatorKubeconfig, nil)
 	ns := newNamespace(t)
 
 	app := builder.DemoApplication(ns, "routed", builder.Replicas(3), port80)

@@ -136,24 +136,6 @@ func grantLeaderElection(t *testing.T, namespace string) {
 	}
 }
 
-// startManager runs a manager binary as its own process until the test ends, as the
-// operator's ServiceAccount and with no metrics or probe servers, so that several can run
-// side by side.
-func startManager(t *testing.T, name, bin string, args ...string) {
-	t.Helper()
-	args = append([]string{"--kubeconfig=" + operatorKubeconfig, "--metrics-bind-address=0",
-		"--health-probe-bind-address=0"}, args...)
-	if err := cluster.StartProcess(name, bin, args, nil); err != nil {
-		t.Fatal(err)
-	}
-	framework.LogsOnFailure(t, cluster, 40, name)
-	t.Cleanup(func() {
-		if err := cluster.Stop(name); err != nil {
-			t.Error(err)
-		}
-	})
-}
-
 // newNamespace creates a namespace for one test and deletes it afterwards.
 func newNamespace(t *testing.T) string {
 	return testenv.NewNamespace(t, k8s, "e2e-", testenv.ControllersRun)

@@ -31,6 +31,7 @@ import (
 
 	"github.com/cmft/demo-operator/internal/devtools/localcluster"
 	"github.com/cmft/demo-operator/internal/test/builder"
+	"github.com/cmft/demo-operator/internal/test/framework"
 )
 
 const (
@@ -73,8 +74,8 @@ func TestLeaderElection(t *testing.T) {
 	ns := newNamespace(t)
 	grantLeaderElection(t, ns)
 	args := []string{"--leader-elect", "--leader-election-namespace=" + ns}
-	startManager(t, "manager-a", managerBin, args...)
-	startManager(t, "manager-b", managerBin, args...)
+	framework.StartManager(t, cluster, "manager-a", managerBin, operatorKubeconfig, nil, args...)
+	framework.StartManager(t, cluster, "manager-b", managerBin, operatorKubeconfig, nil, args...)
 	first := waitLeader(t, 30*time.Second, "manager-a", "manager-b")
 	follower := map[string]string{"manager-a": "manager-b", "manager-b": "manager-a"}[first]
 
@@ -98,7 +99,7 @@ func TestLeaderElection(t *testing.T) {
 	t.Logf("kill -9 of the leader: new leader after %s, new DemoApplication converged after %s",
 		failover.Round(10*time.Millisecond), time.Since(killed).Round(10*time.Millisecond))
 
-	startManager(t, "manager-c", managerBin, args...)
+	framework.StartManager(t, cluster, "manager-c", managerBin, operatorKubeconfig, nil, args...)
 	g.Eventually(func() bool { return logContains("manager-c", "Attempting to acquire leader lease") },
 		30*time.Second, 50*time.Millisecond).Should(BeTrue())
 	stopped := time.Now()
@@ -119,7 +120,7 @@ func TestLeaderElection(t *testing.T) {
 func TestAPIServerRestart(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
-	startManager(t, "manager-restart", managerBin)
+	framework.StartManager(t, cluster, "manager-restart", managerBin, operatorKubeconfig, nil)
 	pid := cluster.PID("manager-restart")
 	ns := newNamespace(t)
 

@@ -35,6 +35,7 @@ import (
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/internal/test/builder"
+	"github.com/cmft/demo-operator/internal/test/framework"
 	"github.com/cmft/demo-operator/internal/test/health"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
@@ -49,7 +50,7 @@ import (
 func TestRefusedPodsReachStatus(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
-	startManager(t, "manager-status", managerBin)
+	framework.StartManager(t, cluster, "manager-status", managerBin, operatorKubeconfig, nil)
 	restricted := map[string]string{"pod-security.kubernetes.io/enforce": "restricted"}
 	ns := testenv.NewNamespace(t, k8s, "e2e-restricted-", testenv.NamespaceLabels(restricted), testenv.ControllersRun)
 	app := builder.DemoApplication(ns, "web", port80)
@@ -96,7 +97,7 @@ func TestRefusedPodsReachStatus(t *testing.T) {
 		}
 		return n
 	}
-	g.Eventually(failedCreate).Should(Equal(1))
+	g.Eventually(failedCreate, 30*time.Second).Should(Equal(1))
 	g.Consistently(failedCreate, 10*time.Second, time.Second).Should(Equal(1))
 
 	// The cause goes: the pods are allowed, created, Running; the app is Ready and no longer

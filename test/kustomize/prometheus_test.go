@@ -27,6 +27,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	. "github.com/onsi/gomega"
 	authorizationv1 "k8s.io/api/authorization/v1"
@@ -89,7 +90,7 @@ func TestPrometheusScrapesAsMetricsReader(t *testing.T) {
 			g.Expect(k8s.Create(ctx, obj)).To(Succeed(), "%s %s", kind, obj.GetName())
 		}
 	}
-	g.Eventually(func() bool { return mayScrape(scraper.GetName()) }).Should(BeTrue())
+	g.Eventually(func() bool { return mayScrape(scraper.GetName()) }, 10*time.Second).Should(BeTrue())
 	g.Expect(mayScrape("default")).To(BeFalse(), "only the scraper is bound")
 }
 

@@ -16,7 +16,8 @@ limitations under the License.
 
 // Package layout checks the repository's import rules (DEVELOPMENT.md, "Repository layout"): every
 // package is product, tools or harness; the product reaches neither tools nor harness, tools
-// never reach the harness, nothing imports hack/ or a test suite.
+// never reach the harness, nothing imports hack/ or a test suite; and every Eventually and
+// Consistently spells its timeout.
 package layout
 
 import (
@@ -47,7 +48,8 @@ var (
 )
 
 type pkg struct {
-	ImportPath                         string
+	ImportPath, Dir                    string
+	GoFiles, TestGoFiles, XTestGoFiles []string
 	Deps                               []string
 	Imports, TestImports, XTestImports []string
 }

@@ -30,17 +30,15 @@ import (
 	"testing"
 	"time"
 
-	authenticationv1 "k8s.io/api/authentication/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
-	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/cmft/demo-operator/internal/devtools/localcluster"
 	"github.com/cmft/demo-operator/internal/devtools/localolm"
 	"github.com/cmft/demo-operator/internal/test/framework"
+	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
 var (
@@ -90,41 +88,32 @@ func setUp(ctx context.Context, s *framework.Suite) error {
 	return nil
 }
 
-// startManagerAs runs the manager binary until the test ends, authenticated as a
-// ServiceAccount with a token from the TokenRequest API, as the kubelet would mount it into
-// the operator's pod, and with the environment OLM gives that pod. Leader election takes its
-// Lease in the operator's namespace, with the permissions the CSV asks there.
-func startManagerAs(t *testing.T, name, namespace, serviceAccount string, env []string) {
+// serviceAccountKubeconfig writes a kubeconfig that authenticates as a ServiceAccount with a
+// token from the TokenRequest API, as the kubelet would mount it into the operator's pod, and
+// returns its path.
+func serviceAccountKubeconfig(t *testing.T, namespace, serviceAccount string) string {
 	t.Helper()
-	ctx := context.Background()
-	token, err := cs.CoreV1().ServiceAccounts(namespace).CreateToken(ctx, serviceAccount, &authenticationv1.TokenRequest{
-		Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: ptr.To[int64](3600)},
-	}, metav1.CreateOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	ca, err := os.ReadFile(cluster.CAFile())
 	if err != nil {
 		t.Fatal(err)
 	}
 	kc := clientcmdapi.NewConfig()
 	kc.Clusters["cluster"] = &clientcmdapi.Cluster{Server: cluster.Server(), CertificateAuthorityData: ca}
-	kc.AuthInfos[serviceAccount] = &clientcmdapi.AuthInfo{Token: token.Status.Token}
+	kc.AuthInfos[serviceAccount] = &clientcmdapi.AuthInfo{Token: testenv.ServiceAccountToken(t, cs, namespace, serviceAccount)}
 	kc.Contexts["manager"] = &clientcmdapi.Context{Cluster: "cluster", AuthInfo: serviceAccount, Namespace: namespace}
 	kc.CurrentContext = "manager"
 	path := filepath.Join(t.TempDir(), "kubeconfig")
 	if err := clientcmd.WriteToFile(*kc, path); err != nil {
 		t.Fatal(err)
 	}
-	args := []string{"--kubeconfig=" + path, "--metrics-bind-address=0", "--health-probe-bind-address=0",
-		"--leader-elect", "--leader-election-namespace=" + namespace}
-	if err := cluster.StartProcess(name, managerBin, args, env); err != nil {
-		t.Fatal(err)
-	}
-	framework.LogsOnFailure(t, cluster, 30, name)
-	t.Cleanup(func() {
-		if err := cluster.Stop(name); err != nil {
-			t.Error(err)
-		}
-	})
+	return path
+}
+
+// startManagerAs runs the manager binary until the test ends as a ServiceAccount
+// (serviceAccountKubeconfig), with the environment OLM gives the operator's pod. Leader
+// election takes its Lease in the operator's namespace, with the permissions the CSV asks there.
+func startManagerAs(t *testing.T, name, namespace, serviceAccount string, env []string) {
+	t.Helper()
+	framework.StartManager(t, cluster, name, managerBin, serviceAccountKubeconfig(t, namespace, serviceAccount), env,
+		"--leader-elect", "--leader-election-namespace="+namespace)
 }

@@ -245,7 +245,7 @@ func TestUpgradeRestartsNothing(t *testing.T) {
 		before = s
 	}, 10*time.Second, 2*time.Second).Should(Succeed())
 	g.Expect(before.replicaSets).To(HaveLen(apps))
-	oldPods := managerPods(t, previousImage, time.Minute)
+	oldPods := electedPods(t, previousImage, time.Minute)
 
 	// Watch the DemoApplications through the upgrade: a condition that flips, even for a
 	// moment between two snapshots, is what a user's alert would see.
@@ -288,7 +288,7 @@ func TestUpgradeRestartsNothing(t *testing.T) {
 	upgrade.Namespace = operatorNamespace
 	_, err = upgrade.Run(releaseName, chart, chartValues(currentImage))
 	g.Expect(err).NotTo(HaveOccurred(), "helm upgrade")
-	newPods := managerPods(t, currentImage, 3*time.Minute)
+	newPods := electedPods(t, currentImage, 3*time.Minute)
 	var leader string
 	g.Eventually(func(g Gomega) {
 		leader = framework.LeaseHolder(g, cs, operatorNamespace)

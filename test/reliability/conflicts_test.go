@@ -174,7 +174,7 @@ func TestConflictsAtVolume(t *testing.T) {
 	// The operator never wrote the other teams' objects: the audit log has no write of its
 	// pods to any of them. (Their objects still change: kube-controller-manager writes a
 	// Deployment's status and revision.)
-	pods := managerPods(t, currentImage, time.Minute)
+	pods := electedPods(t, currentImage, time.Minute)
 	operatorPods := make([]string, 0, len(pods))
 	for _, p := range pods {
 		operatorPods = append(operatorPods, p.Name)

@@ -86,7 +86,7 @@ func TestControlPlaneRestartsUnderBurst(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
 	installRelease(t, currentImage)
-	pods := managerPods(t, currentImage, time.Minute)
+	pods := electedPods(t, currentImage, time.Minute)
 	before := restartCounts(pods)
 	t.Cleanup(func() {
 		if !t.Failed() {
@@ -189,7 +189,7 @@ func TestControlPlaneRestartsUnderBurst(t *testing.T) {
 	g.Expect(kills).To(BeEmpty(), "the kubelet killed a manager container for its liveness probe")
 	t.Logf("liveness probes failed under the burst, none killing: %v", failures)
 	var restarts []string
-	for _, p := range managerPods(t, currentImage, 2*time.Minute) {
+	for _, p := range electedPods(t, currentImage, 2*time.Minute) {
 		status := p.Status.ContainerStatuses[0]
 		if status.RestartCount == before[p.Name] {
 			continue

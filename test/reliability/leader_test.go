@@ -100,7 +100,7 @@ func TestPartitionedLeaderNeverWrites(t *testing.T) {
 	ns := appNamespace(t, "partition-")
 	createApps(t, ns, span(0, apps))
 	waitConverged(t, ns, apps, 5*time.Minute)
-	pods := managerPods(t, currentImage, time.Minute)
+	pods := electedPods(t, currentImage, time.Minute)
 	leader := framework.LeaseHolder(g, cs, operatorNamespace)
 	leaderPod := pods[slices.IndexFunc(pods, func(p corev1.Pod) bool { return p.Name == leader })]
 	leaseDuration := leaseDuration(g)

@@ -226,7 +226,7 @@ func installRelease(t *testing.T, image string) {
 	rel, err := action.NewGet(cfg).Run(releaseName)
 	if err == nil {
 		if rel.Config["image"].(map[string]any)["tag"] == image[strings.LastIndex(image, ":")+1:] {
-			managerPods(t, image, 2*time.Minute)
+			electedPods(t, image, 2*time.Minute)
 			return
 		}
 		uninstall := action.NewUninstall(cfg)
@@ -242,21 +242,17 @@ func installRelease(t *testing.T, image string) {
 	install.ReleaseName, install.Namespace = releaseName, operatorNamespace
 	_, err = install.Run(chart, chartValues(image))
 	g.Expect(err).NotTo(HaveOccurred())
-	managerPods(t, image, 3*time.Minute)
+	electedPods(t, image, 3*time.Minute)
 }
 
-// managerPods waits until the release's two pods run image, Ready, one holding the Lease.
-func managerPods(t *testing.T, image string, timeout time.Duration) []corev1.Pod {
+// electedPods waits until the release's two pods run image, Ready, and one holds the Lease.
+func electedPods(t *testing.T, image string, timeout time.Duration) []corev1.Pod {
 	t.Helper()
-	var pods []corev1.Pod
-	NewWithT(t).Eventually(func(g Gomega) {
-		pods = framework.ReadyPods(g, k8s, operatorNamespace, map[string]string{"app.kubernetes.io/instance": releaseName})
-		g.Expect(pods).To(HaveLen(2), "Ready manager pods")
-		for _, p := range pods {
-			g.Expect(p.Spec.Containers[0].Image).To(Equal(image))
-		}
-		g.Expect(framework.LeaseHolder(g, cs, operatorNamespace)).To(BeElementOf(pods[0].Name, pods[1].Name))
-	}, timeout, 250*time.Millisecond).Should(Succeed())
+	start := time.Now()
+	pods := framework.ExpectManagerPods(t, k8s, operatorNamespace, chartFullname, image, 2, timeout)
+	NewWithT(t).Eventually(func(g Gomega) string {
+		return framework.LeaseHolder(g, cs, operatorNamespace)
+	}, max(timeout-time.Since(start), 10*time.Second), 250*time.Millisecond).Should(BeElementOf(pods[0].Name, pods[1].Name))
 	return pods
 }
 

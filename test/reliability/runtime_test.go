@@ -42,7 +42,7 @@ func TestContainerdRestart(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
 	installRelease(t, currentImage)
-	before := restartCounts(managerPods(t, currentImage, time.Minute))
+	before := restartCounts(electedPods(t, currentImage, time.Minute))
 	// Not pinned to the kwok nodes: its pods go to the real node, the one without a taint.
 	ns := testenv.NewNamespace(t, k8s, "runtime-", testenv.ControllersRun)
 
@@ -66,7 +66,7 @@ func TestContainerdRestart(t *testing.T) {
 	g.Expect(pods).To(HaveLen(1))
 	g.Expect(pods[0].Spec.NodeName).To(Equal(localcluster.NodeName))
 
-	after := restartCounts(managerPods(t, currentImage, 2*time.Minute))
+	after := restartCounts(electedPods(t, currentImage, 2*time.Minute))
 	leader := framework.LeaseHolder(g, cs, operatorNamespace)
 	t.Logf("containerd restarted in %s; a DemoApplication created then ran its pod on %s and converged after %s; "+
 		"manager pods Ready, %s leading; container restarts before %v, after %v", restarted.Round(10*time.Millisecond),

@@ -226,7 +226,7 @@ func grant(t *testing.T, rule rbacv1.PolicyRule) {
 		}}
 		g.Expect(admin.Create(ctx, review)).To(Succeed())
 		g.Expect(review.Status.Allowed).To(BeTrue())
-	}).Should(Succeed())
+	}, 15*time.Second).Should(Succeed())
 }
 
 // webSpec asks for everything a DemoApplication can ask for that shapes its objects: every
@@ -380,7 +380,7 @@ func newWeb(t testing.TB, ns string) *web {
 		g.Expect(admin.Get(ctx, key, w.policy)).To(Succeed())
 		g.Expect(admin.Get(ctx, client.ObjectKeyFromObject(routed), w.route)).To(Succeed())
 		g.Expect(admin.Get(ctx, key, w.budget)).To(Succeed())
-	}).Should(Succeed())
+	}, 15*time.Second).Should(Succeed())
 
 	// The Deployment and ReplicaSet controllers, which envtest does not run, make a pod; the
 	// pod labeler names it, and the operator gives it its Service.
@@ -400,7 +400,7 @@ func newWeb(t testing.TB, ns string) *web {
 		for _, c := range w.app.Status.Conditions {
 			g.Expect(c.Reason).NotTo(HaveSuffix("Failed"), "%s: %s", c.Type, c.Message)
 		}
-	}).Should(Succeed())
+	}, 15*time.Second).Should(Succeed())
 	return w
 }
 

@@ -23,7 +23,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
+
+	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/cmft/demo-operator/internal/devtools/localcluster"
 )
@@ -61,4 +68,67 @@ func LogsOnFailure(t *testing.T, c *localcluster.Cluster, lines int, names ...st
 			t.Logf("%s log:\n%s", name, c.LogTail(name, lines))
 		}
 	})
+}
+
+// StartManager runs the manager binary bin as c's process name until the test ends, with
+// kubeconfig and env, and no metrics or probe servers, so that several can run side by side;
+// the tail of its log is printed if the test fails.
+func StartManager(t *testing.T, c *localcluster.Cluster, name, bin, kubeconfig string, env []string, args ...string) {
+	t.Helper()
+	args = append([]string{"--kubeconfig=" + kubeconfig, "--metrics-bind-address=0", "--health-probe-bind-address=0"}, args...)
+	if err := c.StartProcess(name, bin, args, env); err != nil {
+		t.Fatal(err)
+	}
+	LogsOnFailure(t, c, 40, name)
+	t.Cleanup(func() {
+		if err := c.Stop(name); err != nil {
+			t.Error(err)
+		}
+	})
+}
+
+// ExpectManagerPods waits until the manager Deployment's pods, n of them, run image on the
+// real node, Ready by their probes, and returns them.
+func ExpectManagerPods(t *testing.T, k8s client.Client, namespace, deployment, image string, n int, timeout time.Duration) []corev1.Pod {
+	t.Helper()
+	var pods []corev1.Pod
+	NewWithT(t).Eventually(func(g Gomega) {
+		d := &appsv1.Deployment{}
+		g.Expect(k8s.Get(context.Background(), client.ObjectKey{Namespace: namespace, Name: deployment}, d)).To(Succeed())
+		pods = ReadyPods(g, k8s, namespace, d.Spec.Selector.MatchLabels)
+		g.Expect(pods).To(HaveLen(n), func() string {
+			return "Ready manager pods; all of them: " + DescribePods(k8s, namespace, d.Spec.Selector.MatchLabels)
+		})
+		for _, p := range pods {
+			g.Expect(p.Spec.NodeName).To(Equal(localcluster.NodeName))
+			g.Expect(p.Status.ContainerStatuses).To(HaveLen(1))
+			// The pod's, not the status': the node reports an image by the first name it pulled it as.
+			g.Expect(p.Spec.Containers[0].Image).To(Equal(image))
+			g.Expect(p.Status.ContainerStatuses[0].State.Running).NotTo(BeNil())
+			g.Expect(p.Status.ContainerStatuses[0].Ready).To(BeTrue())
+			g.Expect(p.Spec.Containers[0].ReadinessProbe).NotTo(BeNil())
+			g.Expect(p.Spec.Containers[0].LivenessProbe).NotTo(BeNil())
+		}
+	}, timeout, 250*time.Millisecond).Should(Succeed())
+	return pods
+}
+
+// DescribePods says, for a failure's message, what each pod matching labels shows: phase,
+// conditions and containers' states, so that a pod that never gets Ready says why.
+func DescribePods(k8s client.Client, namespace string, labels map[string]string) string {
+	pods := &corev1.PodList{}
+	if err := k8s.List(context.Background(), pods, client.InNamespace(namespace), client.MatchingLabels(labels)); err != nil {
+		return err.Error()
+	}
+	var b strings.Builder
+	for _, p := range pods.Items {
+		fmt.Fprintf(&b, "\n%s on %q: %s", p.Name, p.Spec.NodeName, p.Status.Phase)
+		for _, c := range p.Status.Conditions {
+			fmt.Fprintf(&b, "; %s=%s %s %s", c.Type, c.Status, c.Reason, c.Message)
+		}
+		for _, c := range p.Status.ContainerStatuses {
+			fmt.Fprintf(&b, "; container %s ready=%t restarts=%d %+v last %+v", c.Name, c.Ready, c.RestartCount, c.State, c.LastTerminationState)
+		}
+	}
+	return b.String()
 }

@@ -35,6 +35,7 @@ import (
 	"testing"
 	"time"
 
+	authenticationv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -44,8 +45,10 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	crmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
@@ -146,6 +149,19 @@ const (
 	OperatorNamespace      = "demo-operator-system"
 	OperatorServiceAccount = "demo-operator-controller-manager"
 )
+
+// ServiceAccountToken returns a token of the ServiceAccount from the TokenRequest API, valid
+// for an hour, as the kubelet would mount it into a pod of that ServiceAccount.
+func ServiceAccountToken(t testing.TB, cs kubernetes.Interface, namespace, name string) string {
+	t.Helper()
+	token, err := cs.CoreV1().ServiceAccounts(namespace).CreateToken(context.Background(), name,
+		&authenticationv1.TokenRequest{Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: ptr.To[int64](3600)}},
+		metav1.CreateOptions{})
+	if err != nil {
+		t.Fatalf("requesting a token for %s/%s: %v", namespace, name, err)
+	}
+	return token.Status.Token
+}
 
 // AsOperator returns a copy of the admin config cfg that acts as the operator's
 // ServiceAccount, bound to the ClusterRole of config/rbac/role.yaml and restrained by the

@@ -25,14 +25,16 @@ import (
 	"time"
 
 	. "github.com/onsi/gomega"
-	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/internal/devtools/localcluster"
+	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/internal/test/framework"
 )
 
@@ -75,11 +77,7 @@ func expectServing(t *testing.T, app *paasv1.DemoApplication, n int) []corev1.Po
 		g.Expect(apimeta.IsStatusConditionTrue(app.Status.Conditions, paasv1.ConditionReady)).To(BeTrue(), "%v", app.Status.Conditions)
 		pods = framework.ReadyPods(g, k8s, app.Namespace, podsOf(app))
 		g.Expect(pods).To(HaveLen(n), func() string {
-			d := &appsv1.Deployment{}
-			if err := k8s.Get(context.Background(), client.ObjectKeyFromObject(app), d); err != nil {
-				return err.Error()
-			}
-			return "Ready pods; all of them: " + describePods(app.Namespace, d)
+			return "Ready pods; all of them: " + framework.DescribePods(k8s, app.Namespace, podsOf(app))
 		})
 		names := make([]string, 0, n)
 		for _, p := range pods {
@@ -92,4 +90,29 @@ func expectServing(t *testing.T, app *paasv1.DemoApplication, n int) []corev1.Po
 	}, 3*time.Minute, 250*time.Millisecond).Should(Succeed())
 	t.Logf("%s: Ready, %d pods Ready and its Service answering after %s", app.Name, n, time.Since(start).Round(100*time.Millisecond))
 	return pods
+}
+
+// expectDegraded waits until app's status says Degraded for reason, with a message that
+// contains contains, and returns that condition.
+func expectDegraded(t *testing.T, app *paasv1.DemoApplication, reason, contains string, timeout time.Duration) metav1.Condition {
+	t.Helper()
+	var degraded metav1.Condition
+	NewWithT(t).Eventually(func(g Gomega) {
+		g.Expect(k8s.Get(context.Background(), client.ObjectKeyFromObject(app), app)).To(Succeed())
+		c := apimeta.FindStatusCondition(app.Status.Conditions, paasv1.ConditionDegraded)
+		g.Expect(c).To(And(Not(BeNil()), HaveField("Status", metav1.ConditionTrue), HaveField("Reason", reason)), "%v", app.Status.Conditions)
+		g.Expect(c.Message).To(ContainSubstring(contains))
+		degraded = *c
+	}, timeout, 250*time.Millisecond).Should(Succeed())
+	return degraded
+}
+
+// readyAfter makes the podname app's /ready answer 503 for d after each pod starts, probed
+// every second and taken out of its Services after failureThreshold failures in a row.
+func readyAfter(d time.Duration, failureThreshold int32) builder.Option {
+	return func(app *paasv1.DemoApplication) {
+		app.Spec.Env = append(app.Spec.Env, paasv1.EnvVar{Name: "READY_AFTER", Value: d.String()})
+		app.Spec.ReadinessProbe = &paasv1.Probe{HTTPGet: &paasv1.HTTPGetAction{Path: "/ready", Port: intstr.FromInt32(8080)},
+			PeriodSeconds: 1, FailureThreshold: failureThreshold}
+	}
 }

@@ -26,7 +26,6 @@ import (
 
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
-	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -103,14 +102,7 @@ func sidecarCrashLoopInStatus(t *testing.T) {
 		Env: []paasv1.EnvVar{{Name: "CRASH", Value: "the proxy cannot reach its database"}}}}}
 	g.Expect(k8s.Create(ctx, app)).To(Succeed())
 	start := time.Now()
-	var degraded *metav1.Condition
-	g.Eventually(func(g Gomega) {
-		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), app)).To(Succeed())
-		degraded = apimeta.FindStatusCondition(app.Status.Conditions, paasv1.ConditionDegraded)
-		g.Expect(degraded).NotTo(BeNil())
-		g.Expect(degraded.Status).To(Equal(metav1.ConditionTrue))
-		g.Expect(degraded.Reason).To(Equal(paasv1.ReasonCrashLoopBackOff))
-	}, 3*time.Minute, 250*time.Millisecond).Should(Succeed())
+	degraded := expectDegraded(t, app, paasv1.ReasonCrashLoopBackOff, "", 3*time.Minute)
 	pods := &corev1.PodList{}
 	g.Expect(k8s.List(ctx, pods, client.InNamespace(ns), client.MatchingLabels(podsOf(app)))).To(Succeed())
 	g.Expect(pods.Items).To(HaveLen(1))

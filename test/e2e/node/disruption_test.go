@@ -33,7 +33,6 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/internal/test/framework"
 	"github.com/cmft/demo-operator/internal/test/testenv"
@@ -45,15 +44,13 @@ import (
 // the budget named, until the first one's replacement is Ready; then it evicts the second.
 func TestDrainRefusedBelowBudget(t *testing.T) {
 	// How long a new pod's /ready answers 503: the window in which the budget must refuse.
-	const readyAfter = 4 * time.Second
+	const notReady = 4 * time.Second
 	g := NewWithT(t)
 	ctx := context.Background()
 	installOperator(t)
 	ns := testenv.NewNamespace(t, k8s, "e2e-drain-", testenv.ControllersRun)
 	app := builder.DemoApplication(ns, "shop", builder.Image(appImage), builder.Replicas(2), builder.Ports(builder.Port("http", 80, 8080)),
-		builder.Env(paasv1.EnvVar{Name: "READY_AFTER", Value: readyAfter.String()}))
-	app.Spec.ReadinessProbe = &paasv1.Probe{HTTPGet: &paasv1.HTTPGetAction{Path: "/ready", Port: intstr.FromInt32(8080)},
-		PeriodSeconds: 1, FailureThreshold: 1}
+		readyAfter(notReady, 1))
 	g.Expect(k8s.Create(ctx, app)).To(Succeed())
 	pods := expectServing(t, app, 2)
 

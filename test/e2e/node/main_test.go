@@ -33,9 +33,6 @@ import (
 	"time"
 
 	"github.com/blang/semver/v4"
-	. "github.com/onsi/gomega"
-	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
@@ -244,54 +241,4 @@ func buildManager(ctx context.Context, b *imagebuild.Builder, root string) error
 		}
 	}
 	return nil
-}
-
-// describePods says, for a failure's message, what each of d's pods shows: phase, conditions
-// and containers' states, so that a pod that never gets Ready says why.
-func describePods(namespace string, d *appsv1.Deployment) string {
-	pods := &corev1.PodList{}
-	if err := k8s.List(context.Background(), pods, client.InNamespace(namespace), client.MatchingLabels(d.Spec.Selector.MatchLabels)); err != nil {
-		return err.Error()
-	}
-	var b strings.Builder
-	for _, p := range pods.Items {
-		fmt.Fprintf(&b, "\n%s on %q: %s", p.Name, p.Spec.NodeName, p.Status.Phase)
-		for _, c := range p.Status.Conditions {
-			fmt.Fprintf(&b, "; %s=%s %s %s", c.Type, c.Status, c.Reason, c.Message)
-		}
-		for _, c := range p.Status.ContainerStatuses {
-			fmt.Fprintf(&b, "; container %s ready=%t restarts=%d %+v last %+v", c.Name, c.Ready, c.RestartCount, c.State, c.LastTerminationState)
-		}
-	}
-	return b.String()
-}
-
-// expectManagerPods waits until the manager Deployment's pods, n of them, run on the real
-// node from managerImage, Ready by their probes, and returns them.
-func expectManagerPods(t *testing.T, namespace, deployment string, n int, timeout time.Duration) []corev1.Pod {
-	t.Helper()
-	return expectManagerPodsOf(t, namespace, deployment, managerImage, n, timeout)
-}
-
-// expectManagerPodsOf is expectManagerPods for pods that run image.
-func expectManagerPodsOf(t *testing.T, namespace, deployment, image string, n int, timeout time.Duration) []corev1.Pod {
-	t.Helper()
-	var pods []corev1.Pod
-	NewWithT(t).Eventually(func(g Gomega) {
-		d := &appsv1.Deployment{}
-		g.Expect(k8s.Get(context.Background(), client.ObjectKey{Namespace: namespace, Name: deployment}, d)).To(Succeed())
-		pods = framework.ReadyPods(g, k8s, namespace, d.Spec.Selector.MatchLabels)
-		g.Expect(pods).To(HaveLen(n), func() string { return "Ready manager pods; all of them: " + describePods(namespace, d) })
-		for _, p := range pods {
-			g.Expect(p.Spec.NodeName).To(Equal(localcluster.NodeName))
-			g.Expect(p.Status.ContainerStatuses).To(HaveLen(1))
-			// The pod's, not the status': the node reports an image by the first name it pulled it as.
-			g.Expect(p.Spec.Containers[0].Image).To(Equal(image))
-			g.Expect(p.Status.ContainerStatuses[0].State.Running).NotTo(BeNil())
-			g.Expect(p.Status.ContainerStatuses[0].Ready).To(BeTrue())
-			g.Expect(p.Spec.Containers[0].ReadinessProbe).NotTo(BeNil())
-			g.Expect(p.Spec.Containers[0].LivenessProbe).NotTo(BeNil())
-		}
-	}, timeout, 250*time.Millisecond).Should(Succeed())
-	return pods
 }

@@ -84,7 +84,7 @@ func installOperator(t *testing.T) string {
 			"--set", "test.image="+kubectlImage); installErr != nil {
 			return
 		}
-		pods := expectManagerPods(t, ns.Name, chartFullname, 2, 3*time.Minute)
+		pods := framework.ExpectManagerPods(t, k8s, ns.Name, chartFullname, managerImage, 2, 3*time.Minute)
 		pullToReady = time.Since(start)
 		t.Logf("helm install to 2 manager pods Ready (image pulled from the local registry): %s", pullToReady.Round(10*time.Millisecond))
 		for _, p := range pods {
@@ -107,7 +107,7 @@ func installOperator(t *testing.T) string {
 func TestHelmInstall(t *testing.T) {
 	g := NewWithT(t)
 	ns := installOperator(t)
-	pods := expectManagerPods(t, ns, chartFullname, 2, time.Minute)
+	pods := framework.ExpectManagerPods(t, k8s, ns, chartFullname, managerImage, 2, time.Minute)
 	g.Eventually(func(g Gomega) {
 		g.Expect(framework.LeaseHolder(g, cs, ns)).To(BeElementOf(pods[0].Name, pods[1].Name))
 	}, time.Minute, 250*time.Millisecond).Should(Succeed())
@@ -139,7 +139,7 @@ func releaseStatus(g Gomega, namespace string) *release.Release {
 func TestFailover(t *testing.T) {
 	g := NewWithT(t)
 	ns := installOperator(t)
-	before := expectManagerPods(t, ns, chartFullname, 2, 2*time.Minute)
+	before := framework.ExpectManagerPods(t, k8s, ns, chartFullname, managerImage, 2, 2*time.Minute)
 	var leader string
 	g.Eventually(func(g Gomega) { leader = framework.LeaseHolder(g, cs, ns) }, time.Minute, 250*time.Millisecond).Should(Succeed())
 
@@ -187,7 +187,7 @@ func TestFailover(t *testing.T) {
 		g.Expect(framework.PodReady(pod)).To(BeTrue())
 	}, 3*time.Minute, 250*time.Millisecond).Should(Succeed())
 	t.Logf("container of %s killed with SIGKILL: restarted by the kubelet and Ready again after %s", next, time.Since(start).Round(10*time.Millisecond))
-	expectManagerPods(t, ns, chartFullname, 2, 2*time.Minute)
+	framework.ExpectManagerPods(t, k8s, ns, chartFullname, managerImage, 2, 2*time.Minute)
 }
 
 // TestMetrics: the metrics Service answers a ServiceAccount that the chart's metrics-reader
@@ -196,7 +196,7 @@ func TestFailover(t *testing.T) {
 func TestMetrics(t *testing.T) {
 	g := NewWithT(t)
 	ns := installOperator(t)
-	expectManagerPods(t, ns, chartFullname, 2, 2*time.Minute)
+	framework.ExpectManagerPods(t, k8s, ns, chartFullname, managerImage, 2, 2*time.Minute)
 	ctx := context.Background()
 	clientNS := testenv.NewNamespace(t, k8s, "e2e-", testenv.ControllersRun)
 	token := func(sa string) string {
@@ -260,7 +260,7 @@ func TestMemoryLimit(t *testing.T) {
 	const pods = 3000
 	g := NewWithT(t)
 	ns := installOperator(t)
-	expectManagerPods(t, ns, chartFullname, 2, 2*time.Minute)
+	framework.ExpectManagerPods(t, k8s, ns, chartFullname, managerImage, 2, 2*time.Minute)
 	var leader string
 	g.Eventually(func(g Gomega) { leader = framework.LeaseHolder(g, cs, ns) }, time.Minute, 250*time.Millisecond).Should(Succeed())
 	pod := &corev1.Pod{}

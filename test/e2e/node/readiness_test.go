@@ -26,7 +26,6 @@ import (
 
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -41,17 +40,15 @@ import (
 // to the pod that is ready. Once its probe passes, it gets its share.
 func TestReadinessGatesTraffic(t *testing.T) {
 	// How long each pod's /ready answers 503 after it starts.
-	const readyAfter = 20 * time.Second
+	const notReady = 20 * time.Second
 	g := NewWithT(t)
 	ctx := context.Background()
 	installOperator(t)
 	ns := testenv.NewNamespace(t, k8s, "e2e-", testenv.ControllersRun)
-	app := builder.DemoApplication(ns, "gated", builder.Image(appImage), builder.Replicas(1), builder.Ports(builder.Port("http", 80, 8080)),
-		builder.Env(paasv1.EnvVar{Name: "READY_AFTER", Value: readyAfter.String()}))
 	// A pod turns Ready at its first passing check; three failures in a row, not one slow
 	// answer on a loaded node, take the ready pod out of the Service.
-	app.Spec.ReadinessProbe = &paasv1.Probe{HTTPGet: &paasv1.HTTPGetAction{Path: "/ready", Port: intstr.FromInt32(8080)},
-		PeriodSeconds: 1, FailureThreshold: 3}
+	app := builder.DemoApplication(ns, "gated", builder.Image(appImage), builder.Replicas(1), builder.Ports(builder.Port("http", 80, 8080)),
+		readyAfter(notReady, 3))
 	g.Expect(k8s.Create(ctx, app)).To(Succeed())
 	ready := expectServing(t, app, 1)[0]
 	url := serviceURL(g, app, "/")
@@ -78,7 +75,7 @@ func TestReadinessGatesTraffic(t *testing.T) {
 	// Until it is Ready, every call through the Service goes to the ready pod. Its status is
 	// read after each call: a pod not Ready then was not Ready during the call either.
 	var calls int
-	deadline := time.Now().Add(readyAfter + time.Minute)
+	deadline := time.Now().Add(notReady + time.Minute)
 	for ; ; calls++ {
 		answer, err := get(url)
 		g.Expect(err).NotTo(HaveOccurred())
@@ -95,7 +92,7 @@ func TestReadinessGatesTraffic(t *testing.T) {
 	t.Logf("%d calls through the Service while %s was not Ready, all to %s; Ready %s after its container started",
 		calls, starting.Name, ready.Name, becameReady.Sub(started))
 	// The probe held the pod back, not a slow start; timestamps are in whole seconds.
-	g.Expect(becameReady.Sub(started)).To(BeNumerically(">=", readyAfter-time.Second))
+	g.Expect(becameReady.Sub(started)).To(BeNumerically(">=", notReady-time.Second))
 	g.Expect(calls).To(BeNumerically(">=", 20))
 
 	// Ready: it gets traffic through the Service too.

@@ -29,7 +29,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/internal/devtools/imagebuild"
@@ -71,13 +70,8 @@ func TestPrivateRegistry(t *testing.T) {
 	g.Expect(k8s.Create(ctx, app)).To(Succeed())
 
 	// Without credentials: the registry refuses the pull, the pods never run.
-	g.Eventually(func(g Gomega) {
-		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(app), app)).To(Succeed())
-		degraded := apimeta.FindStatusCondition(app.Status.Conditions, paasv1.ConditionDegraded)
-		g.Expect(degraded).To(And(Not(BeNil()), HaveField("Status", metav1.ConditionTrue), HaveField("Reason", paasv1.ReasonImagePullBackOff)))
-		g.Expect(degraded.Message).To(ContainSubstring("401 Unauthorized"))
-	}, 2*time.Minute, 200*time.Millisecond).Should(Succeed())
-	t.Logf("without imagePullSecrets: %s", apimeta.FindStatusCondition(app.Status.Conditions, paasv1.ConditionDegraded).Message)
+	degraded := expectDegraded(t, app, paasv1.ReasonImagePullBackOff, "401 Unauthorized", 2*time.Minute)
+	t.Logf("without imagePullSecrets: %s", degraded.Message)
 	g.Expect(apimeta.IsStatusConditionTrue(app.Status.Conditions, paasv1.ConditionReady)).To(BeFalse())
 	g.Expect(framework.ReadyPods(g, k8s, ns, podsOf(app))).To(BeEmpty())
 

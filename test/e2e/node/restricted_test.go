@@ -27,7 +27,6 @@ import (
 
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
-	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -119,11 +118,6 @@ func TestRestrictedDefaults(t *testing.T) {
 	g.Expect(cluster.PushImage(ctx, b, local, image)).To(Succeed())
 	root := builder.DemoApplication(ns, "root", builder.Image(image), builder.Replicas(1), builder.Ports(builder.Port("http", 80, 8080)))
 	g.Expect(k8s.Create(ctx, root)).To(Succeed())
-	g.Eventually(func(g Gomega) {
-		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(root), root)).To(Succeed())
-		degraded := apimeta.FindStatusCondition(root.Status.Conditions, paasv1.ConditionDegraded)
-		g.Expect(degraded).To(And(Not(BeNil()), HaveField("Status", metav1.ConditionTrue), HaveField("Reason", paasv1.ReasonCreateContainerError)))
-		g.Expect(degraded.Message).To(ContainSubstring("runAsNonRoot and image will run as root"))
-	}, 2*time.Minute, 200*time.Millisecond).Should(Succeed())
-	t.Logf("an image that runs as root: %s", apimeta.FindStatusCondition(root.Status.Conditions, paasv1.ConditionDegraded).Message)
+	degraded := expectDegraded(t, root, paasv1.ReasonCreateContainerError, "runAsNonRoot and image will run as root", 2*time.Minute)
+	t.Logf("an image that runs as root: %s", degraded.Message)
 }

@@ -181,7 +181,7 @@ func expectPodsGone(t *testing.T, app *paasv1.DemoApplication, n int, keep func(
 		g.Expect(d.Status.AvailableReplicas).To(BeEquivalentTo(n))
 		pods := &corev1.PodList{}
 		g.Expect(k8s.List(context.Background(), pods, client.InNamespace(app.Namespace), client.MatchingLabels(podsOf(app)))).To(Succeed())
-		g.Expect(pods.Items).To(HaveLen(n), func() string { return describePods(app.Namespace, d) })
+		g.Expect(pods.Items).To(HaveLen(n), func() string { return framework.DescribePods(k8s, app.Namespace, d.Spec.Selector.MatchLabels) })
 		for _, p := range pods.Items {
 			g.Expect(keep(p)).To(BeTrue(), p.Name)
 		}

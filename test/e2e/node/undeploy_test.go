@@ -63,7 +63,7 @@ func TestHelmUpgradeAndUninstall(t *testing.T) {
 	g.Expect(json.Unmarshal([]byte(out), &metadata)).To(Succeed())
 	g.Expect(metadata.Revision).To(Equal(2), "release revision")
 	g.Expect(metadata.Version).To(Equal(nextChartVersion), "chart version")
-	pods := expectManagerPods(t, ns, chartFullname, 2, 3*time.Minute)
+	pods := framework.ExpectManagerPods(t, k8s, ns, chartFullname, managerImage, 2, 3*time.Minute)
 	g.Eventually(func(g Gomega) {
 		g.Expect(framework.LeaseHolder(g, cs, ns)).To(BeElementOf(pods[0].Name, pods[1].Name))
 	}, time.Minute, 250*time.Millisecond).Should(Succeed())
@@ -112,7 +112,7 @@ func TestKustomizeDeploy(t *testing.T) {
 	}
 	makeTarget("deploy", "IMG="+managerImage)
 	const deployNS, deployment = "demo-operator-system", "demo-operator-controller-manager"
-	pods := expectManagerPods(t, deployNS, deployment, 1, 3*time.Minute)
+	pods := framework.ExpectManagerPods(t, k8s, deployNS, deployment, managerImage, 1, 3*time.Minute)
 	g.Eventually(func(g Gomega) {
 		g.Expect(framework.LeaseHolder(g, cs, deployNS)).To(Equal(pods[0].Name))
 	}, time.Minute, 250*time.Millisecond).Should(Succeed())
@@ -136,7 +136,7 @@ func TestInstaller(t *testing.T) {
 	shell := docShell(t)
 	for _, command := range docCommands(t, "install/kustomize.md") {
 		if strings.HasPrefix(command, "kubectl delete ") {
-			pods := expectManagerPodsOf(t, deployNS, deployment, releaseImage, 1, time.Minute)
+			pods := framework.ExpectManagerPods(t, k8s, deployNS, deployment, releaseImage, 1, time.Minute)
 			g.Eventually(func(g Gomega) {
 				g.Expect(framework.LeaseHolder(g, cs, deployNS)).To(Equal(pods[0].Name))
 			}, time.Minute, 250*time.Millisecond).Should(Succeed())
@@ -170,7 +170,7 @@ func TestHelmFromCheckout(t *testing.T) {
 		shell.Step(context.Background(), t, "docs/install/helm.md", command)
 		switch {
 		case strings.HasPrefix(command, "helm install "):
-			expectManagerPodsOf(t, ns, deployment, releaseImage, 2, time.Minute)
+			framework.ExpectManagerPods(t, k8s, ns, deployment, releaseImage, 2, time.Minute)
 		case strings.HasPrefix(command, "helm uninstall "):
 			g.Expect(apierrors.IsNotFound(k8s.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: deployment}, &appsv1.Deployment{}))).
 				To(BeTrue(), "the manager's Deployment after helm uninstall")

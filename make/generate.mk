@@ -1,0 +1,30 @@
+##@ Generate
+
+.PHONY: manifests
+manifests: controller-gen ## The CRD and the ClusterRoles from the markers, copied into the chart.
+	$(CONTROLLER_GEN) rbac:roleName=manager-role crd paths="{./api/...,./controllers/...}" output:crd:artifacts:config=config/crd/bases output:rbac:artifacts:config=config/rbac
+	$(CONTROLLER_GEN) rbac:roleName=manager-role paths=./controllers/podlabel/... output:rbac:artifacts:config=config/pod-labeler-only
+	$(CONTROLLER_GEN) rbac:roleName=manager-role paths=./controllers/demoapplication/... output:rbac:artifacts:config=config/demoapplication-only
+	hack/sync-chart.sh
+
+.PHONY: generate
+generate: controller-gen codegen-tools ## The API types' DeepCopy methods and the typed client in pkg/generated.
+	$(CONTROLLER_GEN) object:headerFile="hack/boilerplate.go.txt" paths="./api/..."
+	hack/update-codegen.sh
+
+.PHONY: docs
+docs: crd-ref-docs ## The API reference, docs/reference/api.md, from api/v1 (crd-ref-docs).
+	$(CRD_REF_DOCS) --source-path=api/v1 --config=hack/crd-ref-docs/config.yaml --templates-dir=hack/crd-ref-docs/markdown --renderer=markdown --max-depth=20 \
+	  --log-level=WARN --output-path=docs/reference/api.md
+
+.PHONY: fmt
+fmt: ## Run go fmt against code.
+	go fmt ./...
+
+.PHONY: vet
+vet: ## Run go vet against code.
+	go vet ./...
+
+.PHONY: verify
+verify: generate manifests ## Fail when a generated file differs from what is committed.
+	@git diff --exit-code -- api config pkg/generated charts/demo-operator/files || { echo "generated files are stale: run make generate manifests and commit"; exit 1; }
