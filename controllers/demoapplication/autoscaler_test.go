@@ -78,7 +78,7 @@ func TestAutoscaling(t *testing.T) {
 	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
 	g.Eventually(func(g Gomega) {
 		g.Expect(*get(g, ns, "api", &appsv1.Deployment{}).Spec.Replicas).To(Equal(int32(3)))
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 
 	t.Run("turning it on makes the autoscaler and keeps the pods running", func(t *testing.T) {
 		g := NewWithT(t)
@@ -100,7 +100,7 @@ func TestAutoscaling(t *testing.T) {
 			d := get(g, ns, "api", &appsv1.Deployment{})
 			g.Expect(fieldOwners(d, "f:spec", "f:replicas")).To(ConsistOf(demoapplication.ReplicasHandoverManager))
 			g.Expect(*d.Spec.Replicas).To(Equal(int32(3)))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 		g.Expect(get(g, ns, "api", &appsv1.Deployment{}).Generation).To(Equal(int64(1)), "the handover changed the replicas, for a moment")
 		// Converged, the autoscaler and the Deployment are not written again.
 		writesNothing(g, "/apis/autoscaling/v2/namespaces/"+ns+"/", "/apis/apps/v1/namespaces/"+ns+"/")
@@ -116,7 +116,7 @@ func TestAutoscaling(t *testing.T) {
 		g.Eventually(func(g Gomega) {
 			a := get(g, ns, "api", &paasv1.DemoApplication{})
 			g.Expect(a.Status.ObservedGeneration).To(Equal(a.Generation))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 		g.Consistently(func(g Gomega) {
 			g.Expect(*get(g, ns, "api", &appsv1.Deployment{}).Spec.Replicas).To(Equal(int32(5)))
 		}, 2*time.Second).Should(Succeed())
@@ -128,18 +128,18 @@ func TestAutoscaling(t *testing.T) {
 		suite.MergePatch(t, hpa, `{"spec":{"maxReplicas":100}}`)
 		g.Eventually(func(g Gomega) {
 			g.Expect(get(g, ns, "api", &autoscalingv2.HorizontalPodAutoscaler{}).Spec.MaxReplicas).To(Equal(int32(6)))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 	})
 
 	t.Run("turning it off deletes the autoscaler and applies replica again", func(t *testing.T) {
 		g := NewWithT(t)
 		update(g, app, func(a *paasv1.DemoApplication) { a.Spec.Autoscaling, a.Spec.Replica = nil, ptr.To[int32](4) })
-		g.Eventually(gone(ns, "api", &autoscalingv2.HorizontalPodAutoscaler{})).Should(BeTrue())
+		g.Eventually(gone(ns, "api", &autoscalingv2.HorizontalPodAutoscaler{}), waitFor, pollEvery).Should(BeTrue())
 		g.Eventually(func(g Gomega) {
 			d := get(g, ns, "api", &appsv1.Deployment{})
 			g.Expect(*d.Spec.Replicas).To(Equal(int32(4)))
 			g.Expect(fieldOwners(d, "f:spec", "f:replicas")).To(ContainElement(wellknown.FieldManager))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 	})
 
 	t.Run("a new app starts at the autoscaler's minimum", func(t *testing.T) {
@@ -153,7 +153,7 @@ func TestAutoscaling(t *testing.T) {
 			g.Expect(fieldOwners(d, "f:spec", "f:replicas")).To(ConsistOf(demoapplication.ReplicasHandoverManager))
 			g.Expect(*d.Spec.Replicas).To(Equal(int32(3)))
 			g.Expect(d.Generation).To(Equal(int64(1)), "created at another count")
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 	})
 
 	t.Run("an autoscaler of the name someone else holds is left alone", func(t *testing.T) {
@@ -171,7 +171,7 @@ func TestAutoscaling(t *testing.T) {
 		g.Eventually(func(g Gomega) {
 			got := get(g, ns, "held", &paasv1.DemoApplication{})
 			g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonResourceConflict))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 		g.Consistently(func(g Gomega) {
 			g.Expect(get(g, ns, "held", &autoscalingv2.HorizontalPodAutoscaler{}).ResourceVersion).To(Equal(theirs.ResourceVersion))
 		}, 2*time.Second).Should(Succeed())
@@ -210,7 +210,7 @@ func TestAutoscalerCauses(t *testing.T) {
 	g.Eventually(func(g Gomega) {
 		get(g, ns, "api", &autoscalingv2.HorizontalPodAutoscaler{})
 		markDeploymentAvailable(g, ns, "api")
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 	able := hpaCondition(autoscalingv2.AbleToScale, corev1.ConditionTrue, "ReadyForNewScale", "recommended size matches current size")
 	noMetrics := "the HPA was unable to compute the replica count: failed to get cpu utilization: unable to get metrics for resource cpu: " +
 		"no metrics returned from resource metrics API"
@@ -228,7 +228,7 @@ func TestAutoscalerCauses(t *testing.T) {
 			k, argo := verdicts(g, got)
 			g.Expect(k).To(Equal(kstatus.InProgressStatus))
 			g.Expect(argo).To(Equal(health.Progressing))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 		t.Logf("autoscaler condition to app status: %s", time.Since(start).Round(10*time.Millisecond))
 	})
 
@@ -242,7 +242,7 @@ func TestAutoscalerCauses(t *testing.T) {
 			k, argo := verdicts(g, got)
 			g.Expect(k).To(Equal(kstatus.CurrentStatus))
 			g.Expect(argo).To(Equal(health.Healthy))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 	})
 
 	t.Run("metrics changing at every sync reconcile nothing", func(t *testing.T) {
@@ -277,10 +277,10 @@ func TestAutoscalerCauses(t *testing.T) {
 			k, argo := verdicts(g, got)
 			g.Expect(k).To(Equal(kstatus.FailedStatus))
 			g.Expect(argo).To(Equal(health.Degraded))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 		g.Eventually(func(g Gomega) []string {
 			return eventNotes(g, ns, "api", paasv1.ReasonAutoscalerUnableToScale)
-		}).Should(ConsistOf("HorizontalPodAutoscaler api: " + failed))
+		}, waitFor, pollEvery).Should(ConsistOf("HorizontalPodAutoscaler api: " + failed))
 	})
 
 	t.Run("fixed: the cause clears", func(t *testing.T) {
@@ -291,7 +291,7 @@ func TestAutoscalerCauses(t *testing.T) {
 			g.Expect(got.Status.DesiredReplicas).To(Equal(int32(2)))
 			g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionFalse, paasv1.ReasonAsExpected))
 			g.Expect(got).To(haveCondition(paasv1.ConditionReady, metav1.ConditionTrue, paasv1.ReasonRolloutComplete))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 	})
 }
 
@@ -309,7 +309,7 @@ func TestDesiredReplicas(t *testing.T) {
 	deleteAtEnd(t, app)
 	g.Eventually(func(g Gomega) {
 		g.Expect(get(g, ns, "web", &paasv1.DemoApplication{}).Status.DesiredReplicas).To(Equal(int32(2)))
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 
 	// The autoscaler scales the Deployment through its scale subresource, again when the
 	// operator wrote the Deployment in between (a conflict), as the autoscaler retries.
@@ -319,12 +319,12 @@ func TestDesiredReplicas(t *testing.T) {
 		g.Expect(k8sClient.SubResource("scale").Get(ctx, deployment, scale)).To(Succeed())
 		scale.Spec.Replicas = 4
 		g.Expect(k8sClient.SubResource("scale").Update(ctx, deployment, client.WithSubResourceBody(scale))).To(Succeed())
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 	g.Eventually(func(g Gomega) {
 		got := get(g, ns, "web", &paasv1.DemoApplication{})
 		g.Expect(got.Status.DesiredReplicas).To(Equal(int32(4)))
 		g.Expect(*got.Spec.Replica).To(Equal(int32(1)))
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 
 	// kubectl get's DESIRED column, of each version, reads it.
 	crd := &unstructured.Unstructured{}

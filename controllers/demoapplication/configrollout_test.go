@@ -66,7 +66,7 @@ func TestConfigChangeRollsPods(t *testing.T) {
 	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
 
 	var hash string
-	g.Eventually(func(g Gomega) string { hash = configHash(g, ns, app.Name); return hash }).ShouldNot(BeEmpty())
+	g.Eventually(func(g Gomega) string { hash = configHash(g, ns, app.Name); return hash }, waitFor, pollEvery).ShouldNot(BeEmpty())
 	g.Expect(hash).To(HaveLen(64), "a SHA-256")
 	// changes returns a check that the hash moves from what it was, and records the new one.
 	changes := func() func(g Gomega) {
@@ -82,7 +82,7 @@ func TestConfigChangeRollsPods(t *testing.T) {
 	read := configReads()
 	g.Expect(read).To(BeNumerically(">", 0))
 	update(g, app, func(a *paasv1.DemoApplication) { a.Spec.Replica = ptr.To[int32](2) })
-	g.Eventually(func(g Gomega) *int32 { return get(g, ns, app.Name, &appsv1.Deployment{}).Spec.Replicas }).Should(HaveValue(BeEquivalentTo(2)))
+	g.Eventually(func(g Gomega) *int32 { return get(g, ns, app.Name, &appsv1.Deployment{}).Spec.Replicas }, waitFor, pollEvery).Should(HaveValue(BeEquivalentTo(2)))
 	g.Expect(configReads()).To(Equal(read), "the ConfigMaps, unchanged, read again")
 
 	stays := func() {
@@ -103,21 +103,21 @@ func TestConfigChangeRollsPods(t *testing.T) {
 	// Read: the key of env, any key of envFrom's ConfigMap.
 	settings.Data["level"] = "debug"
 	g.Expect(k8sClient.Update(ctx, settings)).To(Succeed())
-	g.Eventually(changes()).Should(Succeed())
+	g.Eventually(changes(), waitFor, pollEvery).Should(Succeed())
 	flags.Data["gamma"] = "on"
 	g.Expect(k8sClient.Update(ctx, flags)).To(Succeed())
-	g.Eventually(changes()).Should(Succeed())
+	g.Eventually(changes(), waitFor, pollEvery).Should(Succeed())
 
 	// All: the mounted ConfigMap counts, and its changes too.
 	update(g, app, func(a *paasv1.DemoApplication) { a.Spec.RolloutOnConfigChange = paasv1.ConfigRolloutAll })
-	g.Eventually(changes()).Should(Succeed())
+	g.Eventually(changes(), waitFor, pollEvery).Should(Succeed())
 	files.Data["app.conf"] = "c"
 	g.Expect(k8sClient.Update(ctx, files)).To(Succeed())
-	g.Eventually(changes()).Should(Succeed())
+	g.Eventually(changes(), waitFor, pollEvery).Should(Succeed())
 
 	// None: no hash, nothing rolls.
 	update(g, app, func(a *paasv1.DemoApplication) { a.Spec.RolloutOnConfigChange = paasv1.ConfigRolloutNone })
-	g.Eventually(func(g Gomega) string { return configHash(g, ns, app.Name) }).Should(BeEmpty())
+	g.Eventually(func(g Gomega) string { return configHash(g, ns, app.Name) }, waitFor, pollEvery).Should(BeEmpty())
 }
 
 // TestSecretsRollNothingByDefault: the suite's operator is installed as by default, without
@@ -142,8 +142,8 @@ func TestSecretsRollNothingByDefault(t *testing.T) {
 	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
 
 	var hash string
-	g.Eventually(func(g Gomega) string { hash = configHash(g, ns, app.Name); return hash }).ShouldNot(BeEmpty())
-	g.Eventually(func(g Gomega) []string { return eventNotes(g, ns, app.Name, demoapplication.EventSecretRolloutOff) }).Should(ConsistOf(
+	g.Eventually(func(g Gomega) string { hash = configHash(g, ns, app.Name); return hash }, waitFor, pollEvery).ShouldNot(BeEmpty())
+	g.Eventually(func(g Gomega) []string { return eventNotes(g, ns, app.Name, demoapplication.EventSecretRolloutOff) }, waitFor, pollEvery).Should(ConsistOf(
 		"rolloutOnConfigChange rolls the pods on ConfigMaps only: the operator is installed without --config-rollout-secrets and reads no Secret. " +
 			"Not rolled on the Secrets read by spec.env[TOKEN].valueFrom.secretKeyRef, spec.envFrom[0].secretRef"))
 	g.Expect(condition(get(g, ns, app.Name, app), paasv1.ConditionDegraded)).NotTo(HaveField("Reason", paasv1.ReasonConfigNotFound),
@@ -154,7 +154,7 @@ func TestSecretsRollNothingByDefault(t *testing.T) {
 	g.Consistently(func(g Gomega) string { return configHash(g, ns, app.Name) }, 2*time.Second, 100*time.Millisecond).Should(Equal(hash))
 	settings.Data["level"] = "debug"
 	g.Expect(k8sClient.Update(ctx, settings)).To(Succeed())
-	g.Eventually(func(g Gomega) string { return configHash(g, ns, app.Name) }).ShouldNot(Equal(hash))
+	g.Eventually(func(g Gomega) string { return configHash(g, ns, app.Name) }, waitFor, pollEvery).ShouldNot(Equal(hash))
 
 	g.Expect(writes.ReadsUnder("/api/v1/secrets")).To(BeZero(), "a list or watch of Secrets")
 	g.Expect(writes.ReadsUnder("/api/v1/namespaces/"+ns+"/secrets")).To(BeZero(), "a read of the app's Secrets")
@@ -200,7 +200,7 @@ func TestSecretReadsOffRestartNothing(t *testing.T) {
 		converged = get(g, ns, app.Name, &appsv1.Deployment{})
 		g.Expect(converged.Spec.Template.Annotations).To(HaveKey(demoapplication.ConfigHashAnnotation))
 		g.Expect(get(g, ns, app.Name, &paasv1.DemoApplication{}).Status.ObservedGeneration).To(Equal(app.Generation))
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 	g.Expect(converged.Labels).NotTo(HaveKey(demoapplication.ConfigMapsHashLabel))
 	stop()
 
@@ -211,7 +211,7 @@ func TestSecretReadsOffRestartNothing(t *testing.T) {
 	deployments := "/apis/apps/v1/namespaces/" + ns + "/deployments"
 	g.Eventually(func(g Gomega) map[string]string {
 		return get(g, ns, app.Name, &appsv1.Deployment{}).Labels
-	}).Should(HaveKey(demoapplication.ConfigMapsHashLabel))
+	}, waitFor, pollEvery).Should(HaveKey(demoapplication.ConfigMapsHashLabel))
 	g.Consistently(func(g Gomega) {
 		d := get(g, ns, app.Name, &appsv1.Deployment{})
 		g.Expect(d.Spec.Template).To(Equal(converged.Spec.Template))
@@ -225,7 +225,7 @@ func TestSecretReadsOffRestartNothing(t *testing.T) {
 		Should(Equal(converged.Generation))
 	settings.Data["level"] = "debug"
 	g.Expect(k8sClient.Update(ctx, settings)).To(Succeed())
-	g.Eventually(func(g Gomega) string { return configHash(g, ns, app.Name) }).
+	g.Eventually(func(g Gomega) string { return configHash(g, ns, app.Name) }, waitFor, pollEvery).
 		ShouldNot(Equal(converged.Spec.Template.Annotations[demoapplication.ConfigHashAnnotation]))
 	g.Expect(get(g, ns, app.Name, &appsv1.Deployment{}).Generation).To(Equal(converged.Generation + 1))
 }
@@ -254,12 +254,12 @@ func TestMissingConfigIsACause(t *testing.T) {
 	g.Expect(k8sClient.Create(ctx, db)).To(Succeed())
 	g.Eventually(func(g Gomega) string {
 		return condition(get(g, ns, app.Name, app), paasv1.ConditionDegraded).Message
-	}).Should(Equal("key host of ConfigMap db, which spec.env[DB].valueFrom.configMapKeyRef reads, does not exist"))
+	}, waitFor, pollEvery).Should(Equal("key host of ConfigMap db, which spec.env[DB].valueFrom.configMapKeyRef reads, does not exist"))
 
 	db.Data["host"] = "db.example"
 	g.Expect(k8sClient.Update(ctx, db)).To(Succeed())
 	g.Eventually(func(g Gomega) string {
 		return condition(get(g, ns, app.Name, app), paasv1.ConditionDegraded).Reason
-	}).ShouldNot(Equal(paasv1.ReasonConfigNotFound))
+	}, waitFor, pollEvery).ShouldNot(Equal(paasv1.ReasonConfigNotFound))
 	g.Expect(configHash(g, ns, app.Name)).NotTo(BeEmpty())
 }

@@ -72,11 +72,11 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 			g.Expect(s.Spec.Ports).To(HaveLen(1))
 			g.Expect(s.Spec.Ports[0].Port).To(Equal(int32(80)))
 			g.Expect(s.Spec.Ports[0].TargetPort).To(Equal(intstr.FromInt32(8080)))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 		// A new app's first objects are what its status reports: no Event says so.
 		g.Eventually(func(g Gomega) {
 			g.Expect(get(g, ns, "shop", &paasv1.DemoApplication{}).Status.Conditions).NotTo(BeEmpty())
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 		g.Expect(eventNotes(g, ns, "shop", demoapplication.EventCreated)).To(BeEmpty())
 		// A free name is created outright: nothing asked the API server whether it was free.
 		g.Expect(writes.ReadsUnder("/apis/apps/v1/namespaces/"+ns)+writes.ReadsUnder("/api/v1/namespaces/"+ns)).To(BeZero(),
@@ -91,7 +91,7 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 			g.Expect(got).To(haveCondition(paasv1.ConditionProgressing, metav1.ConditionTrue, paasv1.ReasonRollingOut))
 			g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionFalse, paasv1.ReasonAsExpected))
 			g.Expect(got.Status.ObservedGeneration).To(Equal(got.Generation))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 
 		markDeploymentAvailable(g, ns, "shop")
 		g.Eventually(func(g Gomega) {
@@ -101,7 +101,7 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 			g.Expect(got.Status.AvailableReplicas).To(Equal(int32(2)))
 			g.Expect(got).To(haveCondition(paasv1.ConditionAvailable, metav1.ConditionTrue, paasv1.ReasonMinimumReplicasAvailable))
 			g.Expect(got).To(haveCondition(paasv1.ConditionProgressing, metav1.ConditionFalse, paasv1.ReasonRolloutComplete))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 	})
 
 	t.Run("a reconcile that finds everything right writes nothing", func(t *testing.T) {
@@ -142,7 +142,7 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 			g.Expect(s.Spec.Ports).To(HaveLen(2))
 			g.Expect(s.Spec.Ports[0].NodePort).To(Equal(int32(30080)))
 			g.Expect(s.Spec.Ports[1].Port).To(Equal(int32(9090)))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 
 		update(g, app, func(a *paasv1.DemoApplication) {
 			a.Spec.Ports = []paasv1.DemoApplicationPort{{Name: "http", Port: 80}}
@@ -155,7 +155,7 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 			g.Expect(s.Spec.Ports[0].NodePort).To(BeZero())
 			d := get(g, ns, "shop", &appsv1.Deployment{})
 			g.Expect(d.Spec.Template.Spec.Containers[0].Env).To(BeEmpty())
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 	})
 
 	t.Run("the pod fields reach the Deployment, are repaired, and go when the spec drops them", func(t *testing.T) {
@@ -199,14 +199,14 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 			g.Expect(pod.Spec.SecurityContext.RunAsNonRoot).To(Equal(ptr.To(true)))
 			g.Expect(pod.Spec.Volumes).To(ConsistOf(HaveField("ConfigMap.Name", "settings")))
 			g.Expect(c.VolumeMounts).To(Equal([]corev1.VolumeMount{{Name: "config", MountPath: "/etc/app", ReadOnly: true}}))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 		// Converged, with the API server's defaults in the pod template, it writes nothing. Its
 		// last status write may follow observedGeneration's (the Deployment it rewrote, seen
 		// through its watch): converged is a second without a write, which a loop never has.
 		g.Eventually(func(g Gomega) {
 			a := get(g, ns, "shop", &paasv1.DemoApplication{})
 			g.Expect(a.Status.ObservedGeneration).To(Equal(a.Generation))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 		writesNothing(g, "/apis/")
 
 		d := get(g, ns, "shop", &appsv1.Deployment{})
@@ -214,7 +214,7 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 		g.Eventually(func(g Gomega) {
 			g.Expect(get(g, ns, "shop", &appsv1.Deployment{}).Spec.Template.Spec.NodeSelector).
 				To(Equal(map[string]string{"kubernetes.io/os": "linux"}))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 
 		update(g, app, func(a *paasv1.DemoApplication) {
 			a.Spec.ImagePullPolicy, a.Spec.ImagePullSecrets, a.Spec.Command, a.Spec.Args, a.Spec.EnvFrom = "", nil, nil, nil, nil
@@ -242,7 +242,7 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 			g.Expect(pod.Spec.SecurityContext).To(Or(BeNil(), Equal(&corev1.PodSecurityContext{})))
 			g.Expect(pod.Spec.Volumes).To(BeEmpty())
 			g.Expect(c.VolumeMounts).To(BeEmpty())
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 	})
 
 	t.Run("drift in the Deployment and the Service is repaired", func(t *testing.T) {
@@ -251,31 +251,31 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 		suite.MergePatch(t, d, `{"spec":{"replicas":7}}`)
 		g.Eventually(func(g Gomega) {
 			g.Expect(*get(g, ns, "shop", &appsv1.Deployment{}).Spec.Replicas).To(Equal(int32(3)))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 
 		d = get(g, ns, "shop", &appsv1.Deployment{})
 		d.Spec.Template.Spec.Containers[0].Image = "evil:latest"
 		g.Expect(k8sClient.Update(ctx, d)).To(Succeed())
 		g.Eventually(func(g Gomega) {
 			g.Expect(get(g, ns, "shop", &appsv1.Deployment{}).Spec.Template.Spec.Containers[0].Image).To(Equal("nginx:1.28"))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 
 		s := get(g, ns, "shop", &corev1.Service{})
 		s.Spec.Ports[0].Port = 81
 		g.Expect(k8sClient.Update(ctx, s)).To(Succeed())
 		g.Eventually(func(g Gomega) {
 			g.Expect(get(g, ns, "shop", &corev1.Service{}).Spec.Ports[0].Port).To(Equal(int32(80)))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 
 		uid := s.UID
 		g.Expect(k8sClient.Delete(ctx, s)).To(Succeed())
 		g.Eventually(func(g Gomega) {
 			g.Expect(get(g, ns, "shop", &corev1.Service{}).UID).NotTo(Equal(uid))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 		// Made again after the first pass: news, which one Event says.
 		g.Eventually(func(g Gomega) {
 			g.Expect(eventNotes(g, ns, "shop", demoapplication.EventCreated)).To(ConsistOf("Created Service shop"))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 
 		// Removing the managed-by label takes the Deployment out of the operator's
 		// cache; the operator finds it by name and labels it again.
@@ -283,7 +283,7 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 		suite.MergePatch(t, d, `{"metadata":{"labels":{"app.kubernetes.io/managed-by":null}}}`)
 		g.Eventually(func(g Gomega) {
 			g.Expect(get(g, ns, "shop", &appsv1.Deployment{}).Labels).To(HaveKeyWithValue(wellknown.LabelManagedBy, wellknown.ManagedByValue))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 	})
 
 	t.Run("the Service's allocated clusterIP is not fought over", func(t *testing.T) {
@@ -301,7 +301,7 @@ func TestDemoApplicationLifecycle(t *testing.T) {
 		g.Eventually(func() bool {
 			err := k8sClient.Get(ctx, client.ObjectKey{Namespace: ns, Name: "shop"}, &corev1.Service{})
 			return client.IgnoreNotFound(err) == nil && err != nil
-		}).Should(BeTrue())
+		}, waitFor, pollEvery).Should(BeTrue())
 	})
 }
 
@@ -324,7 +324,7 @@ func TestDemoApplicationConflict(t *testing.T) {
 		g.Expect(got).To(haveCondition(paasv1.ConditionAvailable, metav1.ConditionFalse, paasv1.ReasonResourceConflict))
 		g.Expect(got).To(haveCondition(paasv1.ConditionProgressing, metav1.ConditionFalse, paasv1.ReasonResourceConflict))
 		g.Expect(condition(got, paasv1.ConditionAvailable).Message).To(ContainSubstring(`written by "` + holder + `"`))
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 	g.Consistently(func(g Gomega) {
 		got := get(g, ns, "taken", &appsv1.Deployment{})
 		g.Expect(got.ResourceVersion).To(Equal(theirs.ResourceVersion))
@@ -344,7 +344,7 @@ func TestDemoApplicationConflict(t *testing.T) {
 	g.Eventually(func(g Gomega) {
 		got := get(g, ns, "taken", &paasv1.DemoApplication{})
 		g.Expect(condition(got, paasv1.ConditionDegraded).ObservedGeneration).To(Equal(got.Generation))
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 	g.Consistently(func(g Gomega) {
 		g.Expect(eventCount(g, ns, "taken", demoapplication.EventResourceConflict)).To(Equal(1), "a conflict over an object that changed made a second Event")
 	}, 2*time.Second).Should(Succeed())
@@ -360,7 +360,7 @@ func TestDemoApplicationConflict(t *testing.T) {
 	g.Eventually(func(g Gomega) {
 		got := get(g, ns, "labelled", &paasv1.DemoApplication{})
 		g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonResourceConflict))
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 	g.Expect(get(g, ns, "labelled", &corev1.Service{}).ResourceVersion).To(Equal(svc.ResourceVersion))
 
 	// Once the name is free the application recovers by itself.
@@ -369,7 +369,7 @@ func TestDemoApplicationConflict(t *testing.T) {
 		got := get(g, ns, "taken", &paasv1.DemoApplication{})
 		g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionFalse, paasv1.ReasonAsExpected))
 		g.Expect(metav1.IsControlledBy(get(g, ns, "taken", &appsv1.Deployment{}), got)).To(BeTrue())
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 }
 
 func TestDemoApplicationNodePortCollision(t *testing.T) {
@@ -381,7 +381,7 @@ func TestDemoApplicationNodePortCollision(t *testing.T) {
 	first.Spec.Ports = []paasv1.DemoApplicationPort{{Port: 80, NodePort: ptr.To[int32](31111)}}
 	second.Spec.Ports = first.Spec.Ports
 	g.Expect(k8sClient.Create(ctx, first)).To(Succeed())
-	g.Eventually(func(g Gomega) { get(g, ns, "first", &corev1.Service{}) }).Should(Succeed())
+	g.Eventually(func(g Gomega) { get(g, ns, "first", &corev1.Service{}) }, waitFor, pollEvery).Should(Succeed())
 	g.Expect(k8sClient.Create(ctx, second)).To(Succeed())
 
 	g.Eventually(func(g Gomega) {
@@ -389,14 +389,14 @@ func TestDemoApplicationNodePortCollision(t *testing.T) {
 		g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonServiceFailed))
 		g.Expect(condition(got, paasv1.ConditionDegraded).Message).To(ContainSubstring("31111"))
 		g.Expect(suite.EventReasons(g, ns, "second")).To(ContainElement(demoapplication.EventApplyFailed))
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 
 	// Moving to a free port clears the condition.
 	update(g, second, func(a *paasv1.DemoApplication) { a.Spec.Ports[0].NodePort = ptr.To[int32](31112) })
 	g.Eventually(func(g Gomega) {
 		got := get(g, ns, "second", &paasv1.DemoApplication{})
 		g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionFalse, paasv1.ReasonAsExpected))
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 }
 
 func TestDemoApplicationValidation(t *testing.T) {
@@ -724,7 +724,7 @@ func TestSamplesApply(t *testing.T) {
 				d := get(g, ns, sample.GetName(), &appsv1.Deployment{})
 				g.Expect(d.Spec.Template.Spec.Containers[0].Image).To(Equal(app.Spec.Image))
 				g.Expect(*d.Spec.Replicas).To(Equal(*app.Spec.Replica))
-			}).Should(Succeed())
+			}, waitFor, pollEvery).Should(Succeed())
 		})
 	}
 
@@ -734,7 +734,7 @@ func TestSamplesApply(t *testing.T) {
 		// As README shows it: a ClusterIP Service, no node port another copy would collide on.
 		g.Expect(s.Spec.Type).To(Equal(corev1.ServiceTypeClusterIP))
 		g.Expect(s.Spec.Ports).To(ConsistOf(HaveField("Port", int32(80))))
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 }
 
 func TestExposureFields(t *testing.T) {
@@ -773,7 +773,7 @@ func TestExposureFields(t *testing.T) {
 			// Autoscaling from two, the app gets its default budget.
 			g.Expect(get(g, ns, "shop", &policyv1.PodDisruptionBudget{}).Spec.MaxUnavailable).To(Equal(ptr.To(intstr.FromInt32(1))))
 			g.Expect(get(g, ns, "shop", &paasv1.DemoApplication{}).Status.URL).To(Equal("https://shop.example.com"))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 		services := "/api/v1/namespaces/" + ns + "/services"
 		writesNothing(g, services)
 	})
@@ -791,6 +791,6 @@ func TestExposureFields(t *testing.T) {
 			g.Expect(svc.Annotations).NotTo(HaveKey("metallb.io/address-pool"))
 			g.Expect(get(g, ns, "shop", &paasv1.DemoApplication{}).Status.URL).To(BeEmpty())
 			g.Expect(get(g, ns, "shop", &autoscalingv2.HorizontalPodAutoscaler{}).Spec.Behavior).To(BeNil())
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 	})
 }

@@ -59,7 +59,7 @@ func TestDefaultsComeWithTheNextRollout(t *testing.T) {
 		g.Expect(d.Spec.Template.Annotations).To(HaveKey(demoapplication.ConfigHashAnnotation))
 		g.Expect(d.Spec.Template.Spec.Containers[0].Lifecycle.PreStop.Sleep.Seconds).To(BeEquivalentTo(demoapplication.DefaultPreStopSeconds))
 		get(g, ns, app.Name, &policyv1.PodDisruptionBudget{})
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 
 	// The Deployment as the previous operator left it: written by the operator's field
 	// manager, without what this one adds; the previous operator had made no budget. Once
@@ -79,10 +79,10 @@ func TestDefaultsComeWithTheNextRollout(t *testing.T) {
 		cached := &appsv1.Deployment{}
 		g.Expect(mgr.GetCache().Get(ctx, client.ObjectKeyFromObject(live), cached)).To(Succeed())
 		g.Expect(cached.Annotations).NotTo(HaveKey(demoapplication.DefaultsAnnotation))
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 	budget := &policyv1.PodDisruptionBudget{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: app.Name}}
 	g.Expect(client.IgnoreNotFound(k8sClient.Delete(ctx, budget))).To(Succeed())
-	g.Eventually(gone(ns, app.Name, &policyv1.PodDisruptionBudget{})).Should(BeTrue())
+	g.Eventually(gone(ns, app.Name, &policyv1.PodDisruptionBudget{}), waitFor, pollEvery).Should(BeTrue())
 
 	// Then the operator writes neither, even when the ConfigMap the pods read changes; counted
 	// from where its writes so far have come back (its own deletion of the budget may still be).
@@ -105,5 +105,5 @@ func TestDefaultsComeWithTheNextRollout(t *testing.T) {
 		g.Expect(d.Spec.Template.Annotations).To(HaveKey(demoapplication.ConfigHashAnnotation))
 		g.Expect(d.Spec.Template.Spec.Containers[0].Lifecycle).NotTo(BeNil())
 		get(g, ns, app.Name, &policyv1.PodDisruptionBudget{})
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 }

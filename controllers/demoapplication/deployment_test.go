@@ -46,7 +46,7 @@ func TestDeploymentStrategy(t *testing.T) {
 	g.Eventually(func(g Gomega) {
 		g.Expect(strategy(g)).To(Equal(appsv1.DeploymentStrategy{Type: appsv1.RollingUpdateDeploymentStrategyType,
 			RollingUpdate: &appsv1.RollingUpdateDeployment{MaxSurge: ptr.To(intstr.FromInt32(0)), MaxUnavailable: ptr.To(intstr.FromInt32(1))}}))
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 
 	// Each switch goes through, whichever way: the API server's defaults never block it.
 	update(g, app, func(a *paasv1.DemoApplication) {
@@ -57,20 +57,20 @@ func TestDeploymentStrategy(t *testing.T) {
 		a := get(g, ns, "db", &paasv1.DemoApplication{})
 		g.Expect(a).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionFalse, paasv1.ReasonAsExpected))
 		g.Expect(a.Status.ObservedGeneration).To(Equal(a.Generation))
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 
 	update(g, app, func(a *paasv1.DemoApplication) { a.Spec.Strategy = nil })
 	g.Eventually(func(g Gomega) {
 		g.Expect(strategy(g)).To(Equal(appsv1.DeploymentStrategy{Type: appsv1.RollingUpdateDeploymentStrategyType,
 			RollingUpdate: &appsv1.RollingUpdateDeployment{MaxSurge: quarter, MaxUnavailable: quarter}}))
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 
 	// Someone else's switch is put back too.
 	d := get(g, ns, "db", &appsv1.Deployment{})
 	suite.MergePatch(t, d, `{"spec":{"strategy":{"type":"Recreate","rollingUpdate":null}}}`)
 	g.Eventually(func(g Gomega) {
 		g.Expect(strategy(g).Type).To(Equal(appsv1.RollingUpdateDeploymentStrategyType))
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 
 	// Converged, it writes nothing.
 	writesNothing(g, "/apis/apps/v1/namespaces/"+ns+"/")

@@ -59,7 +59,7 @@ func TestDisruptionBudget(t *testing.T) {
 			g.Expect(pdb.Spec.MaxUnavailable).To(Equal(&one))
 			g.Expect(pdb.Spec.MinAvailable).To(BeNil())
 			g.Expect(pdb.Spec.UnhealthyPodEvictionPolicy).To(Equal(ptr.To(policyv1.AlwaysAllow)))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 		// Converged, its status moving with the pods, it writes nothing.
 		budgets := "/apis/policy/v1/namespaces/" + ns + "/"
 		writesNothing(g, budgets)
@@ -71,13 +71,13 @@ func TestDisruptionBudget(t *testing.T) {
 		suite.MergePatch(t, pdb, `{"spec":{"maxUnavailable":3}}`)
 		g.Eventually(func(g Gomega) {
 			g.Expect(get(g, ns, "web", &policyv1.PodDisruptionBudget{}).Spec.MaxUnavailable).To(Equal(&one))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 
 		uid := pdb.UID
 		g.Expect(k8sClient.Delete(ctx, pdb)).To(Succeed())
 		g.Eventually(func(g Gomega) {
 			g.Expect(get(g, ns, "web", &policyv1.PodDisruptionBudget{}).UID).NotTo(Equal(uid))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 	})
 
 	t.Run("the budget declared replaces the default", func(t *testing.T) {
@@ -90,7 +90,7 @@ func TestDisruptionBudget(t *testing.T) {
 			pdb := get(g, ns, "web", &policyv1.PodDisruptionBudget{})
 			g.Expect(pdb.Spec.MinAvailable).To(Equal(&half))
 			g.Expect(pdb.Spec.MaxUnavailable).To(BeNil())
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 	})
 
 	t.Run("going down to one replica deletes it: it would refuse every drain", func(t *testing.T) {
@@ -99,10 +99,10 @@ func TestDisruptionBudget(t *testing.T) {
 			a.Spec.DisruptionBudget = nil
 			a.Spec.Replica = ptr.To[int32](1)
 		})
-		g.Eventually(gone(ns, "web", &policyv1.PodDisruptionBudget{})).Should(BeTrue())
+		g.Eventually(gone(ns, "web", &policyv1.PodDisruptionBudget{}), waitFor, pollEvery).Should(BeTrue())
 		g.Eventually(func(g Gomega) {
 			g.Expect(eventNotes(g, ns, "web", demoapplication.EventDeleted)).To(ContainElement("Deleted PodDisruptionBudget web"))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 	})
 
 	t.Run("a single replica gets one when it asks", func(t *testing.T) {
@@ -112,7 +112,7 @@ func TestDisruptionBudget(t *testing.T) {
 		})
 		g.Eventually(func(g Gomega) {
 			g.Expect(get(g, ns, "web", &policyv1.PodDisruptionBudget{}).Spec.MaxUnavailable).To(Equal(&one))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 	})
 
 	t.Run("a budget of the name someone else holds is left alone", func(t *testing.T) {
@@ -129,13 +129,13 @@ func TestDisruptionBudget(t *testing.T) {
 			got := get(g, ns, "taken", &paasv1.DemoApplication{})
 			g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonResourceConflict))
 			g.Expect(condition(got, paasv1.ConditionDegraded).Message).To(ContainSubstring(`PodDisruptionBudget "taken" already exists and is not the operator's`))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 		// Nor deleted when the app stops asking for it.
 		update(g, taken, func(a *paasv1.DemoApplication) { a.Spec.Replica = ptr.To[int32](1) })
 		g.Eventually(func(g Gomega) {
 			got := get(g, ns, "taken", &paasv1.DemoApplication{})
 			g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionFalse, paasv1.ReasonAsExpected))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 		g.Expect(get(g, ns, "taken", &policyv1.PodDisruptionBudget{}).ResourceVersion).To(Equal(theirs.ResourceVersion))
 	})
 }
@@ -231,7 +231,7 @@ func TestDisruptionBudgetRulesRatchet(t *testing.T) {
 	const fewestPods = "spec.disruptionBudget.minAvailable must leave at least one pod free to evict"
 	another := app.DeepCopy()
 	another.SetName("after")
-	g.Eventually(func() error { return k8sClient.Create(ctx, another, client.DryRunAll) }).Should(MatchError(ContainSubstring(fewestPods)))
+	g.Eventually(func() error { return k8sClient.Create(ctx, another, client.DryRunAll) }, waitFor, pollEvery).Should(MatchError(ContainSubstring(fewestPods)))
 
 	g.Expect(change(func(spec map[string]any) { spec["image"] = "nginx:1.28" })).To(Succeed())
 	g.Expect(change(func(spec map[string]any) { spec["replica"] = int64(4) })).To(Succeed())

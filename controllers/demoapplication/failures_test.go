@@ -76,7 +76,7 @@ func createInPlace(g Gomega, app *paasv1.DemoApplication) *paasv1.DemoApplicatio
 	g.Expect(k8sClient.Create(context.Background(), app)).To(Succeed())
 	g.Eventually(func(g Gomega) {
 		g.Expect(get(g, app.Namespace, app.Name, &paasv1.DemoApplication{})).To(inPlace())
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 	return app
 }
 
@@ -108,7 +108,7 @@ func TestServicePortEdits(t *testing.T) {
 			got = servicePorts(g, ns, app.Name)
 			g.Expect(slices.Collect(maps.Keys(got))).To(ConsistOf(want))
 			g.Expect(get(g, ns, app.Name, &paasv1.DemoApplication{})).To(inPlace())
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 		return got
 	}
 
@@ -117,7 +117,7 @@ func TestServicePortEdits(t *testing.T) {
 		app := builder.DemoApplication(ns, "dns")
 		app.Spec.Ports = []paasv1.DemoApplicationPort{{Name: "dns-tcp", Port: 53}, {Name: "dns-udp", Port: 53, Protocol: udp}}
 		g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
-		g.Eventually(func(g Gomega) map[portKey]int32 { return servicePorts(g, ns, "dns") }).Should(HaveLen(2))
+		g.Eventually(func(g Gomega) map[portKey]int32 { return servicePorts(g, ns, "dns") }, waitFor, pollEvery).Should(HaveLen(2))
 
 		edit(g, app, []paasv1.DemoApplicationPort{{Name: "dns-tcp", Port: 53}}, portKey{53, tcp})
 	})
@@ -127,7 +127,7 @@ func TestServicePortEdits(t *testing.T) {
 		app := builder.DemoApplication(ns, "renumber")
 		app.Spec.Ports = []paasv1.DemoApplicationPort{{Name: "http", Port: 80}, {Name: "dns", Port: 53}}
 		g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
-		g.Eventually(func(g Gomega) map[portKey]int32 { return servicePorts(g, ns, "renumber") }).Should(HaveLen(2))
+		g.Eventually(func(g Gomega) map[portKey]int32 { return servicePorts(g, ns, "renumber") }, waitFor, pollEvery).Should(HaveLen(2))
 
 		edit(g, app, []paasv1.DemoApplicationPort{{Name: "http", Port: 8080}, {Name: "dns", Port: 53}}, portKey{8080, tcp}, portKey{53, tcp})
 		edit(g, app, []paasv1.DemoApplicationPort{{Name: "http", Port: 8080}, {Name: "dns", Port: 53, Protocol: udp}}, portKey{8080, tcp}, portKey{53, udp})
@@ -151,7 +151,7 @@ func TestServicePortEdits(t *testing.T) {
 			allocated = servicePorts(g, ns, "nodeports")
 			g.Expect(allocated).To(HaveLen(3))
 			g.Expect(allocated).To(HaveEach(Not(BeZero())))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 
 		got := edit(g, app, []paasv1.DemoApplicationPort{{Name: "web", Port: 80, NodePort: ptr.To[int32](30120)}, {Name: "dns-tcp", Port: 53}},
 			portKey{80, tcp}, portKey{53, tcp})
@@ -203,11 +203,11 @@ func TestFailuresReachStatus(t *testing.T) {
 			g.Expect(condition(got, paasv1.ConditionDegraded).Message).To(ContainSubstring("forbidden"))
 			g.Expect(condition(got, paasv1.ConditionAvailable).Type).To(BeEmpty(), "the Deployment was not seen: nothing is said of it")
 			g.Expect(suite.EventReasons(g, ns, "rbac")).To(ContainElement(paasv1.ReasonDeploymentFailed))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 
 		restore()
 		g.Expect(k8sClient.Delete(ctx, theirs)).To(Succeed())
-		g.Eventually(func(g Gomega) { g.Expect(get(g, ns, "rbac", &paasv1.DemoApplication{})).To(inPlace()) }).Should(Succeed())
+		g.Eventually(func(g Gomega) { g.Expect(get(g, ns, "rbac", &paasv1.DemoApplication{})).To(inPlace()) }, waitFor, pollEvery).Should(Succeed())
 	})
 
 	t.Run("an admission policy that denies: a refused delete", func(t *testing.T) {
@@ -222,7 +222,7 @@ func TestFailuresReachStatus(t *testing.T) {
 			g.Expect(got).To(And(failing(paasv1.ReasonServiceFailed), behind()))
 			g.Expect(condition(got, paasv1.ConditionDegraded).Message).To(ContainSubstring("Services here are kept"))
 			g.Expect(suite.EventReasons(g, ns, "kept")).To(ContainElement(paasv1.ReasonServiceFailed))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 	})
 
 	t.Run("a namespace not handed to applications: the restraint's refusal", func(t *testing.T) {
@@ -261,7 +261,7 @@ func TestFailuresReachStatus(t *testing.T) {
 		update(g, app, func(a *paasv1.DemoApplication) { a.Spec.PodServices = &paasv1.PodServices{Enabled: true} })
 		g.Eventually(func(g Gomega) {
 			g.Expect(get(g, ns, "quota", &appsv1.Deployment{}).Spec.Template.Annotations).To(HaveKey(wellknown.DefaultPodLabelAnnotation))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 		newAppPod(g, app, "quota-5c8d7-aaaaa")
 		g.Eventually(func(g Gomega) {
 			got := get(g, ns, "quota", &paasv1.DemoApplication{})
@@ -270,7 +270,7 @@ func TestFailuresReachStatus(t *testing.T) {
 			// Apply recorded the refusal; the step adds no second Event of it.
 			g.Expect(suite.EventReasons(g, ns, "quota")).To(And(ContainElement(demoapplication.EventApplyFailed),
 				Not(ContainElement(paasv1.ReasonPodServicesFailed))))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 	})
 }
 
@@ -312,7 +312,7 @@ func denyServiceDeletes(t *testing.T, namespace string) {
 	probe := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: "probe"},
 		Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Port: 1}}}}
 	g.Expect(k8sClient.Create(ctx, probe)).To(Succeed())
-	g.Eventually(func() error { return k8sClient.Delete(ctx, probe, client.DryRunAll) }).Should(MatchError(ContainSubstring("Services here are kept")))
+	g.Eventually(func() error { return k8sClient.Delete(ctx, probe, client.DryRunAll) }, waitFor, pollEvery).Should(MatchError(ContainSubstring("Services here are kept")))
 }
 
 // staleCache answers reads from the objects it was given, as a cache that has not yet seen

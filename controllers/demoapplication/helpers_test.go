@@ -48,6 +48,13 @@ import (
 // suite's client, conditions and the waits for them, Events, and the stand-ins for the
 // controllers envtest does not run. A helper one test file alone uses stays in that file.
 
+// waitFor and pollEvery are how long a test waits for the operator to act, and how often it
+// looks: reconciles race the tests' own writes on two shared cores.
+const (
+	waitFor   = 15 * time.Second
+	pollEvery = 50 * time.Millisecond
+)
+
 // get reads the object of name into obj, through the suite's client, and returns it.
 func get[T client.Object](g Gomega, namespace, name string, obj T) T {
 	g.Expect(k8sClient.Get(context.Background(), client.ObjectKey{Namespace: namespace, Name: name}, obj)).To(Succeed())
@@ -76,7 +83,7 @@ func update(g Gomega, app *paasv1.DemoApplication, change func(*paasv1.DemoAppli
 		latest := get(g, app.Namespace, app.Name, &paasv1.DemoApplication{})
 		change(latest)
 		return k8sClient.Update(context.Background(), latest)
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 }
 
 // markDeploymentAvailable plays the deployment controller, which envtest does not run.
@@ -131,7 +138,7 @@ func podCauseApp(t *testing.T, g Gomega) (*paasv1.DemoApplication, *corev1.Pod) 
 	app := builder.DemoApplication(ns, "web")
 	g.Expect(k8sClient.Create(context.Background(), app)).To(Succeed())
 	var pod *corev1.Pod
-	g.Eventually(func(g Gomega) { pod = newAppPod(g, app, "web-6b7f9-aaaaa") }).Should(Succeed())
+	g.Eventually(func(g Gomega) { pod = newAppPod(g, app, "web-6b7f9-aaaaa") }, waitFor, pollEvery).Should(Succeed())
 	setDeploymentStatus(g, app, appsv1.DeploymentStatus{Replicas: 1})
 	return app, pod
 }
@@ -142,7 +149,7 @@ func setPodStatus(g Gomega, pod *corev1.Pod, status corev1.PodStatus) {
 		g.Expect(k8sClient.Get(context.Background(), client.ObjectKeyFromObject(pod), pod)).To(Succeed())
 		pod.Status = status
 		g.Expect(k8sClient.Status().Update(context.Background(), pod)).To(Succeed())
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 }
 
 // deleteAtEnd deletes app when the test ends: an app in conflict tries its name again at
@@ -227,7 +234,7 @@ func storedBeforeTheRules(t *testing.T, app *unstructured.Unstructured, without 
 	g.Expect(unstructured.SetNestedSlice(crd.Object, []any{current}, "spec", "versions")).To(Succeed())
 	g.Expect(k8sClient.Create(ctx, crd)).To(Succeed())
 	t.Cleanup(func() { _ = k8sClient.Delete(context.Background(), crd) })
-	g.Eventually(func() error { return k8sClient.Create(ctx, app.DeepCopy()) }).Should(Succeed())
+	g.Eventually(func() error { return k8sClient.Create(ctx, app.DeepCopy()) }, waitFor, pollEvery).Should(Succeed())
 
 	upgraded.SetResourceVersion("")
 	g.Eventually(func() error {
@@ -236,7 +243,7 @@ func storedBeforeTheRules(t *testing.T, app *unstructured.Unstructured, without 
 		}
 		upgraded.SetResourceVersion(crd.GetResourceVersion())
 		return k8sClient.Update(ctx, upgraded.DeepCopy())
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 	return func(mutate func(spec map[string]any)) error {
 		stored := app.DeepCopy()
 		if err := k8sClient.Get(ctx, client.ObjectKeyFromObject(app), stored); err != nil {

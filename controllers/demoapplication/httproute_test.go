@@ -70,7 +70,7 @@ func TestHTTPRoute(t *testing.T) {
 			g.Expect(r.Spec.Hostnames).To(Equal([]gatewayv1.Hostname{"web.example.com", "*.web.example.com"}))
 			g.Expect(r.Spec.Rules).To(Equal([]gatewayv1.HTTPRouteRule{
 				rule("/", gatewayv1.PathMatchPathPrefix, 80), rule("/admin", gatewayv1.PathMatchExact, 9000)}))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 		// Converged, with the CRD's defaults in the route, it writes nothing.
 		writesNothing(g, "/apis/gateway.networking.k8s.io/v1/namespaces/"+ns+"/")
 	})
@@ -82,7 +82,7 @@ func TestHTTPRoute(t *testing.T) {
 			a := get(g, ns, "web", &paasv1.DemoApplication{})
 			g.Expect(a).To(haveCondition(paasv1.ConditionReconciling, metav1.ConditionTrue, paasv1.ReasonHTTPRouteNotServed))
 			g.Expect(condition(a, paasv1.ConditionReconciling).Message).To(ContainSubstring("Gateway gateways/public/https has not reported"))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 
 		// A Gateway controller refuses it, in its own words: Degraded at once.
 		report := func(accepted metav1.ConditionStatus, acceptedReason, acceptedMessage string, resolved metav1.ConditionStatus, resolvedReason string) {
@@ -104,7 +104,7 @@ func TestHTTPRoute(t *testing.T) {
 			g.Expect(condition(a, paasv1.ConditionDegraded).Message).To(Equal(
 				"Gateway gateways/public/https (example.com/gateway) says of HTTPRoute web: NotAllowedByListeners: no listener allows routes from namespace " + ns))
 			g.Expect(a).To(haveCondition(paasv1.ConditionStalled, metav1.ConditionTrue, paasv1.ReasonHTTPRouteNotAccepted))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 
 		// Accepted, but its Service is not (yet) found: it may be the controller's lag.
 		report(metav1.ConditionTrue, "Accepted", "", metav1.ConditionFalse, "BackendNotFound")
@@ -112,14 +112,14 @@ func TestHTTPRoute(t *testing.T) {
 			a := get(g, ns, "web", &paasv1.DemoApplication{})
 			g.Expect(a).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionFalse, paasv1.ReasonAsExpected))
 			g.Expect(a).To(haveCondition(paasv1.ConditionReconciling, metav1.ConditionTrue, paasv1.ReasonHTTPRouteRefsUnresolved))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 
 		report(metav1.ConditionTrue, "Accepted", "", metav1.ConditionTrue, "ResolvedRefs")
 		g.Eventually(func(g Gomega) {
 			a := get(g, ns, "web", &paasv1.DemoApplication{})
 			g.Expect(a).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionFalse, paasv1.ReasonAsExpected))
 			g.Expect(condition(a, paasv1.ConditionReconciling).Reason).NotTo(HavePrefix("HTTPRoute"))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 	})
 
 	t.Run("drift is repaired", func(t *testing.T) {
@@ -128,16 +128,16 @@ func TestHTTPRoute(t *testing.T) {
 		suite.MergePatch(t, r, `{"spec":{"hostnames":["evil.example.com"]}}`)
 		g.Eventually(func(g Gomega) {
 			g.Expect(get(g, ns, "web", &gatewayv1.HTTPRoute{}).Spec.Hostnames).To(Equal([]gatewayv1.Hostname{"web.example.com", "*.web.example.com"}))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 	})
 
 	t.Run("removing it from the spec deletes the HTTPRoute", func(t *testing.T) {
 		g := NewWithT(t)
 		update(g, app, func(a *paasv1.DemoApplication) { a.Spec.HTTPRoute = nil })
-		g.Eventually(gone(ns, "web", &gatewayv1.HTTPRoute{})).Should(BeTrue())
+		g.Eventually(gone(ns, "web", &gatewayv1.HTTPRoute{}), waitFor, pollEvery).Should(BeTrue())
 		g.Eventually(func(g Gomega) {
 			g.Expect(eventNotes(g, ns, "web", demoapplication.EventDeleted)).To(ContainElement("Deleted HTTPRoute web"))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 	})
 }
 

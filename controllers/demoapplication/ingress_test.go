@@ -70,7 +70,7 @@ func TestIngress(t *testing.T) {
 				g.Expect(in.Spec.Rules[i].HTTP.Paths).To(Equal([]networkingv1.HTTPIngressPath{root, admin}))
 			}
 			g.Expect(in.Spec.TLS).To(Equal([]networkingv1.IngressTLS{{Hosts: []string{"web.example.com", "*.web.example.com"}, SecretName: "web-tls"}}))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 		// Converged, with the API server's defaults in the Ingress, it writes nothing.
 		writesNothing(g, "/apis/networking.k8s.io/v1/namespaces/"+ns+"/")
 	})
@@ -83,13 +83,13 @@ func TestIngress(t *testing.T) {
 			in := get(g, ns, "web", &networkingv1.Ingress{})
 			g.Expect(in.Annotations).To(HaveKeyWithValue("example.com/rate-limit", "10"))
 			g.Expect(in.Spec.IngressClassName).To(Equal(ptr.To("skipper")))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 
 		uid := in.UID
 		g.Expect(k8sClient.Delete(ctx, in)).To(Succeed())
 		g.Eventually(func(g Gomega) {
 			g.Expect(get(g, ns, "web", &networkingv1.Ingress{}).UID).NotTo(Equal(uid))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 	})
 
 	t.Run("one host-less rule to the first port when the spec says only ingress", func(t *testing.T) {
@@ -103,16 +103,16 @@ func TestIngress(t *testing.T) {
 			g.Expect(in.Spec.Rules).To(HaveLen(1))
 			g.Expect(in.Spec.Rules[0].Host).To(BeEmpty())
 			g.Expect(in.Spec.Rules[0].HTTP.Paths).To(ConsistOf(HaveField("Backend.Service.Port.Name", "http")))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 	})
 
 	t.Run("removing it from the spec deletes the Ingress", func(t *testing.T) {
 		g := NewWithT(t)
 		update(g, app, func(a *paasv1.DemoApplication) { a.Spec.Ingress = nil })
-		g.Eventually(gone(ns, "web", &networkingv1.Ingress{})).Should(BeTrue())
+		g.Eventually(gone(ns, "web", &networkingv1.Ingress{}), waitFor, pollEvery).Should(BeTrue())
 		g.Eventually(func(g Gomega) {
 			g.Expect(eventNotes(g, ns, "web", demoapplication.EventDeleted)).To(ContainElement("Deleted Ingress web"))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 	})
 
 	t.Run("an Ingress of the name someone else holds is left alone", func(t *testing.T) {
@@ -130,13 +130,13 @@ func TestIngress(t *testing.T) {
 			got := get(g, ns, "taken", &paasv1.DemoApplication{})
 			g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonResourceConflict))
 			g.Expect(condition(got, paasv1.ConditionDegraded).Message).To(ContainSubstring(`Ingress "taken" already exists and is not the operator's`))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 		// Nor deleted when the app stops asking for it.
 		update(g, taken, func(a *paasv1.DemoApplication) { a.Spec.Ingress = nil })
 		g.Eventually(func(g Gomega) {
 			got := get(g, ns, "taken", &paasv1.DemoApplication{})
 			g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionFalse, paasv1.ReasonAsExpected))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 		g.Expect(get(g, ns, "taken", &networkingv1.Ingress{}).ResourceVersion).To(Equal(theirs.ResourceVersion))
 	})
 }
@@ -154,7 +154,7 @@ func TestIngressCauses(t *testing.T) {
 	app.Spec.Ingress = &paasv1.Ingress{ClassName: paasv1.ObjectName(class), Hosts: []string{"shop.example.test"}}
 	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
 	deleteAtEnd(t, app)
-	g.Eventually(func(g Gomega) { markDeploymentAvailable(g, ns, "shop") }).Should(Succeed())
+	g.Eventually(func(g Gomega) { markDeploymentAvailable(g, ns, "shop") }, waitFor, pollEvery).Should(Succeed())
 
 	stalled := func(g Gomega) {
 		got := get(g, ns, "shop", &paasv1.DemoApplication{})
@@ -176,8 +176,8 @@ func TestIngressCauses(t *testing.T) {
 
 	t.Run("no such IngressClass: Degraded, and a Warning Event", func(t *testing.T) {
 		g := NewWithT(t)
-		g.Eventually(stalled).Should(Succeed())
-		g.Eventually(func(g Gomega) int { return eventCount(g, ns, "shop", paasv1.ReasonIngressClassNotFound) }).Should(Equal(1))
+		g.Eventually(stalled, waitFor, pollEvery).Should(Succeed())
+		g.Eventually(func(g Gomega) int { return eventCount(g, ns, "shop", paasv1.ReasonIngressClassNotFound) }, waitFor, pollEvery).Should(Equal(1))
 	})
 
 	ic := &networkingv1.IngressClass{ObjectMeta: metav1.ObjectMeta{Name: class}, Spec: networkingv1.IngressClassSpec{Controller: "example.com/lb"}}
@@ -185,14 +185,14 @@ func TestIngressCauses(t *testing.T) {
 		g := NewWithT(t)
 		g.Expect(k8sClient.Create(ctx, ic)).To(Succeed())
 		start := time.Now()
-		g.Eventually(served).Should(Succeed())
+		g.Eventually(served, waitFor, pollEvery).Should(Succeed())
 		t.Logf("IngressClass created to app Ready: %s", time.Since(start).Round(10*time.Millisecond))
 	})
 
 	t.Run("the IngressClass deleted: Degraded again", func(t *testing.T) {
 		g := NewWithT(t)
 		g.Expect(k8sClient.Delete(ctx, ic)).To(Succeed())
-		g.Eventually(stalled).Should(Succeed())
+		g.Eventually(stalled, waitFor, pollEvery).Should(Succeed())
 	})
 
 	t.Run("an address reported: served whatever the class", func(t *testing.T) {
@@ -200,6 +200,6 @@ func TestIngressCauses(t *testing.T) {
 		in := get(g, ns, "shop", &networkingv1.Ingress{})
 		in.Status.LoadBalancer.Ingress = []networkingv1.IngressLoadBalancerIngress{{IP: "192.0.2.10"}}
 		g.Expect(k8sClient.Status().Update(ctx, in)).To(Succeed())
-		g.Eventually(served).Should(Succeed())
+		g.Eventually(served, waitFor, pollEvery).Should(Succeed())
 	})
 }

@@ -138,7 +138,7 @@ func TestAutoscalerOfAHeldDeployment(t *testing.T) {
 	g.Eventually(func(g Gomega) {
 		got := get(g, ns, "web", &paasv1.DemoApplication{})
 		g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonResourceConflict))
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 	// The HPA controller, which envtest does not run, would scale whatever an HPA targets: none may.
 	g.Consistently(func(g Gomega) {
 		g.Expect(gone(ns, "web", &autoscalingv2.HorizontalPodAutoscaler{})()).To(BeTrue(), "an autoscaler targets their Deployment")
@@ -159,7 +159,7 @@ func TestAutoscalerOfAHeldDeployment(t *testing.T) {
 		g.Expect(metav1.IsControlledBy(hpa, got)).To(BeTrue())
 		g.Expect(hpa.Spec.ScaleTargetRef.Name).To(Equal("web"))
 		g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionFalse, paasv1.ReasonAsExpected))
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 }
 
 // The operator's own autoscaler goes when the Deployment's name becomes someone else's: the
@@ -177,7 +177,7 @@ func TestAutoscalerRemovedWhenTheDeploymentIsTaken(t *testing.T) {
 	deleteAtEnd(t, app)
 	g.Eventually(func(g Gomega) {
 		get(g, ns, "api", &autoscalingv2.HorizontalPodAutoscaler{})
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 
 	theirs := theirDeployment(ns, "api")
 	theirs.Spec.Replicas = ptr.To[int32](5)
@@ -189,8 +189,8 @@ func TestAutoscalerRemovedWhenTheDeploymentIsTaken(t *testing.T) {
 			}
 		}
 		return k8sClient.Create(ctx, theirs)
-	}).Should(Succeed())
-	g.Eventually(gone(ns, "api", &autoscalingv2.HorizontalPodAutoscaler{})).Should(BeTrue(), "the autoscaler stayed on their Deployment")
+	}, waitFor, pollEvery).Should(Succeed())
+	g.Eventually(gone(ns, "api", &autoscalingv2.HorizontalPodAutoscaler{}), waitFor, pollEvery).Should(BeTrue(), "the autoscaler stayed on their Deployment")
 	g.Expect(*get(g, ns, "api", &appsv1.Deployment{}).Spec.Replicas).To(Equal(int32(5)))
 }
 
@@ -215,7 +215,7 @@ func TestIngressOfAHeldService(t *testing.T) {
 		g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonResourceConflict))
 		// The Deployment is the app's.
 		g.Expect(metav1.IsControlledBy(get(g, ns, "shop", &appsv1.Deployment{}), got)).To(BeTrue())
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 	g.Consistently(func(g Gomega) {
 		g.Expect(gone(ns, "shop", &networkingv1.Ingress{})()).To(BeTrue(), "an Ingress routes to their Service")
 		g.Expect(get(g, ns, "shop", &corev1.Service{}).ResourceVersion).To(Equal(theirs.ResourceVersion))
@@ -232,7 +232,7 @@ func TestIngressOfAHeldService(t *testing.T) {
 		g.Expect(metav1.IsControlledBy(in, got)).To(BeTrue())
 		g.Expect(in.Spec.Rules[0].HTTP.Paths[0].Backend.Service.Name).To(Equal("shop"))
 		g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionFalse, paasv1.ReasonAsExpected))
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 
 	// And it goes again when the Service's name is taken from under it.
 	taken := &corev1.Service{
@@ -247,6 +247,6 @@ func TestIngressOfAHeldService(t *testing.T) {
 			}
 		}
 		return k8sClient.Create(ctx, taken)
-	}).Should(Succeed())
-	g.Eventually(gone(ns, "shop", &networkingv1.Ingress{})).Should(BeTrue(), "the Ingress stayed on their Service")
+	}, waitFor, pollEvery).Should(Succeed())
+	g.Eventually(gone(ns, "shop", &networkingv1.Ingress{}), waitFor, pollEvery).Should(BeTrue(), "the Ingress stayed on their Service")
 }

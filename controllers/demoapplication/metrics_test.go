@@ -82,8 +82,8 @@ func TestMetricsPerApp(t *testing.T) {
 		g.Expect(series).To(HaveKeyWithValue("demoapplication_status_observed_generation{}", 1.0))
 		// 6 of replicas and generations, 3 statuses of 6 conditions: bounded by the number of apps.
 		g.Expect(series).To(HaveLen(6 + 3*6))
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 
 	g.Expect(k8sClient.Delete(ctx, app)).To(Succeed())
-	g.Eventually(func(g Gomega) map[string]float64 { return appSeries(g, ns, "web") }).Should(BeEmpty())
+	g.Eventually(func(g Gomega) map[string]float64 { return appSeries(g, ns, "web") }, waitFor, pollEvery).Should(BeEmpty())
 }

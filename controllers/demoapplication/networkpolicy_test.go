@@ -49,7 +49,7 @@ func TestNetworkPolicy(t *testing.T) {
 		g.Eventually(func(g Gomega) {
 			a := get(g, ns, "web", &paasv1.DemoApplication{})
 			g.Expect(a.Status.ObservedGeneration).To(Equal(a.Generation))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 		g.Expect(gone(ns, "web", &networkingv1.NetworkPolicy{})()).To(BeTrue())
 	})
 
@@ -85,7 +85,7 @@ func TestNetworkPolicy(t *testing.T) {
 							{Key: "role", Operator: metav1.LabelSelectorOpExists}}}},
 				},
 			}}))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 		writesNothing(g, "/apis/networking.k8s.io/v1/namespaces/"+ns+"/")
 	})
 
@@ -95,7 +95,7 @@ func TestNetworkPolicy(t *testing.T) {
 		suite.MergePatch(t, p, `{"spec":{"ingress":[{}]}}`)
 		g.Eventually(func(g Gomega) {
 			g.Expect(get(g, ns, "web", &networkingv1.NetworkPolicy{}).Spec.Ingress[0].From).To(HaveLen(3))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 	})
 
 	t.Run("no peer: nothing may connect", func(t *testing.T) {
@@ -105,16 +105,16 @@ func TestNetworkPolicy(t *testing.T) {
 			p := get(g, ns, "web", &networkingv1.NetworkPolicy{})
 			g.Expect(p.Spec.Ingress).To(BeEmpty())
 			g.Expect(p.Spec.PolicyTypes).To(Equal([]networkingv1.PolicyType{networkingv1.PolicyTypeIngress}))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 	})
 
 	t.Run("turning it off deletes the policy", func(t *testing.T) {
 		g := NewWithT(t)
 		update(g, app, func(a *paasv1.DemoApplication) { a.Spec.NetworkPolicy.Enabled = false })
-		g.Eventually(gone(ns, "web", &networkingv1.NetworkPolicy{})).Should(BeTrue())
+		g.Eventually(gone(ns, "web", &networkingv1.NetworkPolicy{}), waitFor, pollEvery).Should(BeTrue())
 		g.Eventually(func(g Gomega) {
 			g.Expect(eventNotes(g, ns, "web", demoapplication.EventDeleted)).To(ContainElement("Deleted NetworkPolicy web"))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 	})
 }
 
@@ -133,12 +133,12 @@ func TestNetworkPolicyOfAHeldName(t *testing.T) {
 		got := get(g, ns, "web", &paasv1.DemoApplication{})
 		g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonResourceConflict))
 		g.Expect(condition(got, paasv1.ConditionDegraded).Message).To(ContainSubstring(`NetworkPolicy "web" already exists and is not the operator's`))
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 	// Nor deleted when the app turns its own off.
 	update(g, app, func(a *paasv1.DemoApplication) { a.Spec.NetworkPolicy = nil })
 	g.Eventually(func(g Gomega) {
 		got := get(g, ns, "web", &paasv1.DemoApplication{})
 		g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionFalse, paasv1.ReasonAsExpected))
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 	g.Expect(get(g, ns, "web", &networkingv1.NetworkPolicy{}).ResourceVersion).To(Equal(theirs.ResourceVersion))
 }

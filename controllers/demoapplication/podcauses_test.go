@@ -50,7 +50,7 @@ func TestPodCausesReachStatus(t *testing.T) {
 	app := builder.DemoApplication(ns, "web")
 	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
 	var pod *corev1.Pod
-	g.Eventually(func(g Gomega) { pod = newAppPod(g, app, "web-6b7f9-aaaaa") }).Should(Succeed())
+	g.Eventually(func(g Gomega) { pod = newAppPod(g, app, "web-6b7f9-aaaaa") }, waitFor, pollEvery).Should(Succeed())
 	// And the Deployment controller: one pod, not ready.
 	d := get(g, ns, app.Name, &appsv1.Deployment{})
 	d.Status.Replicas = 1
@@ -64,7 +64,7 @@ func TestPodCausesReachStatus(t *testing.T) {
 			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(pod), pod)).To(Succeed())
 			pod.Status.Phase, pod.Status.ContainerStatuses = corev1.PodRunning, []corev1.ContainerStatus{status}
 			g.Expect(k8sClient.Status().Update(ctx, pod)).To(Succeed())
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 		var degraded *metav1.Condition
 		g.Eventually(func(g Gomega) {
 			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(app), app)).To(Succeed())
@@ -101,7 +101,7 @@ func TestPodCausesReachStatus(t *testing.T) {
 	// One Warning Event per cause, however often the pod changed.
 	g.Eventually(func(g Gomega) []string {
 		return append(eventNotes(g, ns, app.Name, paasv1.ReasonImagePullBackOff), eventNotes(g, ns, app.Name, paasv1.ReasonCrashLoopBackOff)...)
-	}).Should(ConsistOf("Pod web-6b7f9-aaaaa, container app: "+pull, "Pod web-6b7f9-aaaaa, container app: restarted 1 times; last exited with code 2 (Error)"))
+	}, waitFor, pollEvery).Should(ConsistOf("Pod web-6b7f9-aaaaa, container app: "+pull, "Pod web-6b7f9-aaaaa, container app: restarted 1 times; last exited with code 2 (Error)"))
 }
 
 // BenchmarkCauseToStatus measures how long a cause takes from where the cluster writes it to
@@ -116,7 +116,7 @@ func BenchmarkCauseToStatus(b *testing.B) {
 	app := builder.DemoApplication(ns, "web")
 	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
 	var pod *corev1.Pod
-	g.Eventually(func(g Gomega) { pod = newAppPod(g, app, "web-6b7f9-aaaaa") }).Should(Succeed())
+	g.Eventually(func(g Gomega) { pod = newAppPod(g, app, "web-6b7f9-aaaaa") }, waitFor, pollEvery).Should(Succeed())
 	d := get(g, ns, app.Name, &appsv1.Deployment{})
 
 	// until polls the app until its Degraded reason is reason, failing past the issue's
@@ -204,7 +204,7 @@ func setDeploymentStatus(g Gomega, app *paasv1.DemoApplication, status appsv1.De
 		d := get(g, app.Namespace, app.Name, &appsv1.Deployment{})
 		d.Status = status
 		g.Expect(k8sClient.Status().Update(context.Background(), d)).To(Succeed())
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 }
 
 // recordPodEvent writes an Event about pod's container (none when container is empty) as the
@@ -253,7 +253,7 @@ func TestReadinessFailureReachesStatus(t *testing.T) {
 	g.Expect(app).To(haveCondition(paasv1.ConditionStalled, metav1.ConditionTrue, paasv1.ReasonReadinessProbeFailed))
 	g.Eventually(func(g Gomega) []string {
 		return eventNotes(g, app.Namespace, app.Name, paasv1.ReasonReadinessProbeFailed)
-	}).
+	}, waitFor, pollEvery).
 		Should(ConsistOf("Pod web-6b7f9-aaaaa, container app: " + probe))
 }
 
@@ -273,7 +273,7 @@ func TestVolumeMountFailureReachesStatus(t *testing.T) {
 	degraded := eventually(g, app, paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonVolumeMountFailed)
 	g.Expect(degraded.Message).To(Equal("Pod web-6b7f9-aaaaa: " + mount))
 	g.Expect(app).To(haveCondition(paasv1.ConditionStalled, metav1.ConditionTrue, paasv1.ReasonVolumeMountFailed))
-	g.Eventually(func(g Gomega) []string { return eventNotes(g, app.Namespace, app.Name, paasv1.ReasonVolumeMountFailed) }).
+	g.Eventually(func(g Gomega) []string { return eventNotes(g, app.Namespace, app.Name, paasv1.ReasonVolumeMountFailed) }, waitFor, pollEvery).
 		Should(ConsistOf("Pod web-6b7f9-aaaaa: " + mount))
 }
 
@@ -335,7 +335,7 @@ func TestEvictionReachesStatus(t *testing.T) {
 	g.Expect(reconciling.Message).To(Equal("Pod web-6b7f9-aaaaa: " + message))
 	g.Expect(app).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionFalse, paasv1.ReasonAsExpected))
 	notes := func(g Gomega) []string { return eventNotes(g, app.Namespace, app.Name, paasv1.ReasonEvicted) }
-	g.Eventually(notes).Should(ConsistOf("Pod web-6b7f9-aaaaa: " + message))
+	g.Eventually(notes, waitFor, pollEvery).Should(ConsistOf("Pod web-6b7f9-aaaaa: " + message))
 	suite.MergePatch(t, pod, `{"metadata":{"annotations":{"touched":"yes"}}}`)
 	g.Consistently(notes, 2*time.Second, 100*time.Millisecond).Should(HaveLen(1))
 }

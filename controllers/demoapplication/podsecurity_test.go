@@ -124,7 +124,7 @@ func TestPodSecurityRulesRatchet(t *testing.T) {
 	change := storedBeforeTheRules(t, app, withoutPodSecurityRules)
 	another := app.DeepCopy()
 	another.SetName("after")
-	g.Eventually(func() error { return k8sClient.Create(ctx, another, client.DryRunAll) }).Should(MatchError(ContainSubstring(`Unsupported value: "Unconfined"`)))
+	g.Eventually(func() error { return k8sClient.Create(ctx, another, client.DryRunAll) }, waitFor, pollEvery).Should(MatchError(ContainSubstring(`Unsupported value: "Unconfined"`)))
 
 	g.Expect(change(func(spec map[string]any) { spec["image"] = "nginx:1.28" })).To(Succeed())
 	g.Expect(change(func(spec map[string]any) {
@@ -164,7 +164,7 @@ func TestRestrictedNamespaceGetsSecurityDefaults(t *testing.T) {
 	g.Eventually(func(g Gomega) {
 		d := get(g, ns, "plain", &appsv1.Deployment{})
 		g.Expect(d.Spec.Template.Spec.Containers[0].SecurityContext).To(BeNil())
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 
 	namespace := &corev1.Namespace{}
 	g.Expect(k8sClient.Get(ctx, client.ObjectKey{Name: ns}, namespace)).To(Succeed())
@@ -184,7 +184,7 @@ func TestRestrictedNamespaceGetsSecurityDefaults(t *testing.T) {
 	g.Expect(json.Unmarshal(data, plain)).To(Succeed())
 	// PodSecurity admission reads the namespace's level from its informer: it enforces the new
 	// label a moment after the update.
-	g.Eventually(func() error { return k8sClient.Create(ctx, podOf(plain), client.DryRunAll) }).
+	g.Eventually(func() error { return k8sClient.Create(ctx, podOf(plain), client.DryRunAll) }, waitFor, pollEvery).
 		Should(MatchError(ContainSubstring(`violates PodSecurity "restricted:`)))
 
 	// The namespace's new label alone brings the app's Deployment to the profile.
@@ -196,7 +196,7 @@ func TestRestrictedNamespaceGetsSecurityDefaults(t *testing.T) {
 			RunAsNonRoot:             ptr.To(true),
 		}))
 		g.Expect(k8sClient.Create(ctx, podOf(d), client.DryRunAll)).To(Succeed())
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 
 	// Setting a value of its own, the app keeps it: the defaults fill in the rest.
 	update(g, app, func(a *paasv1.DemoApplication) {
@@ -212,5 +212,5 @@ func TestRestrictedNamespaceGetsSecurityDefaults(t *testing.T) {
 			ReadOnlyRootFilesystem:   ptr.To(true),
 		}))
 		g.Expect(k8sClient.Create(ctx, podOf(d), client.DryRunAll)).To(Succeed())
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 }

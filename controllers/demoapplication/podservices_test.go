@@ -65,7 +65,7 @@ func TestPodServices(t *testing.T) {
 		NewWithT(t).Eventually(func(g Gomega) {
 			d := get(g, ns, "web", &appsv1.Deployment{})
 			g.Expect(d.Spec.Template.Annotations).To(HaveKeyWithValue(wellknown.DefaultPodLabelAnnotation, "true"))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 	})
 
 	pods := map[string]*corev1.Pod{
@@ -75,7 +75,7 @@ func TestPodServices(t *testing.T) {
 
 	t.Run("each labelled pod gets a Service selecting it alone, owned by the pod", func(t *testing.T) {
 		g := NewWithT(t)
-		g.Eventually(func(g Gomega) []string { return podServices(g, app) }).Should(ConsistOf("web-6b7f9-aaaaa", "web-6b7f9-bbbbb"))
+		g.Eventually(func(g Gomega) []string { return podServices(g, app) }, waitFor, pollEvery).Should(ConsistOf("web-6b7f9-aaaaa", "web-6b7f9-bbbbb"))
 		for name, pod := range pods {
 			s := get(g, ns, name, &corev1.Service{})
 			g.Expect(metav1.IsControlledBy(s, pod)).To(BeTrue())
@@ -93,7 +93,7 @@ func TestPodServices(t *testing.T) {
 		}
 		g.Eventually(func(g Gomega) int32 {
 			return get(g, ns, "web", &paasv1.DemoApplication{}).Status.PodServices
-		}).Should(Equal(int32(2)))
+		}, waitFor, pollEvery).Should(Equal(int32(2)))
 	})
 
 	t.Run("a pod the app's Deployment does not run gets none, whatever labels it carries", func(t *testing.T) {
@@ -117,7 +117,7 @@ func TestPodServices(t *testing.T) {
 		for _, pod := range []*corev1.Pod{foreign, adopted} {
 			g.Eventually(func(g Gomega) map[string]string {
 				return get(g, ns, pod.Name, &corev1.Pod{}).Labels
-			}).Should(HaveKeyWithValue(wellknown.DefaultPodNameLabel, pod.Name), "the labeler labels any pod that opts in")
+			}, waitFor, pollEvery).Should(HaveKeyWithValue(wellknown.DefaultPodNameLabel, pod.Name), "the labeler labels any pod that opts in")
 		}
 		g.Consistently(func(g Gomega) []string { return podServices(g, app) }, 3*time.Second).
 			Should(ConsistOf("web-6b7f9-aaaaa", "web-6b7f9-bbbbb"))
@@ -132,16 +132,16 @@ func TestPodServices(t *testing.T) {
 		g.Expect(k8sClient.Update(ctx, s)).To(Succeed())
 		g.Eventually(func(g Gomega) string {
 			return get(g, ns, "web-6b7f9-aaaaa", &corev1.Service{}).Spec.Selector[wellknown.DefaultPodNameLabel]
-		}).Should(Equal("web-6b7f9-aaaaa"))
+		}, waitFor, pollEvery).Should(Equal("web-6b7f9-aaaaa"))
 	})
 
 	t.Run("a pod deleted takes its Service with it", func(t *testing.T) {
 		g := NewWithT(t)
 		g.Expect(k8sClient.Delete(ctx, pods["web-6b7f9-bbbbb"])).To(Succeed())
-		g.Eventually(func(g Gomega) []string { return podServices(g, app) }).Should(ConsistOf("web-6b7f9-aaaaa"))
+		g.Eventually(func(g Gomega) []string { return podServices(g, app) }, waitFor, pollEvery).Should(ConsistOf("web-6b7f9-aaaaa"))
 		g.Eventually(func(g Gomega) int32 {
 			return get(g, ns, "web", &paasv1.DemoApplication{}).Status.PodServices
-		}).Should(Equal(int32(1)))
+		}, waitFor, pollEvery).Should(Equal(int32(1)))
 	})
 
 	t.Run("new pods from a scale-up get theirs", func(t *testing.T) {
@@ -149,7 +149,7 @@ func TestPodServices(t *testing.T) {
 		update(g, app, func(a *paasv1.DemoApplication) { a.Spec.Replica = ptr.To[int32](3) })
 		newAppPod(g, app, "web-6b7f9-ccccc")
 		newAppPod(g, app, "web-6b7f9-ddddd")
-		g.Eventually(func(g Gomega) []string { return podServices(g, app) }).
+		g.Eventually(func(g Gomega) []string { return podServices(g, app) }, waitFor, pollEvery).
 			Should(ConsistOf("web-6b7f9-aaaaa", "web-6b7f9-ccccc", "web-6b7f9-ddddd"))
 	})
 
@@ -158,7 +158,7 @@ func TestPodServices(t *testing.T) {
 		pod := get(g, ns, "web-6b7f9-ddddd", &corev1.Pod{})
 		delete(pod.Annotations, wellknown.DefaultPodLabelAnnotation)
 		g.Expect(k8sClient.Update(ctx, pod)).To(Succeed())
-		g.Eventually(func(g Gomega) []string { return podServices(g, app) }).
+		g.Eventually(func(g Gomega) []string { return podServices(g, app) }, waitFor, pollEvery).
 			Should(ConsistOf("web-6b7f9-aaaaa", "web-6b7f9-ccccc"))
 	})
 
@@ -173,18 +173,18 @@ func TestPodServices(t *testing.T) {
 			g.Expect(s.Spec.Ports).To(HaveLen(1))
 			g.Expect(s.Spec.Ports[0].Name).To(Equal("http"))
 			g.Expect(s.Spec.Ports[0].NodePort).NotTo(BeEquivalentTo(30110), "the cluster allocates another nodePort")
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 	})
 
 	t.Run("turned off, every per-pod Service goes and the pods are no longer opted in", func(t *testing.T) {
 		g := NewWithT(t)
 		update(g, app, func(a *paasv1.DemoApplication) { a.Spec.PodServices.Enabled = false })
-		g.Eventually(func(g Gomega) []string { return podServices(g, app) }).Should(BeEmpty())
+		g.Eventually(func(g Gomega) []string { return podServices(g, app) }, waitFor, pollEvery).Should(BeEmpty())
 		g.Eventually(func(g Gomega) {
 			d := get(g, ns, "web", &appsv1.Deployment{})
 			g.Expect(d.Spec.Template.Annotations).NotTo(HaveKey(wellknown.DefaultPodLabelAnnotation))
 			g.Expect(get(g, ns, "web", &paasv1.DemoApplication{}).Status.PodServices).To(BeZero())
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 		g.Expect(get(g, ns, "web", &corev1.Service{}).Spec.Ports).To(HaveLen(2), "the app's own Service stays")
 	})
 }
@@ -203,7 +203,7 @@ func TestPodServiceNameTaken(t *testing.T) {
 	app := builder.DemoApplication(ns, "api")
 	app.Spec.PodServices = &paasv1.PodServices{Enabled: true}
 	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
-	g.Eventually(func(g Gomega) { get(g, ns, "api", &appsv1.Deployment{}) }).Should(Succeed())
+	g.Eventually(func(g Gomega) { get(g, ns, "api", &appsv1.Deployment{}) }, waitFor, pollEvery).Should(Succeed())
 	newAppPod(g, app, "api-5c8d7-aaaaa")
 	newAppPod(g, app, "api-5c8d7-bbbbb")
 
@@ -213,7 +213,7 @@ func TestPodServiceNameTaken(t *testing.T) {
 		g.Expect(condition(latest, paasv1.ConditionDegraded).Message).To(ContainSubstring(`Service "api-5c8d7-aaaaa"`))
 		g.Expect(latest.Status.PodServices).To(Equal(int32(1)), "the other pod still gets its Service")
 		g.Expect(suite.EventReasons(g, ns, "api")).To(ContainElement(demoapplication.EventResourceConflict))
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 
 	kept := get(g, ns, "api-5c8d7-aaaaa", &corev1.Service{})
 	g.Expect(kept.Labels).To(Equal(foreign.Labels), "the Service the operator did not create is left alone")
@@ -224,7 +224,7 @@ func TestPodServiceNameTaken(t *testing.T) {
 	t.Run("turning per-pod Services off leaves it alone too", func(t *testing.T) {
 		g := NewWithT(t)
 		update(g, app, func(a *paasv1.DemoApplication) { a.Spec.PodServices.Enabled = false })
-		g.Eventually(func(g Gomega) []string { return podServices(g, app) }).Should(BeEmpty())
+		g.Eventually(func(g Gomega) []string { return podServices(g, app) }, waitFor, pollEvery).Should(BeEmpty())
 		g.Consistently(func(g Gomega) { get(g, ns, "api-5c8d7-aaaaa", &corev1.Service{}) }, "2s").Should(Succeed())
 	})
 }

@@ -70,12 +70,12 @@ func TestAffinity(t *testing.T) {
 			[]corev1.PodAffinityTerm{{LabelSelector: ownPods, TopologyKey: "kubernetes.io/hostname"}}))
 		g.Expect(affinity.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution).To(Equal(
 			[]corev1.WeightedPodAffinityTerm{{Weight: 50, PodAffinityTerm: corev1.PodAffinityTerm{LabelSelector: ownPods, TopologyKey: "topology.kubernetes.io/zone"}}}))
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 
 	update(g, app, func(a *paasv1.DemoApplication) { a.Spec.Affinity = nil })
 	g.Eventually(func(g Gomega) {
 		g.Expect(get(g, ns, "spread", &appsv1.Deployment{}).Spec.Template.Spec.Affinity).To(BeNil())
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 }
 
 func TestGracefulTermination(t *testing.T) {
@@ -93,7 +93,7 @@ func TestGracefulTermination(t *testing.T) {
 			g.Expect(pod.Containers[0].Lifecycle).To(Equal(&corev1.Lifecycle{PreStop: &corev1.LifecycleHandler{
 				Sleep: &corev1.SleepAction{Seconds: demoapplication.DefaultPreStopSeconds}}}))
 			g.Expect(pod.TerminationGracePeriodSeconds).To(Equal(ptr.To[int64](30)))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 		deployments := "/apis/apps/v1/namespaces/" + ns + "/"
 		writesNothing(g, deployments)
 	})
@@ -108,7 +108,7 @@ func TestGracefulTermination(t *testing.T) {
 			pod := get(g, ns, "web", &appsv1.Deployment{}).Spec.Template.Spec
 			g.Expect(pod.Containers[0].Lifecycle.PreStop).To(Equal(&corev1.LifecycleHandler{Exec: &corev1.ExecAction{Command: []string{"/app", "drain"}}}))
 			g.Expect(pod.TerminationGracePeriodSeconds).To(Equal(ptr.To[int64](60)))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 	})
 
 	t.Run("a pause of 0 seconds is none, and dropping the grace period gives the kubelet's", func(t *testing.T) {
@@ -121,7 +121,7 @@ func TestGracefulTermination(t *testing.T) {
 			pod := get(g, ns, "web", &appsv1.Deployment{}).Spec.Template.Spec
 			g.Expect(pod.Containers[0].Lifecycle).To(BeNil())
 			g.Expect(pod.TerminationGracePeriodSeconds).To(Equal(ptr.To[int64](30)))
-		}).Should(Succeed())
+		}, waitFor, pollEvery).Should(Succeed())
 	})
 }
 
@@ -164,12 +164,12 @@ func TestSidecarsAndInitContainers(t *testing.T) {
 		// The restricted level admits the pods the ReplicaSet would create.
 		g.Expect(k8sClient.Create(ctx, &corev1.Pod{ObjectMeta: metav1.ObjectMeta{GenerateName: "web-", Namespace: ns, Labels: d.Spec.Template.Labels},
 			Spec: d.Spec.Template.Spec}, client.DryRunAll)).To(Succeed())
-	}).Should(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
 
 	update(g, app, func(a *paasv1.DemoApplication) { a.Spec.Sidecars, a.Spec.InitContainers = nil, nil })
 	g.Eventually(func(g Gomega) []corev1.Container {
 		return get(g, ns, app.Name, &appsv1.Deployment{}).Spec.Template.Spec.InitContainers
-	}).Should(BeEmpty())
+	}, waitFor, pollEvery).Should(BeEmpty())
 }
 
 // restrictedDefaults is the security context withPodSecurityDefaults gives a container that
