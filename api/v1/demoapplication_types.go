@@ -362,11 +362,11 @@ type DemoApplicationSpec struct {
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Pod Security Context"
 	PodSecurityContext *PodSecurityContext `json:"podSecurityContext,omitempty"`
 
-	// initContainers run one after the other, each to completion, before the app's container
-	// (and the sidecars declared after them) starts: database migrations, a wait for a
-	// dependency. A failing one is restarted, and keeps the pod from starting. Their names are
-	// unique among the pod's containers, and none is app. They get the pod's security defaults
-	// as the app's container does.
+	// initContainers run one after the other, each to completion, after the sidecars have
+	// started and before the app's container starts: database migrations (which may use a
+	// sidecar, a database proxy), a wait for a dependency. A failing one is restarted, and
+	// keeps the pod from starting. Their names are unique among the pod's containers, and none
+	// is app. They get the pod's security defaults as the app's container does.
 	// +optional
 	// +listType=map
 	// +listMapKey=name
@@ -376,9 +376,9 @@ type DemoApplicationSpec struct {
 
 	// sidecars run beside the app's container for the pod's whole life (a database proxy, a
 	// log shipper): native sidecars, init containers with restartPolicy Always (Kubernetes
-	// 1.29 and later), started after the initContainers and before the app's container, and
-	// stopped after it. A sidecar's readinessProbe counts in the pod's readiness. Their names
-	// are unique among the pod's containers, and none is app.
+	// 1.29 and later), started first, before the initContainers (which can use them) and the
+	// app's container, and stopped after it. A sidecar's readinessProbe counts in the pod's
+	// readiness. Their names are unique among the pod's containers, and none is app.
 	// +optional
 	// +listType=map
 	// +listMapKey=name
@@ -1789,8 +1789,10 @@ type DemoApplicationStatus struct {
 	// +operator-sdk:csv:customresourcedefinitions:type=status,displayName="Per-pod Services"
 	PodServices int32 `json:"podServices,omitempty"`
 
-	// url is where the app answers: its Ingress's first host that is not a wildcard, https
-	// when the Ingress has a TLS certificate; empty when it has none.
+	// url is where the app answers: with spec.ingress, the Ingress's first host that is not a
+	// wildcard, https when it has a TLS certificate; with spec.httpRoute, http:// and the
+	// HTTPRoute's first hostname that is not a wildcard, then its first path; empty when
+	// neither names such a host.
 	// +optional
 	// +operator-sdk:csv:customresourcedefinitions:type=status,displayName="URL",xDescriptors={"urn:alm:descriptor:org.w3:link"}
 	URL string `json:"url,omitempty"`
