@@ -271,10 +271,9 @@ type DemoApplicationPort struct {
 	// targetPort is the container port traffic goes to, a number or a port name; it
 	// defaults to port.
 	// +optional
-	// +kubebuilder:validation:XValidation:rule="type(self) == string || (self >= 1 && self <= 65535)",message="targetPort must be between 1 and 65535"
 	// +kubebuilder:validation:XIntOrString
 	// +kubebuilder:validation:MaxLength=15
-	// +kubebuilder:validation:XValidation:rule="type(self) == int || self.matches('^([0-9]+-)*[0-9]*[a-z][a-z0-9]*(-[a-z0-9]+)*$')",message="a named targetPort must be an IANA service name: at most 15 lowercase letters, digits and single hyphens, with at least one letter"
+	// +kubebuilder:validation:XValidation:rule="type(self) == int ? self >= 1 && self <= 65535 : self.matches('^([0-9]+-)*[0-9]*[a-z][a-z0-9]*(-[a-z0-9]+)*$')",message="targetPort must be a number from 1 to 65535, or a name of at most 15 lowercase letters, digits and single hyphens, with a letter (an IANA service name)"
 	TargetPort *intstr.IntOrString `json:"targetPort,omitempty"`
 
 	// nodePort exposes the port on every node; setting it on any port makes the Service

@@ -78,8 +78,7 @@ type HTTPGetAction struct {
 	// +required
 	// +kubebuilder:validation:XIntOrString
 	// +kubebuilder:validation:MaxLength=15
-	// +kubebuilder:validation:XValidation:rule="type(self) == string || (self >= 1 && self <= 65535)",message="port must be between 1 and 65535"
-	// +kubebuilder:validation:XValidation:rule="type(self) == int || self.matches('^([0-9]+-)*[0-9]*[a-z][a-z0-9]*(-[a-z0-9]+)*$')",message="a named port must be an IANA service name: at most 15 lowercase letters, digits and single hyphens, with at least one letter"
+	// +kubebuilder:validation:XValidation:rule="type(self) == int ? self >= 1 && self <= 65535 : self.matches('^([0-9]+-)*[0-9]*[a-z][a-z0-9]*(-[a-z0-9]+)*$')",message="port must be a number from 1 to 65535, or a name of at most 15 lowercase letters, digits and single hyphens, with a letter (an IANA service name)"
 	Port intstr.IntOrString `json:"port"`
 
 	// scheme is HTTP or HTTPS (whose certificate is not verified); default HTTP.
@@ -115,8 +114,7 @@ type TCPSocketAction struct {
 	// +required
 	// +kubebuilder:validation:XIntOrString
 	// +kubebuilder:validation:MaxLength=15
-	// +kubebuilder:validation:XValidation:rule="type(self) == string || (self >= 1 && self <= 65535)",message="port must be between 1 and 65535"
-	// +kubebuilder:validation:XValidation:rule="type(self) == int || self.matches('^([0-9]+-)*[0-9]*[a-z][a-z0-9]*(-[a-z0-9]+)*$')",message="a named port must be an IANA service name: at most 15 lowercase letters, digits and single hyphens, with at least one letter"
+	// +kubebuilder:validation:XValidation:rule="type(self) == int ? self >= 1 && self <= 65535 : self.matches('^([0-9]+-)*[0-9]*[a-z][a-z0-9]*(-[a-z0-9]+)*$')",message="port must be a number from 1 to 65535, or a name of at most 15 lowercase letters, digits and single hyphens, with a letter (an IANA service name)"
 	Port intstr.IntOrString `json:"port"`
 }
 
