@@ -27,7 +27,7 @@ type ConfigRollout string
 
 // EnvVar is an environment variable of the application's container: the fields of a pod's
 // that a DemoApplication's container can use, each checked by the API server as a pod's are.
-// +kubebuilder:validation:XValidation:rule="!has(self.valueFrom) || !has(self.value) || size(self.value) == 0",message="value and valueFrom cannot both be set"
+// +kubebuilder:validation:XValidation:rule="!has(self.valueFrom) || !has(self.value) || size(self.value) == 0",message="value and valueFrom cannot both be set: keep one"
 type EnvVar struct {
 	// name of the variable: letters, digits, '_', '-' and '.', not starting with a digit (the
 	// rule of every Kubernetes the operator supports).
