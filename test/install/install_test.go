@@ -27,6 +27,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
@@ -109,6 +110,14 @@ func TestInstallCommandsApply(t *testing.T) {
 	crd := &apiextensionsv1.CustomResourceDefinition{}
 	g.Expect(clientSide.k8s.Get(context.Background(), client.ObjectKey{Name: "demoapplications.paas.cmft.com"}, crd)).To(Succeed())
 	g.Expect(crd.Annotations).To(HaveKey(corev1.LastAppliedConfigAnnotation))
+
+	// kubectl explain reads the preferred version, v1, which keeps its field docs (only
+	// v1beta1's are dropped); the API server publishes the CRD's OpenAPI a moment after it is
+	// established.
+	g.Eventually(func() (string, error) {
+		out, err := clientSide.shell.Run(context.Background(), "kubectl explain demoapplications.spec.sidecars")
+		return string(out), err
+	}).WithTimeout(30*time.Second).Should(And(ContainSubstring("VERSION:    v1\n"), ContainSubstring("sidecars run beside the app's container")))
 }
 
 // server is an API server that kubectl installs into.
