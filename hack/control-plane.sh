@@ -3,12 +3,13 @@
 # reachable everywhere this project runs) and caches them under bin/, keyed by version.
 # Prints the directory that holds them, ready for KUBEBUILDER_ASSETS.
 #
-#   hack/control-plane.sh            kube-apiserver + etcd (what envtest needs)
+#   hack/control-plane.sh            kube-apiserver + etcd (what envtest needs) and kubectl, which
+#                                    test/install runs as users install with it, and the
+#                                    chart's test image runs
 #   hack/control-plane.sh --all      also kube-controller-manager and kube-scheduler
 #   hack/control-plane.sh --cluster  --all plus kwok, which runs the local cluster's nodes
-#   hack/control-plane.sh --node     --cluster plus the real node's kubelet and kube-proxy,
-#                                    CoreDNS, which serves its cluster DNS, and kubectl, which
-#                                    the chart's test image runs
+#   hack/control-plane.sh --node     --cluster plus the real node's kubelet and kube-proxy, and
+#                                    CoreDNS, which serves its cluster DNS
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,9 +22,9 @@ mode=${1:-}
 resolved "kubernetes=$kube_version" "etcd=$etcd_version" \
   "kwok=$(module_version "$root/hack/tools/kube" sigs.k8s.io/kwok)" \
   "coredns=$(module_version "$root/hack/tools/kube" github.com/coredns/coredns)" && exit 0
-kube_cmds=(kube-apiserver)
+kube_cmds=(kube-apiserver kubectl)
 [[ "$mode" == "--all" || "$mode" == "--cluster" || "$mode" == "--node" ]] && kube_cmds+=(kube-controller-manager kube-scheduler)
-[[ "$mode" == "--node" ]] && kube_cmds+=(kubelet kube-proxy kubectl)
+[[ "$mode" == "--node" ]] && kube_cmds+=(kubelet kube-proxy)
 
 mkdir -p "$dir"
 minor=${kube_version#v1.}; minor=${minor%%.*}

@@ -3,6 +3,7 @@
 .PHONY: manifests
 manifests: controller-gen ## The CRD and the ClusterRoles from the markers, copied into the chart.
 	$(CONTROLLER_GEN) rbac:roleName=manager-role crd paths="{./api/...,./controllers/...}" output:crd:artifacts:config=config/crd/bases output:rbac:artifacts:config=config/rbac
+	go run ./hack/crd-trim config/crd/bases/*.yaml
 	$(CONTROLLER_GEN) rbac:roleName=manager-role paths=./controllers/podlabel/... output:rbac:artifacts:config=config/pod-labeler-only
 	$(CONTROLLER_GEN) rbac:roleName=manager-role paths=./controllers/demoapplication/... output:rbac:artifacts:config=config/demoapplication-only
 	hack/sync-chart.sh

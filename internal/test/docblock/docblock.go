@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -65,6 +66,47 @@ func Commands(path, marker string) ([]string, error) {
 		return nil, err
 	}
 	return nil, fmt.Errorf("%s has no fenced block after %q", path, marker)
+}
+
+// codeSpan is a code span of prose: `...`.
+var codeSpan = regexp.MustCompile("`([^`\n]+)`")
+
+// CommandsOf returns every command of the Markdown file at path that starts with prefix: those
+// of its fenced blocks, a command continued on the next line by a final backslash being one and
+// a comment after it dropped, and the code spans of its prose, so that a page's new command is
+// found without a marker.
+func CommandsOf(path, prefix string) ([]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var commands []string
+	var command strings.Builder
+	inBlock := false
+	for _, line := range strings.Split(string(data), "\n") {
+		switch {
+		case strings.HasPrefix(line, "```"):
+			inBlock = !inBlock
+		case inBlock:
+			command.WriteString(line + "\n")
+			if !strings.HasSuffix(line, `\`) {
+				c, _, _ := strings.Cut(command.String(), " #")
+				commands = append(commands, strings.TrimSpace(c))
+				command.Reset()
+			}
+		default:
+			for _, m := range codeSpan.FindAllStringSubmatch(line, -1) {
+				commands = append(commands, m[1])
+			}
+		}
+	}
+	var found []string
+	for _, c := range commands {
+		if strings.HasPrefix(c, prefix) {
+			found = append(found, c)
+		}
+	}
+	return found, nil
 }
 
 // Shell runs commands with bash as one session would: the variables an export command sets

@@ -47,6 +47,25 @@ func TestCommands(t *testing.T) {
 	g.Expect(err).To(MatchError(ContainSubstring(`no fenced block after "<!-- missing"`)))
 }
 
+func TestCommandsOf(t *testing.T) {
+	g := NewWithT(t)
+	page := filepath.Join(t.TempDir(), "page.md")
+	g.Expect(os.WriteFile(page, []byte(strings.Join([]string{
+		"Apply it (`kubectl apply -k config/a`), or `kubectl get pods`.",
+		"```sh",
+		"kubectl apply -f one.yaml   # a comment",
+		"kubectl apply \\",
+		"  -f two.yaml",
+		"kubectl delete -f one.yaml",
+		"```",
+		"kubectl apply -f prose.yaml is no command",
+	}, "\n")), 0o600)).To(Succeed())
+
+	commands, err := CommandsOf(page, "kubectl apply ")
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(commands).To(Equal([]string{"kubectl apply -k config/a", "kubectl apply -f one.yaml", "kubectl apply \\\n  -f two.yaml"}))
+}
+
 func TestShellKeepsExports(t *testing.T) {
 	g := NewWithT(t)
 	s := &Shell{Dir: t.TempDir(), Env: []string{"FROM_TEST=test"}}

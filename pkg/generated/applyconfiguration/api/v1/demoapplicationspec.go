@@ -169,17 +169,17 @@ type DemoApplicationSpecApplyConfiguration struct {
 	// podSecurityContext is the pod's: the user, group and filesystem group of every
 	// container, and its seccomp profile.
 	PodSecurityContext *PodSecurityContextApplyConfiguration `json:"podSecurityContext,omitempty"`
-	// initContainers run one after the other, each to completion, before the app's container
-	// (and the sidecars declared after them) starts: database migrations, a wait for a
-	// dependency. A failing one is restarted, and keeps the pod from starting. Their names are
-	// unique among the pod's containers, and none is app. They get the pod's security defaults
-	// as the app's container does.
+	// initContainers run one after the other, each to completion, after the sidecars have
+	// started and before the app's container starts: database migrations (which may use a
+	// sidecar, a database proxy), a wait for a dependency. A failing one is restarted, and
+	// keeps the pod from starting. Their names are unique among the pod's containers, and none
+	// is app. They get the pod's security defaults as the app's container does.
 	InitContainers []ContainerApplyConfiguration `json:"initContainers,omitempty"`
 	// sidecars run beside the app's container for the pod's whole life (a database proxy, a
 	// log shipper): native sidecars, init containers with restartPolicy Always (Kubernetes
-	// 1.29 and later), started after the initContainers and before the app's container, and
-	// stopped after it. A sidecar's readinessProbe counts in the pod's readiness. Their names
-	// are unique among the pod's containers, and none is app.
+	// 1.29 and later), started first, before the initContainers (which can use them) and the
+	// app's container, and stopped after it. A sidecar's readinessProbe counts in the pod's
+	// readiness. Their names are unique among the pod's containers, and none is app.
 	Sidecars []SidecarApplyConfiguration `json:"sidecars,omitempty"`
 	// podServices gives each pod of the application a Service of its own, so that a client
 	// can reach one chosen pod. Off unless enabled.

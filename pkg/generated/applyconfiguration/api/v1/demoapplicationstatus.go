@@ -45,8 +45,10 @@ type DemoApplicationStatusApplyConfiguration struct {
 	// podServices is the number of per-pod Services in place, each selecting a pod that
 	// carries its pod-name label.
 	PodServices *int32 `json:"podServices,omitempty"`
-	// url is where the app answers: its Ingress's first host that is not a wildcard, https
-	// when the Ingress has a TLS certificate; empty when it has none.
+	// url is where the app answers: with spec.ingress, the Ingress's first host that is not a
+	// wildcard, https when it has a TLS certificate; with spec.httpRoute, http:// and the
+	// HTTPRoute's first hostname that is not a wildcard, then its first path; empty when
+	// neither names such a host.
 	URL *string `json:"url,omitempty"`
 	// conditions are Available, Progressing and Degraded, which follow the Deployment and its
 	// pods (Degraded's reason says why pods are missing or failing, in the cluster's words),
