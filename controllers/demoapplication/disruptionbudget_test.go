@@ -125,18 +125,7 @@ func TestDisruptionBudget(t *testing.T) {
 		g.Expect(k8sClient.Create(ctx, theirs)).To(Succeed())
 		taken := builder.DemoApplication(ns, "taken")
 		g.Expect(k8sClient.Create(ctx, taken)).To(Succeed())
-		g.Eventually(func(g Gomega) {
-			got := get(g, ns, "taken", &paasv1.DemoApplication{})
-			g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonResourceConflict))
-			g.Expect(condition(got, paasv1.ConditionDegraded).Message).To(ContainSubstring(`PodDisruptionBudget "taken" already exists and is not the operator's`))
-		}, waitFor, pollEvery).Should(Succeed())
-		// Nor deleted when the app stops asking for it.
-		update(g, taken, func(a *paasv1.DemoApplication) { a.Spec.Replica = ptr.To[int32](1) })
-		g.Eventually(func(g Gomega) {
-			got := get(g, ns, "taken", &paasv1.DemoApplication{})
-			g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionFalse, paasv1.ReasonAsExpected))
-		}, waitFor, pollEvery).Should(Succeed())
-		g.Expect(get(g, ns, "taken", &policyv1.PodDisruptionBudget{}).ResourceVersion).To(Equal(theirs.ResourceVersion))
+		expectLeftAlone(g, taken, "PodDisruptionBudget", theirs, func(a *paasv1.DemoApplication) { a.Spec.Replica = ptr.To[int32](1) })
 	})
 }
 

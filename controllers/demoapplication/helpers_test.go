@@ -18,6 +18,7 @@ package demoapplication_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -75,6 +76,25 @@ func haveCondition(t string, status metav1.ConditionStatus, reason string) Omega
 		c := condition(app, t)
 		return metav1.Condition{Type: c.Type, Status: c.Status, Reason: c.Reason}
 	}, Equal(metav1.Condition{Type: t, Status: status, Reason: reason}))
+}
+
+// expectLeftAlone waits for app to say, Degraded with ResourceConflict, that the kind object of
+// its name, theirs, is someone else's; then, once stop makes the app no longer ask for one,
+// for the app to be Degraded no more, theirs neither written nor deleted.
+func expectLeftAlone(g Gomega, app *paasv1.DemoApplication, kind string, theirs client.Object, stop func(*paasv1.DemoApplication)) {
+	g.Eventually(func(g Gomega) {
+		got := get(g, app.Namespace, app.Name, &paasv1.DemoApplication{})
+		g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonResourceConflict))
+		g.Expect(condition(got, paasv1.ConditionDegraded).Message).
+			To(ContainSubstring(fmt.Sprintf("%s %q already exists and is not the operator's", kind, theirs.GetName())))
+	}, waitFor, pollEvery).Should(Succeed())
+	update(g, app, stop)
+	g.Eventually(func(g Gomega) {
+		got := get(g, app.Namespace, app.Name, &paasv1.DemoApplication{})
+		g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionFalse, paasv1.ReasonAsExpected))
+	}, waitFor, pollEvery).Should(Succeed())
+	current := get(g, theirs.GetNamespace(), theirs.GetName(), theirs.DeepCopyObject().(client.Object))
+	g.Expect(current.GetResourceVersion()).To(Equal(theirs.GetResourceVersion()))
 }
 
 // update applies change to the latest DemoApplication, retrying on conflicts.

@@ -126,18 +126,7 @@ func TestIngress(t *testing.T) {
 		taken := builder.DemoApplication(ns, "taken")
 		taken.Spec.Ingress = &paasv1.Ingress{}
 		g.Expect(k8sClient.Create(ctx, taken)).To(Succeed())
-		g.Eventually(func(g Gomega) {
-			got := get(g, ns, "taken", &paasv1.DemoApplication{})
-			g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonResourceConflict))
-			g.Expect(condition(got, paasv1.ConditionDegraded).Message).To(ContainSubstring(`Ingress "taken" already exists and is not the operator's`))
-		}, waitFor, pollEvery).Should(Succeed())
-		// Nor deleted when the app stops asking for it.
-		update(g, taken, func(a *paasv1.DemoApplication) { a.Spec.Ingress = nil })
-		g.Eventually(func(g Gomega) {
-			got := get(g, ns, "taken", &paasv1.DemoApplication{})
-			g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionFalse, paasv1.ReasonAsExpected))
-		}, waitFor, pollEvery).Should(Succeed())
-		g.Expect(get(g, ns, "taken", &networkingv1.Ingress{}).ResourceVersion).To(Equal(theirs.ResourceVersion))
+		expectLeftAlone(g, taken, "Ingress", theirs, func(a *paasv1.DemoApplication) { a.Spec.Ingress = nil })
 	})
 }
 

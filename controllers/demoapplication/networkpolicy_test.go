@@ -129,16 +129,5 @@ func TestNetworkPolicyOfAHeldName(t *testing.T) {
 	app := builder.DemoApplication(ns, "web")
 	app.Spec.NetworkPolicy = &paasv1.NetworkPolicy{Enabled: true, SameApp: true}
 	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
-	g.Eventually(func(g Gomega) {
-		got := get(g, ns, "web", &paasv1.DemoApplication{})
-		g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonResourceConflict))
-		g.Expect(condition(got, paasv1.ConditionDegraded).Message).To(ContainSubstring(`NetworkPolicy "web" already exists and is not the operator's`))
-	}, waitFor, pollEvery).Should(Succeed())
-	// Nor deleted when the app turns its own off.
-	update(g, app, func(a *paasv1.DemoApplication) { a.Spec.NetworkPolicy = nil })
-	g.Eventually(func(g Gomega) {
-		got := get(g, ns, "web", &paasv1.DemoApplication{})
-		g.Expect(got).To(haveCondition(paasv1.ConditionDegraded, metav1.ConditionFalse, paasv1.ReasonAsExpected))
-	}, waitFor, pollEvery).Should(Succeed())
-	g.Expect(get(g, ns, "web", &networkingv1.NetworkPolicy{}).ResourceVersion).To(Equal(theirs.ResourceVersion))
+	expectLeftAlone(g, app, "NetworkPolicy", theirs, func(a *paasv1.DemoApplication) { a.Spec.NetworkPolicy = nil })
 }
