@@ -82,7 +82,8 @@ func TestConfigChangeRollsPods(t *testing.T) {
 	read := configReads()
 	g.Expect(read).To(BeNumerically(">", 0))
 	update(g, app, func(a *paasv1.DemoApplication) { a.Spec.Replica = ptr.To[int32](2) })
-	g.Eventually(func(g Gomega) *int32 { return get(g, ns, app.Name, &appsv1.Deployment{}).Spec.Replicas }, waitFor, pollEvery).Should(HaveValue(BeEquivalentTo(2)))
+	g.Eventually(func(g Gomega) *int32 { return get(g, ns, app.Name, &appsv1.Deployment{}).Spec.Replicas }, waitFor, pollEvery).
+		Should(HaveValue(BeEquivalentTo(2)))
 	g.Expect(configReads()).To(Equal(read), "the ConfigMaps, unchanged, read again")
 
 	stays := func() {

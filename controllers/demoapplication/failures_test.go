@@ -312,7 +312,8 @@ func denyServiceDeletes(t *testing.T, namespace string) {
 	probe := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: "probe"},
 		Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Port: 1}}}}
 	g.Expect(k8sClient.Create(ctx, probe)).To(Succeed())
-	g.Eventually(func() error { return k8sClient.Delete(ctx, probe, client.DryRunAll) }, waitFor, pollEvery).Should(MatchError(ContainSubstring("Services here are kept")))
+	g.Eventually(func() error { return k8sClient.Delete(ctx, probe, client.DryRunAll) }, waitFor, pollEvery).
+		Should(MatchError(ContainSubstring("Services here are kept")))
 }
 
 // staleCache answers reads from the objects it was given, as a cache that has not yet seen

@@ -101,7 +101,8 @@ func TestPodCausesReachStatus(t *testing.T) {
 	// One Warning Event per cause, however often the pod changed.
 	g.Eventually(func(g Gomega) []string {
 		return append(eventNotes(g, ns, app.Name, paasv1.ReasonImagePullBackOff), eventNotes(g, ns, app.Name, paasv1.ReasonCrashLoopBackOff)...)
-	}, waitFor, pollEvery).Should(ConsistOf("Pod web-6b7f9-aaaaa, container app: "+pull, "Pod web-6b7f9-aaaaa, container app: restarted 1 times; last exited with code 2 (Error)"))
+	}, waitFor, pollEvery).Should(ConsistOf("Pod web-6b7f9-aaaaa, container app: "+pull,
+		"Pod web-6b7f9-aaaaa, container app: restarted 1 times; last exited with code 2 (Error)"))
 }
 
 // BenchmarkCauseToStatus measures how long a cause takes from where the cluster writes it to

@@ -124,7 +124,8 @@ func TestPodSecurityRulesRatchet(t *testing.T) {
 	change := storedBeforeTheRules(t, app, withoutPodSecurityRules)
 	another := app.DeepCopy()
 	another.SetName("after")
-	g.Eventually(func() error { return k8sClient.Create(ctx, another, client.DryRunAll) }, waitFor, pollEvery).Should(MatchError(ContainSubstring(`Unsupported value: "Unconfined"`)))
+	g.Eventually(func() error { return k8sClient.Create(ctx, another, client.DryRunAll) }, waitFor, pollEvery).
+		Should(MatchError(ContainSubstring(`Unsupported value: "Unconfined"`)))
 
 	g.Expect(change(func(spec map[string]any) { spec["image"] = "nginx:1.28" })).To(Succeed())
 	g.Expect(change(func(spec map[string]any) {

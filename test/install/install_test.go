@@ -117,7 +117,7 @@ func TestInstallCommandsApply(t *testing.T) {
 	g.Eventually(func() (string, error) {
 		out, err := clientSide.shell.Run(context.Background(), "kubectl explain demoapplications.spec.sidecars")
 		return string(out), err
-	}).WithTimeout(30*time.Second).Should(And(ContainSubstring("VERSION:    v1\n"), ContainSubstring("sidecars run beside the app's container")))
+	}).WithTimeout(30 * time.Second).Should(And(ContainSubstring("VERSION:    v1\n"), ContainSubstring("sidecars run beside the app's container")))
 }
 
 // server is an API server that kubectl installs into.
