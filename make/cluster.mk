@@ -1,7 +1,7 @@
 ##@ Local cluster
 
 # The local cluster's binaries, built once from the Go module proxy; NODE_ASSETS adds the
-# real node's kubelet and kube-proxy, and kubectl for the chart's test image.
+# real node's kubelet and kube-proxy.
 CLUSTER_ASSETS = $$(hack/control-plane.sh --cluster)
 NODE_ASSETS = $$(hack/control-plane.sh --node)
 

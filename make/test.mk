@@ -7,7 +7,7 @@ GO_TEST_FLAGS ?= -timeout 30m
 E2E_FLAGS ?= -v
 
 .PHONY: envtest
-envtest: ## Build kube-apiserver and etcd into bin/ (first time only).
+envtest: ## Build kube-apiserver, etcd and kubectl into bin/ (first time only).
 	@hack/control-plane.sh >/dev/null
 
 # The fast loop: every unit and envtest test of the product (api, controllers, internal/manager,

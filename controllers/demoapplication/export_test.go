@@ -33,6 +33,4 @@ var (
 	Convert             = convert
 	ProtocolOf          = protocolOf
 	NewDisruptionBudget = newDisruptionBudget
-	PreStop             = preStop
-	URLOf               = urlOf
 )

@@ -99,7 +99,7 @@ func expectLeftAlone(g Gomega, app *paasv1.DemoApplication, kind string, theirs 
 
 // update applies change to the latest DemoApplication, retrying on conflicts.
 func update(g Gomega, app *paasv1.DemoApplication, change func(*paasv1.DemoApplication)) {
-	g.Eventually(func() error {
+	g.Eventually(func(g Gomega) error {
 		latest := get(g, app.Namespace, app.Name, &paasv1.DemoApplication{})
 		change(latest)
 		return k8sClient.Update(context.Background(), latest)

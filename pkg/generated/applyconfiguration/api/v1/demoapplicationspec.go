@@ -110,7 +110,8 @@ type DemoApplicationSpecApplyConfiguration struct {
 	// PodDisruptionBudget of the app's name. Unset, an app of more than one replica (with
 	// autoscaling, a minReplicas above one) gets one of maxUnavailable 1, and a single
 	// replica none: a budget on one pod would refuse every drain. A pod that is not ready
-	// can always be evicted. Removing it (or going down to one replica) deletes the budget.
+	// can always be evicted. A budget set here stays at any replica count; removing it
+	// brings back the default, which the operator deletes once the app is down to one pod.
 	// A budget must let at least one pod go, or node drains would wait forever: no
 	// maxUnavailable of 0, and a minAvailable below the app's fewest pods.
 	DisruptionBudget *DisruptionBudgetApplyConfiguration `json:"disruptionBudget,omitempty"`
