@@ -82,6 +82,10 @@ func TestCausesReachStatus(t *testing.T) {
 	// once than -parallel, GOMAXPROCS by default.
 	var causes sync.WaitGroup
 	run := func(name string, test func(t *testing.T)) { causes.Go(func() { t.Run(name, test) }) }
+	// withoutEnv fixes the cases whose cause is an environment variable of the test image's.
+	withoutEnv := func(g Gomega, app *paasv1.DemoApplication) {
+		updateApp(g, app, func(app *paasv1.DemoApplication) { app.Spec.Env = nil })
+	}
 	for _, tc := range []causeCase{
 		{
 			name: "image that cannot be pulled",
@@ -102,9 +106,7 @@ func TestCausesReachStatus(t *testing.T) {
 			// The first exit, before the kubelet backs off.
 			reason: paasv1.ReasonCrashLoopBackOff, stalls: true, words: "exited with code 1 (Error)",
 			report: exit("Error"),
-			fix: func(g Gomega, app *paasv1.DemoApplication) {
-				updateApp(g, app, func(app *paasv1.DemoApplication) { app.Spec.Env = nil })
-			},
+			fix:    withoutEnv,
 		},
 		{
 			name: "OOM kill",
@@ -114,9 +116,7 @@ func TestCausesReachStatus(t *testing.T) {
 			},
 			reason: paasv1.ReasonOOMKilled, stalls: true, words: "OOMKilled",
 			report: exit("OOMKilled"),
-			fix: func(g Gomega, app *paasv1.DemoApplication) {
-				updateApp(g, app, func(app *paasv1.DemoApplication) { app.Spec.Env = nil })
-			},
+			fix:    withoutEnv,
 		},
 		{
 			name: "ConfigMap volume missing",
@@ -139,9 +139,7 @@ func TestCausesReachStatus(t *testing.T) {
 			},
 			reason: paasv1.ReasonReadinessProbeFailed, words: "Readiness probe failed",
 			report: kubeletEvent("Unhealthy", "Readiness probe failed"),
-			fix: func(g Gomega, app *paasv1.DemoApplication) {
-				updateApp(g, app, func(app *paasv1.DemoApplication) { app.Spec.Env = nil })
-			},
+			fix:    withoutEnv,
 		},
 		{
 			// Its one restart is history: the app is not crash-looping.
@@ -154,9 +152,7 @@ func TestCausesReachStatus(t *testing.T) {
 			},
 			reason: paasv1.ReasonReadinessProbeFailed, words: "Readiness probe failed",
 			report: kubeletEvent("Unhealthy", "Readiness probe failed"),
-			fix: func(g Gomega, app *paasv1.DemoApplication) {
-				updateApp(g, app, func(app *paasv1.DemoApplication) { app.Spec.Env = nil })
-			},
+			fix:    withoutEnv,
 		},
 		{
 			name:    "bad rollout, the old pod serving",
