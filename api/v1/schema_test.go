@@ -307,6 +307,46 @@ func TestSchema(t *testing.T) {
 		{"autoscaling on CPU without a CPU request", func(s *paasv1.DemoApplicationSpec) {
 			s.Autoscaling = &paasv1.Autoscaling{MaxReplicas: 3, TargetCPUUtilizationPercentage: ptr.To[int32](80)}
 		}, "autoscaling on CPU needs resources.requests.cpu"},
+		// Found by the property test: an empty behavior was stored as none, and applied at every pass.
+		{"an empty autoscaling behavior", func(s *paasv1.DemoApplicationSpec) {
+			s.Resources = &paasv1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m")}}
+			s.Autoscaling = &paasv1.Autoscaling{MaxReplicas: 3, TargetCPUUtilizationPercentage: ptr.To[int32](80), Behavior: &paasv1.AutoscalingBehavior{}}
+		}, "spec.autoscaling.behavior: Invalid value: 0: spec.autoscaling.behavior in body should have at least 1 properties"},
+		{"an empty budget", func(s *paasv1.DemoApplicationSpec) { s.DisruptionBudget = &paasv1.DisruptionBudget{} },
+			"spec.disruptionBudget takes exactly one of minAvailable and maxUnavailable"},
+		{"a pause as long as a grace period set", func(s *paasv1.DemoApplicationSpec) {
+			s.TerminationGracePeriodSeconds = ptr.To[int64](10)
+			s.Lifecycle = &paasv1.Lifecycle{PreStop: &paasv1.LifecycleHandler{Sleep: &paasv1.SleepAction{Seconds: 10}}}
+		}, "spec.terminationGracePeriodSeconds (30 when unset) must exceed spec.lifecycle.preStop.sleep.seconds"},
+		{"a preStop of both sleep and exec", func(s *paasv1.DemoApplicationSpec) {
+			s.Lifecycle = &paasv1.Lifecycle{PreStop: &paasv1.LifecycleHandler{Sleep: &paasv1.SleepAction{Seconds: 1},
+				Exec: &paasv1.ExecAction{Command: []string{"/drain"}}}}
+		}, "spec.lifecycle.preStop takes exactly one of sleep and exec"},
+		{"an ExternalName Service", func(s *paasv1.DemoApplicationSpec) {
+			s.Service = &paasv1.ServiceSettings{Type: corev1.ServiceTypeExternalName}
+		}, `spec.service.type: Unsupported value: "ExternalName"`},
+		// What Pod Security's restricted profile denies a pod author, asked for as an app team would.
+		{"capability ALL added", func(s *paasv1.DemoApplicationSpec) {
+			s.SecurityContext = &paasv1.SecurityContext{Capabilities: &paasv1.Capabilities{Add: []paasv1.Capability{"ALL"}}}
+		}, "capabilities.add may hold NET_BIND_SERVICE alone"},
+		{"capability SYS_ADMIN added to NET_BIND_SERVICE", func(s *paasv1.DemoApplicationSpec) {
+			s.SecurityContext = &paasv1.SecurityContext{Capabilities: &paasv1.Capabilities{Add: []paasv1.Capability{"NET_BIND_SERVICE", "SYS_ADMIN"}}}
+		}, "capabilities.add may hold NET_BIND_SERVICE alone"},
+		{"the container's seccomp Unconfined", func(s *paasv1.DemoApplicationSpec) {
+			s.SecurityContext = &paasv1.SecurityContext{SeccompProfile: &paasv1.SeccompProfile{Type: corev1.SeccompProfileTypeUnconfined}}
+		}, `spec.securityContext.seccompProfile.type: Unsupported value: "Unconfined"`},
+		{"the pod's seccomp Unconfined", func(s *paasv1.DemoApplicationSpec) {
+			s.PodSecurityContext = &paasv1.PodSecurityContext{SeccompProfile: &paasv1.SeccompProfile{Type: corev1.SeccompProfileTypeUnconfined}}
+		}, `spec.podSecurityContext.seccompProfile.type: Unsupported value: "Unconfined"`},
+		{"AppArmor unconfined through podAnnotations", func(s *paasv1.DemoApplicationSpec) {
+			s.PodAnnotations = map[string]string{"container.apparmor.security.beta.kubernetes.io/app": "unconfined"}
+		}, "podAnnotations cannot set AppArmor or seccomp annotations"},
+		{"a container's seccomp annotation", func(s *paasv1.DemoApplicationSpec) {
+			s.PodAnnotations = map[string]string{"seccomp.security.alpha.kubernetes.io/app": "unconfined"}
+		}, "podAnnotations cannot set AppArmor or seccomp annotations"},
+		{"tolerating the control plane's former taint", func(s *paasv1.DemoApplicationSpec) {
+			s.Tolerations = []paasv1.Toleration{{Key: "node-role.kubernetes.io/master", Operator: corev1.TolerationOpExists}}
+		}, "tolerations cannot tolerate the control plane's taints"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := NewWithT(t)
@@ -332,6 +372,18 @@ func TestSchema(t *testing.T) {
 		app := builder.DemoApplication(ns, "no-enabled")
 		app.Spec.Ports = nil
 		app.Spec.PodServices = &paasv1.PodServices{Type: corev1.ServiceTypeNodePort}
+		g.Expect(k8sClient.Create(ctx, app, client.DryRunAll)).To(Succeed())
+	})
+
+	t.Run("what restricted Pod Security allows is accepted", func(t *testing.T) {
+		g := NewWithT(t)
+		app := builder.DemoApplication(ns, "enough")
+		app.Spec.SecurityContext = &paasv1.SecurityContext{
+			Capabilities:   &paasv1.Capabilities{Drop: []paasv1.Capability{"ALL"}, Add: []paasv1.Capability{"NET_BIND_SERVICE"}},
+			SeccompProfile: &paasv1.SeccompProfile{Type: corev1.SeccompProfileTypeRuntimeDefault},
+		}
+		app.Spec.PodAnnotations = map[string]string{"prometheus.io/scrape": "true"}
+		app.Spec.Tolerations = []paasv1.Toleration{{Key: "dedicated", Operator: corev1.TolerationOpExists}}
 		g.Expect(k8sClient.Create(ctx, app, client.DryRunAll)).To(Succeed())
 	})
 

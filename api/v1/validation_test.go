@@ -20,6 +20,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
+	"sort"
 	"strings"
 	"testing"
 
@@ -39,16 +41,19 @@ import (
 type ruleCase struct {
 	// rule is the rule's message, or its start when that starts no other message.
 	rule string
-	// field is the path the API server's refusal names, as in its causes.
+	// field is the path the API server's refusal names, as in its causes; also are the other
+	// paths where a rule of that message refuses the same spec (one spec meets the rule of the
+	// app's container, an init container's and a sidecar's at once).
 	field string
+	also  []string
 	// accepted and refused are spec fields, in YAML, set over the image alone.
 	accepted, refused string
 	// name, when set, names the refused app (the rule is on metadata.name).
 	name string
 }
 
-// ruleCases holds a case for every rule of the CRD: TestEveryRuleHasACase fails when a rule
-// has none, or a case no rule.
+// ruleCases holds a case for every rule of the CRD at every path that holds it:
+// TestEveryRuleHasACase fails when a rule at a path has none, or a case names no rule.
 var ruleCases = []ruleCase{
 	{rule: "metadata.name must be at most 63 characters", field: "<nil>", accepted: `{}`, refused: `{}`, name: "2048-game"},
 
@@ -120,11 +125,16 @@ var ruleCases = []ruleCase{
 	{rule: "a spec.networkPolicy.from peer needs a namespaceSelector, a podSelector or both", field: "spec.networkPolicy.from[0]",
 		accepted: `networkPolicy: {from: [{podSelector: {}}]}`, refused: `networkPolicy: {from: [{}]}`},
 	{rule: "operator In and NotIn need values; Exists and DoesNotExist take none", field: "spec.networkPolicy.from[0].podSelector.matchExpressions[0]",
-		accepted: `networkPolicy: {from: [{podSelector: {matchExpressions: [{key: app, operator: In, values: [web]}]}}]}`,
-		refused:  `networkPolicy: {from: [{podSelector: {matchExpressions: [{key: app, operator: In}]}}]}`},
+		also:     []string{"spec.networkPolicy.from[0].namespaceSelector.matchExpressions[0]"},
+		accepted: peerSelectors(`{matchExpressions: [{key: app, operator: In, values: [web]}]}`),
+		refused:  peerSelectors(`{matchExpressions: [{key: app, operator: In}]}`)},
+	{rule: "key must be a label key", field: "spec.networkPolicy.from[0].podSelector.matchExpressions[0].key",
+		also:     []string{"spec.networkPolicy.from[0].namespaceSelector.matchExpressions[0].key"},
+		accepted: peerSelectors(`{matchExpressions: [{key: example.com/app, operator: Exists}]}`),
+		refused:  peerSelectors(`{matchExpressions: [{key: a/b/c, operator: Exists}]}`)},
 	{rule: "matchLabels keys must be label keys", field: "spec.networkPolicy.from[0].podSelector.matchLabels",
-		accepted: `networkPolicy: {from: [{podSelector: {matchLabels: {example.com/app: web}}}]}`,
-		refused:  `networkPolicy: {from: [{podSelector: {matchLabels: {a/b/c: web}}}]}`},
+		also:     []string{"spec.networkPolicy.from[0].namespaceSelector.matchLabels"},
+		accepted: peerSelectors(`{matchLabels: {example.com/app: web}}`), refused: peerSelectors(`{matchLabels: {a/b/c: web}}`)},
 
 	// Scaling and the disruption budget.
 	{rule: "autoscaling on CPU needs resources.requests.cpu", field: "spec.autoscaling.targetCPUUtilizationPercentage",
@@ -152,22 +162,29 @@ var ruleCases = []ruleCase{
 		accepted: `{replica: 3, disruptionBudget: {minAvailable: 50%}}`, refused: `{replica: 3, disruptionBudget: {minAvailable: 100%}}`},
 
 	// The app's container: image, env, resources, probes, lifecycle.
-	{rule: "image must not have leading or trailing spaces", field: "spec.image",
-		accepted: `image: nginx:1.27`, refused: `image: "nginx:1.27 "`},
-	{rule: "value and valueFrom cannot both be set", field: "spec.env[0]",
-		accepted: `env: [{name: A, value: "1"}]`, refused: `env: [{name: A, value: "1", valueFrom: {fieldRef: {fieldPath: metadata.name}}}]`},
-	{rule: "valueFrom takes exactly one of", field: "spec.env[0].valueFrom",
-		accepted: `env: [{name: A, valueFrom: {fieldRef: {fieldPath: metadata.name}}}]`, refused: `env: [{name: A, valueFrom: {}}]`},
+	{rule: "image must not have leading or trailing spaces", field: "spec.image", also: []string{"spec.initContainers[0].image", "spec.sidecars[0].image"},
+		accepted: `{image: nginx:1.27, initContainers: [{name: migrate, image: m}], sidecars: [{name: proxy, image: p}]}`,
+		refused:  `{image: "nginx:1.27 ", initContainers: [{name: migrate, image: "m "}], sidecars: [{name: proxy, image: " p"}]}`},
+	{rule: "value and valueFrom cannot both be set", field: "spec.env[0]", also: inEveryContainer("env[0]"),
+		accepted: `{` + everyContainer(`env: [{name: A, value: "1"}]`) + `}`,
+		refused:  `{` + everyContainer(`env: [{name: A, value: "1", valueFrom: {fieldRef: {fieldPath: metadata.name}}}]`) + `}`},
+	{rule: "valueFrom takes exactly one of", field: "spec.env[0].valueFrom", also: inEveryContainer("env[0].valueFrom"),
+		accepted: `{` + everyContainer(`env: [{name: A, valueFrom: {fieldRef: {fieldPath: metadata.name}}}]`) + `}`,
+		refused:  `{` + everyContainer(`env: [{name: A, valueFrom: {}}]`) + `}`},
 	{rule: "a key must not be '.' nor start with '..'", field: "spec.env[0].valueFrom.configMapKeyRef.key",
-		accepted: `env: [{name: A, valueFrom: {configMapKeyRef: {name: c, key: .k}}}]`, refused: `env: [{name: A, valueFrom: {configMapKeyRef: {name: c, key: ..k}}}]`},
-	{rule: "fieldPath must be metadata.name", field: "spec.env[0].valueFrom.fieldRef.fieldPath",
-		accepted: `env: [{name: A, valueFrom: {fieldRef: {fieldPath: "metadata.labels['team']"}}}]`,
-		refused:  `env: [{name: A, valueFrom: {fieldRef: {fieldPath: status.phase}}}]`},
-	{rule: "divisor must be 1m or 1 for cpu", field: "spec.env[0].valueFrom.resourceFieldRef.divisor",
-		accepted: `env: [{name: A, valueFrom: {resourceFieldRef: {resource: limits.memory, divisor: 1Mi}}}]`,
-		refused:  `env: [{name: A, valueFrom: {resourceFieldRef: {resource: limits.cpu, divisor: 1Mi}}}]`},
-	{rule: "envFrom takes exactly one of configMapRef and secretRef", field: "spec.envFrom[0]",
-		accepted: `envFrom: [{configMapRef: {name: a}}]`, refused: `envFrom: [{configMapRef: {name: a}, secretRef: {name: b}}]`},
+		also: append([]string{"spec.env[1].valueFrom.secretKeyRef.key"},
+			append(inEveryContainer("env[0].valueFrom.configMapKeyRef.key"), inEveryContainer("env[1].valueFrom.secretKeyRef.key")...)...),
+		accepted: `{` + everyContainer(`env: [{name: A, valueFrom: {configMapKeyRef: {name: c, key: .k}}}, {name: B, valueFrom: {secretKeyRef: {name: s, key: .k}}}]`) + `}`,
+		refused:  `{` + everyContainer(`env: [{name: A, valueFrom: {configMapKeyRef: {name: c, key: ..k}}}, {name: B, valueFrom: {secretKeyRef: {name: s, key: ..k}}}]`) + `}`},
+	{rule: "fieldPath must be metadata.name", field: "spec.env[0].valueFrom.fieldRef.fieldPath", also: inEveryContainer("env[0].valueFrom.fieldRef.fieldPath"),
+		accepted: `{` + everyContainer(`env: [{name: A, valueFrom: {fieldRef: {fieldPath: "metadata.labels['team']"}}}]`) + `}`,
+		refused:  `{` + everyContainer(`env: [{name: A, valueFrom: {fieldRef: {fieldPath: status.phase}}}]`) + `}`},
+	{rule: "divisor must be 1m or 1 for cpu", field: "spec.env[0].valueFrom.resourceFieldRef.divisor", also: inEveryContainer("env[0].valueFrom.resourceFieldRef.divisor"),
+		accepted: `{` + everyContainer(`env: [{name: A, valueFrom: {resourceFieldRef: {resource: limits.memory, divisor: 1Mi}}}]`) + `}`,
+		refused:  `{` + everyContainer(`env: [{name: A, valueFrom: {resourceFieldRef: {resource: limits.cpu, divisor: 1Mi}}}]`) + `}`},
+	{rule: "envFrom takes exactly one of configMapRef and secretRef", field: "spec.envFrom[0]", also: inEveryContainer("envFrom[0]"),
+		accepted: `{` + everyContainer(`envFrom: [{configMapRef: {name: a}}]`) + `}`,
+		refused:  `{` + everyContainer(`envFrom: [{configMapRef: {name: a}, secretRef: {name: b}}]`) + `}`},
 	{rule: "resources may name cpu, memory, ephemeral-storage and domain-qualified", field: "spec.resources",
 		accepted: `resources: {limits: {example.com/gpu: "1"}, requests: {example.com/gpu: "1"}}`, refused: `resources: {limits: {gpu: "1"}}`},
 	{rule: "resource quantities must not be negative", field: "spec.resources",
@@ -176,10 +193,14 @@ var ruleCases = []ruleCase{
 		accepted: `resources: {requests: {cpu: 500m}, limits: {cpu: 500m}}`, refused: `resources: {requests: {cpu: "2"}, limits: {cpu: 500m}}`},
 	{rule: "an extended resource must be a whole number, limited", field: "spec.resources",
 		accepted: `resources: {requests: {example.com/gpu: "1"}, limits: {example.com/gpu: "1"}}`, refused: `resources: {requests: {example.com/gpu: "1"}}`},
-	{rule: "a probe takes exactly one of httpGet, tcpSocket, grpc and exec", field: "spec.readinessProbe",
-		accepted: `readinessProbe: {exec: {command: ["true"]}}`, refused: `readinessProbe: {periodSeconds: 5}`},
+	{rule: "a probe takes exactly one of httpGet, tcpSocket, grpc and exec", field: "spec.readinessProbe", also: inAppAndSidecar("readinessProbe", "livenessProbe", "startupProbe")[1:],
+		accepted: appAndSidecarProbes(`{exec: {command: ["true"]}}`), refused: appAndSidecarProbes(`{periodSeconds: 5}`)},
+	{rule: "port must be a number from 1 to 65535, or a name", field: "spec.readinessProbe.httpGet.port",
+		also:     inAppAndSidecar("readinessProbe.httpGet.port", "livenessProbe.httpGet.port", "startupProbe.httpGet.port")[1:],
+		accepted: appAndSidecarProbes(`{httpGet: {port: 65535}}`), refused: appAndSidecarProbes(`{httpGet: {port: 0}}`)},
 	{rule: "port must be a number from 1 to 65535, or a name", field: "spec.readinessProbe.tcpSocket.port",
-		accepted: `{ports: [{name: http, port: 80}], readinessProbe: {tcpSocket: {port: http}}}`, refused: `readinessProbe: {tcpSocket: {port: 0}}`},
+		also:     inAppAndSidecar("readinessProbe.tcpSocket.port", "livenessProbe.tcpSocket.port", "startupProbe.tcpSocket.port")[1:],
+		accepted: appAndSidecarProbes(`{tcpSocket: {port: 1}}`), refused: appAndSidecarProbes(`{tcpSocket: {port: 0}}`)},
 	{rule: "spec.readinessProbe's httpGet or tcpSocket port names no container port", field: "spec.readinessProbe",
 		accepted: `{ports: [{name: http, port: 80, targetPort: web}], readinessProbe: {httpGet: {port: web}}}`,
 		refused:  `{ports: [{name: http, port: 80, targetPort: web}], readinessProbe: {httpGet: {port: http}}}`},
@@ -188,10 +209,12 @@ var ruleCases = []ruleCase{
 		refused:  `{ports: [{name: http, port: 80}], livenessProbe: {tcpSocket: {port: metrics}}}`},
 	{rule: "spec.startupProbe's httpGet or tcpSocket port names no container port", field: "spec.startupProbe",
 		accepted: `startupProbe: {tcpSocket: {port: 8080}}`, refused: `startupProbe: {tcpSocket: {port: http}}`},
-	{rule: "a livenessProbe's successThreshold must be 1", field: "spec.livenessProbe.successThreshold",
-		accepted: `livenessProbe: {tcpSocket: {port: 80}, successThreshold: 1}`, refused: `livenessProbe: {tcpSocket: {port: 80}, successThreshold: 2}`},
-	{rule: "a startupProbe's successThreshold must be 1", field: "spec.startupProbe.successThreshold",
-		accepted: `startupProbe: {tcpSocket: {port: 80}, successThreshold: 1}`, refused: `startupProbe: {tcpSocket: {port: 80}, successThreshold: 2}`},
+	{rule: "a livenessProbe's successThreshold must be 1", field: "spec.livenessProbe.successThreshold", also: []string{"spec.sidecars[0].livenessProbe.successThreshold"},
+		accepted: `{` + appAndSidecar(`livenessProbe: {tcpSocket: {port: 80}, successThreshold: 1}`) + `}`,
+		refused:  `{` + appAndSidecar(`livenessProbe: {tcpSocket: {port: 80}, successThreshold: 2}`) + `}`},
+	{rule: "a startupProbe's successThreshold must be 1", field: "spec.startupProbe.successThreshold", also: []string{"spec.sidecars[0].startupProbe.successThreshold"},
+		accepted: `{` + appAndSidecar(`startupProbe: {tcpSocket: {port: 80}, successThreshold: 1}`) + `}`,
+		refused:  `{` + appAndSidecar(`startupProbe: {tcpSocket: {port: 80}, successThreshold: 2}`) + `}`},
 	{rule: "spec.lifecycle.preStop takes exactly one of sleep and exec", field: "spec.lifecycle.preStop",
 		accepted: `lifecycle: {preStop: {exec: {command: [sh]}}}`, refused: `lifecycle: {preStop: {}}`},
 	{rule: "spec.terminationGracePeriodSeconds (30 when unset) must exceed", field: "spec.lifecycle.preStop.sleep.seconds",
@@ -202,18 +225,18 @@ var ruleCases = []ruleCase{
 	// Volumes and mounts.
 	{rule: "every spec.volumeMounts[*].name must name a volume of spec.volumes", field: "spec.volumeMounts",
 		accepted: `{volumes: [{name: tmp, emptyDir: {}}], volumeMounts: [{name: tmp, mountPath: /tmp}]}`, refused: `volumeMounts: [{name: tmp, mountPath: /tmp}]`},
-	{rule: "mountPath must be an absolute path, without ':'", field: "spec.volumeMounts[0].mountPath",
-		accepted: `{volumes: [{name: tmp, emptyDir: {}}], volumeMounts: [{name: tmp, mountPath: /tmp}]}`,
-		refused:  `{volumes: [{name: tmp, emptyDir: {}}], volumeMounts: [{name: tmp, mountPath: tmp}]}`},
-	{rule: "subPath must be relative, without '..'", field: "spec.volumeMounts[0].subPath",
-		accepted: `{volumes: [{name: tmp, emptyDir: {}}], volumeMounts: [{name: tmp, mountPath: /tmp, subPath: a/b}]}`,
-		refused:  `{volumes: [{name: tmp, emptyDir: {}}], volumeMounts: [{name: tmp, mountPath: /tmp, subPath: ../b}]}`},
+	{rule: "mountPath must be an absolute path, without ':'", field: "spec.volumeMounts[0].mountPath", also: inEveryContainer("volumeMounts[0].mountPath"),
+		accepted: `{volumes: [{name: tmp, emptyDir: {}}], ` + everyContainer(`volumeMounts: [{name: tmp, mountPath: /tmp}]`) + `}`,
+		refused:  `{volumes: [{name: tmp, emptyDir: {}}], ` + everyContainer(`volumeMounts: [{name: tmp, mountPath: tmp}]`) + `}`},
+	{rule: "subPath must be relative, without '..'", field: "spec.volumeMounts[0].subPath", also: inEveryContainer("volumeMounts[0].subPath"),
+		accepted: `{volumes: [{name: tmp, emptyDir: {}}], ` + everyContainer(`volumeMounts: [{name: tmp, mountPath: /tmp, subPath: a/b}]`) + `}`,
+		refused:  `{volumes: [{name: tmp, emptyDir: {}}], ` + everyContainer(`volumeMounts: [{name: tmp, mountPath: /tmp, subPath: ../b}]`) + `}`},
 	{rule: "a volume takes exactly one of configMap, secret, emptyDir and persistentVolumeClaim", field: "spec.volumes[0]",
 		accepted: `volumes: [{name: data, persistentVolumeClaim: {claimName: data}}]`,
 		refused:  `volumes: [{name: data, emptyDir: {}, persistentVolumeClaim: {claimName: data}}]`},
-	{rule: "path must be relative, without '..'", field: "spec.volumes[0].configMap.items[0].path",
-		accepted: `volumes: [{name: c, configMap: {name: app, items: [{key: k, path: conf/k}]}}]`,
-		refused:  `volumes: [{name: c, configMap: {name: app, items: [{key: k, path: ../k}]}}]`},
+	{rule: "path must be relative, without '..'", field: "spec.volumes[0].configMap.items[0].path", also: []string{"spec.volumes[1].secret.items[0].path"},
+		accepted: `volumes: [{name: c, configMap: {name: app, items: [{key: k, path: conf/k}]}}, {name: s, secret: {secretName: s, items: [{key: k, path: k}]}}]`,
+		refused:  `volumes: [{name: c, configMap: {name: app, items: [{key: k, path: ../k}]}}, {name: s, secret: {secretName: s, items: [{key: k, path: a/../../k}]}}]`},
 	{rule: "sizeLimit must not be negative", field: "spec.volumes[0].emptyDir.sizeLimit",
 		accepted: `volumes: [{name: t, emptyDir: {sizeLimit: 1Gi}}]`, refused: `volumes: [{name: t, emptyDir: {sizeLimit: -1Gi}}]`},
 
@@ -221,18 +244,20 @@ var ruleCases = []ruleCase{
 	{rule: "spec.securityContext over spec.podSecurityContext", field: "spec.securityContext",
 		accepted: `{podSecurityContext: {runAsNonRoot: true}, securityContext: {runAsUser: 1000}}`,
 		refused:  `{podSecurityContext: {runAsNonRoot: true}, securityContext: {runAsUser: 0}}`},
-	{rule: "runAsNonRoot cannot hold with runAsUser 0: the container could never start", field: "spec.securityContext",
-		accepted: `securityContext: {runAsNonRoot: true, runAsUser: 1000}`, refused: `securityContext: {runAsNonRoot: true, runAsUser: 0}`},
+	{rule: "runAsNonRoot cannot hold with runAsUser 0: the container could never start", field: "spec.securityContext", also: inEveryContainer("securityContext"),
+		accepted: `{` + everyContainer(`securityContext: {runAsNonRoot: true, runAsUser: 1000}`) + `}`,
+		refused:  `{` + everyContainer(`securityContext: {runAsNonRoot: true, runAsUser: 0}`) + `}`},
 	{rule: "runAsNonRoot cannot hold with runAsUser 0: the pods could never start", field: "spec.podSecurityContext",
 		accepted: `podSecurityContext: {runAsNonRoot: false, runAsUser: 0}`, refused: `podSecurityContext: {runAsNonRoot: true, runAsUser: 0}`},
-	{rule: "capabilities.add may hold NET_BIND_SERVICE alone", field: "spec.securityContext.capabilities.add",
-		accepted: `securityContext: {capabilities: {add: [NET_BIND_SERVICE]}}`, refused: `securityContext: {capabilities: {add: [NET_ADMIN]}}`},
+	{rule: "capabilities.add may hold NET_BIND_SERVICE alone", field: "spec.securityContext.capabilities.add", also: inEveryContainer("securityContext.capabilities.add"),
+		accepted: `{` + everyContainer(`securityContext: {capabilities: {add: [NET_BIND_SERVICE]}}`) + `}`,
+		refused:  `{` + everyContainer(`securityContext: {capabilities: {add: [NET_ADMIN]}}`) + `}`},
 	{rule: "localhostProfile is set exactly when type is Localhost", field: "spec.podSecurityContext.seccompProfile",
-		accepted: `podSecurityContext: {seccompProfile: {type: Localhost, localhostProfile: profiles/app.json}}`,
-		refused:  `podSecurityContext: {seccompProfile: {type: Localhost}}`},
+		also:     append([]string{"spec.securityContext.seccompProfile"}, inEveryContainer("securityContext.seccompProfile")...),
+		accepted: seccompEverywhere(`{type: Localhost, localhostProfile: profiles/app.json}`), refused: seccompEverywhere(`{type: Localhost}`)},
 	{rule: "localhostProfile must be a relative path without '..'", field: "spec.podSecurityContext.seccompProfile.localhostProfile",
-		accepted: `podSecurityContext: {seccompProfile: {type: Localhost, localhostProfile: profiles/app.json}}`,
-		refused:  `podSecurityContext: {seccompProfile: {type: Localhost, localhostProfile: ../app.json}}`},
+		also:     append([]string{"spec.securityContext.seccompProfile.localhostProfile"}, inEveryContainer("securityContext.seccompProfile.localhostProfile")...),
+		accepted: seccompEverywhere(`{type: Localhost, localhostProfile: profiles/app.json}`), refused: seccompEverywhere(`{type: Localhost, localhostProfile: ../app.json}`)},
 
 	// Pod metadata and scheduling.
 	{rule: "podLabels keys must be label keys", field: "spec.podLabels",
@@ -253,6 +278,8 @@ var ruleCases = []ruleCase{
 		accepted: `tolerations: [{key: dedicated, operator: Exists}]`, refused: `tolerations: [{key: node-role.kubernetes.io/control-plane, operator: Exists}]`},
 	{rule: "a toleration with operator Exists takes no value", field: "spec.tolerations[0]",
 		accepted: `tolerations: [{key: k, value: v}]`, refused: `tolerations: [{key: k, operator: Exists, value: v}]`},
+	{rule: "key must be a label key", field: "spec.tolerations[0].key",
+		accepted: `tolerations: [{key: example.com/dedicated, operator: Exists}]`, refused: `tolerations: [{key: a/b/c, operator: Exists}]`},
 	{rule: "tolerationSeconds goes with effect NoExecute only", field: "spec.tolerations[0]",
 		accepted: `tolerations: [{key: k, effect: NoExecute, tolerationSeconds: 60}]`, refused: `tolerations: [{key: k, effect: NoSchedule, tolerationSeconds: 60}]`},
 	{rule: "minDomains goes with whenUnsatisfiable DoNotSchedule only", field: "spec.topologySpreadConstraints[0]",
@@ -261,13 +288,16 @@ var ruleCases = []ruleCase{
 	{rule: "topologyKey must be a label key", field: "spec.topologySpreadConstraints[0].topologyKey",
 		accepted: `topologySpreadConstraints: [{maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule}]`,
 		refused:  `topologySpreadConstraints: [{maxSkew: 1, topologyKey: a/b/c, whenUnsatisfiable: DoNotSchedule}]`},
-	{rule: "operator In and NotIn need values", field: nodeTerm,
+	{rule: "topologyKey must be a label key", field: "spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey",
+		also:     []string{"spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.topologyKey"},
+		accepted: podAntiAffinity(`kubernetes.io/hostname`), refused: podAntiAffinity(`a/b/c`)},
+	{rule: "operator In and NotIn need values", field: nodeTerm, also: []string{preferredNodeTerm},
 		accepted: nodeAffinity(`{key: disk, operator: In, values: [ssd]}`), refused: nodeAffinity(`{key: disk, operator: In}`)},
-	{rule: "operator Exists and DoesNotExist take no values", field: nodeTerm,
+	{rule: "operator Exists and DoesNotExist take no values", field: nodeTerm, also: []string{preferredNodeTerm},
 		accepted: nodeAffinity(`{key: disk, operator: Exists}`), refused: nodeAffinity(`{key: disk, operator: Exists, values: [ssd]}`)},
-	{rule: "operator Gt and Lt take one value, a whole number", field: nodeTerm,
+	{rule: "operator Gt and Lt take one value, a whole number", field: nodeTerm, also: []string{preferredNodeTerm},
 		accepted: nodeAffinity(`{key: cores, operator: Gt, values: ["4"]}`), refused: nodeAffinity(`{key: cores, operator: Gt, values: [many]}`)},
-	{rule: "key must be a label key", field: nodeTerm + ".key",
+	{rule: "key must be a label key", field: nodeTerm + ".key", also: []string{preferredNodeTerm + ".key"},
 		accepted: nodeAffinity(`{key: example.com/disk, operator: Exists}`), refused: nodeAffinity(`{key: a/b/c, operator: Exists}`)},
 
 	// Rollout.
@@ -284,8 +314,9 @@ var ruleCases = []ruleCase{
 	{rule: "the names of spec.initContainers and spec.sidecars must be unique", field: "spec.sidecars",
 		accepted: `{initContainers: [{name: migrate, image: m}], sidecars: [{name: proxy, image: p}]}`,
 		refused:  `{initContainers: [{name: proxy, image: m}], sidecars: [{name: proxy, image: p}]}`},
-	{rule: "a container's name cannot be app", field: "spec.initContainers[0].name",
-		accepted: `initContainers: [{name: migrate, image: m}]`, refused: `initContainers: [{name: app, image: m}]`},
+	{rule: "a container's name cannot be app", field: "spec.initContainers[0].name", also: []string{"spec.sidecars[0].name"},
+		accepted: `{initContainers: [{name: migrate, image: m}], sidecars: [{name: proxy, image: p}]}`,
+		refused:  `{initContainers: [{name: app, image: m}], sidecars: [{name: app, image: p}]}`},
 	{rule: "every spec.initContainers[*].volumeMounts[*].name must name a volume", field: "spec.initContainers",
 		accepted: `{volumes: [{name: tmp, emptyDir: {}}], initContainers: [{name: migrate, image: m, volumeMounts: [{name: tmp, mountPath: /tmp}]}]}`,
 		refused:  `{volumes: [{name: tmp, emptyDir: {}}], initContainers: [{name: migrate, image: m, volumeMounts: [{name: data, mountPath: /tmp}]}]}`},
@@ -298,19 +329,22 @@ var ruleCases = []ruleCase{
 	{rule: "a spec.sidecars[*].securityContext over spec.podSecurityContext", field: "spec.sidecars",
 		accepted: `{podSecurityContext: {runAsUser: 0}, ` + sidecar(`securityContext: {runAsUser: 1000, runAsNonRoot: true}`) + `}`,
 		refused:  `{podSecurityContext: {runAsUser: 0}, ` + sidecar(`securityContext: {runAsNonRoot: true}`) + `}`},
-	{rule: "requests.cpu must not exceed limits.cpu", field: "spec.initContainers[0].resources",
-		accepted: initResources(`{requests: {cpu: "1"}, limits: {cpu: "1"}}`), refused: initResources(`{requests: {cpu: "2"}, limits: {cpu: "1"}}`)},
-	{rule: "requests.memory must not exceed limits.memory", field: "spec.initContainers[0].resources",
-		accepted: initResources(`{requests: {memory: 1Gi}, limits: {memory: 1Gi}}`), refused: initResources(`{requests: {memory: 2Gi}, limits: {memory: 1Gi}}`)},
-	{rule: "requests.ephemeral-storage must not exceed limits.ephemeral-storage", field: "spec.initContainers[0].resources",
-		accepted: initResources(`{requests: {ephemeral-storage: 1Gi}, limits: {ephemeral-storage: 1Gi}}`),
-		refused:  initResources(`{requests: {ephemeral-storage: 2Gi}, limits: {ephemeral-storage: 1Gi}}`)},
+	{rule: "requests.cpu must not exceed limits.cpu", field: "spec.initContainers[0].resources", also: []string{"spec.sidecars[0].resources"},
+		accepted: initAndSidecarResources(`{requests: {cpu: "1"}, limits: {cpu: "1"}}`), refused: initAndSidecarResources(`{requests: {cpu: "2"}, limits: {cpu: "1"}}`)},
+	{rule: "requests.memory must not exceed limits.memory", field: "spec.initContainers[0].resources", also: []string{"spec.sidecars[0].resources"},
+		accepted: initAndSidecarResources(`{requests: {memory: 1Gi}, limits: {memory: 1Gi}}`), refused: initAndSidecarResources(`{requests: {memory: 2Gi}, limits: {memory: 1Gi}}`)},
+	{rule: "requests.ephemeral-storage must not exceed limits.ephemeral-storage", field: "spec.initContainers[0].resources", also: []string{"spec.sidecars[0].resources"},
+		accepted: initAndSidecarResources(`{requests: {ephemeral-storage: 1Gi}, limits: {ephemeral-storage: 1Gi}}`),
+		refused:  initAndSidecarResources(`{requests: {ephemeral-storage: 2Gi}, limits: {ephemeral-storage: 1Gi}}`)},
 	{rule: "cpu must not be negative", field: "spec.initContainers[0].resources.requests.cpu",
-		accepted: initResources(`{requests: {cpu: "0"}}`), refused: initResources(`{requests: {cpu: "-1"}}`)},
+		also:     []string{"spec.initContainers[0].resources.limits.cpu", "spec.sidecars[0].resources.requests.cpu", "spec.sidecars[0].resources.limits.cpu"},
+		accepted: initAndSidecarResources(`{requests: {cpu: "0"}, limits: {cpu: "0"}}`), refused: initAndSidecarResources(`{requests: {cpu: "-1"}, limits: {cpu: "-1"}}`)},
 	{rule: "memory must not be negative", field: "spec.initContainers[0].resources.requests.memory",
-		accepted: initResources(`{requests: {memory: "0"}}`), refused: initResources(`{requests: {memory: "-1"}}`)},
-	{rule: "ephemeral-storage must not be negative", field: "spec.initContainers[0].resources.limits.ephemeral-storage",
-		accepted: initResources(`{limits: {ephemeral-storage: "0"}}`), refused: initResources(`{limits: {ephemeral-storage: "-1"}}`)},
+		also:     []string{"spec.initContainers[0].resources.limits.memory", "spec.sidecars[0].resources.requests.memory", "spec.sidecars[0].resources.limits.memory"},
+		accepted: initAndSidecarResources(`{requests: {memory: "0"}, limits: {memory: "0"}}`), refused: initAndSidecarResources(`{requests: {memory: "-1"}, limits: {memory: "-1"}}`)},
+	{rule: "ephemeral-storage must not be negative", field: "spec.initContainers[0].resources.requests.ephemeral-storage",
+		also:     []string{"spec.initContainers[0].resources.limits.ephemeral-storage", "spec.sidecars[0].resources.requests.ephemeral-storage", "spec.sidecars[0].resources.limits.ephemeral-storage"},
+		accepted: initAndSidecarResources(`{requests: {ephemeral-storage: "0"}, limits: {ephemeral-storage: "0"}}`), refused: initAndSidecarResources(`{requests: {ephemeral-storage: "-1"}, limits: {ephemeral-storage: "-1"}}`)},
 	{rule: "a sidecar's readinessProbe must give its port by number", field: "spec.sidecars[0].readinessProbe",
 		accepted: sidecar(`readinessProbe: {httpGet: {port: 9090}}`), refused: sidecar(`readinessProbe: {httpGet: {port: admin}}`)},
 	{rule: "a sidecar's livenessProbe must give its port by number", field: "spec.sidecars[0].livenessProbe",
@@ -319,37 +353,112 @@ var ruleCases = []ruleCase{
 		accepted: sidecar(`startupProbe: {tcpSocket: {port: 9090}}`), refused: sidecar(`startupProbe: {tcpSocket: {port: admin}}`)},
 }
 
-// nodeTerm is the path of the one requirement nodeAffinity sets.
-const nodeTerm = "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0]"
+// nodeTerm and preferredNodeTerm are the paths of the one requirement nodeAffinity sets.
+const (
+	nodeTerm          = "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0]"
+	preferredNodeTerm = "spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].preference.matchExpressions[0]"
+)
 
-// nodeAffinity is a spec whose required node affinity holds the one requirement.
+// nodeAffinity is a spec whose required node affinity and preferred one hold the requirement.
 func nodeAffinity(requirement string) string {
-	return `affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchExpressions: [` + requirement + `]}]}}}`
+	return `affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchExpressions: [` + requirement + `]}]}, ` +
+		`preferredDuringSchedulingIgnoredDuringExecution: [{weight: 1, preference: {matchExpressions: [` + requirement + `]}}]}}`
 }
 
-// initResources is a spec with one init container of these resources.
-func initResources(resources string) string {
-	return `initContainers: [{name: migrate, image: m, resources: ` + resources + `}]`
+// podAntiAffinity is a spec whose required pod anti-affinity and preferred one spread over the
+// topologyKey.
+func podAntiAffinity(topologyKey string) string {
+	return `affinity: {podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{topologyKey: ` + topologyKey + `}], ` +
+		`preferredDuringSchedulingIgnoredDuringExecution: [{weight: 1, podAffinityTerm: {topologyKey: ` + topologyKey + `}}]}}`
 }
 
-// sidecar is a spec with one sidecar of these fields.
+// peerSelectors is a spec whose network policy lets in one peer, selected by this pod selector
+// and this namespace selector.
+func peerSelectors(selector string) string {
+	return `networkPolicy: {from: [{podSelector: ` + selector + `, namespaceSelector: ` + selector + `}]}`
+}
+
+// initAndSidecarResources is a spec with one init container and one sidecar of these resources.
+func initAndSidecarResources(resources string) string {
+	return `{initContainers: [{name: migrate, image: m, resources: ` + resources + `}], ` + sidecar(`resources: `+resources) + `}`
+}
+
+// sidecar is a spec field: one sidecar of these fields.
 func sidecar(fields string) string {
 	return `sidecars: [{name: proxy, image: p, ` + fields + `}]`
 }
 
-// TestEveryRuleHasACase maps each rule of the CRD's preferred version to the case of its
-// message, so that a rule added without a case, or a case left for a rule removed, fails here.
+// everyContainer is spec fields giving the app's container, an init container and a sidecar
+// these fields: a rule of every container's type meets all three.
+func everyContainer(fields string) string {
+	return fields + `, initContainers: [{name: migrate, image: m, ` + fields + `}], ` + sidecar(fields)
+}
+
+// inEveryContainer are the paths of a field of the init container and the sidecar
+// everyContainer adds.
+func inEveryContainer(field string) []string {
+	return []string{"spec.initContainers[0]." + field, "spec.sidecars[0]." + field}
+}
+
+// appAndSidecar is spec fields giving the app's container and a sidecar these fields.
+func appAndSidecar(fields string) string {
+	return fields + `, ` + sidecar(fields)
+}
+
+// inAppAndSidecar are the paths of the fields in the app's container, then in the sidecar
+// appAndSidecar adds.
+func inAppAndSidecar(fields ...string) []string {
+	paths := make([]string, 0, 2*len(fields))
+	for _, prefix := range []string{"spec.", "spec.sidecars[0]."} {
+		for _, f := range fields {
+			paths = append(paths, prefix+f)
+		}
+	}
+	return paths
+}
+
+// appAndSidecarProbes is a spec whose app's container and sidecar have the probe as each of
+// their readinessProbe, livenessProbe and startupProbe.
+func appAndSidecarProbes(probe string) string {
+	return `{` + appAndSidecar(`readinessProbe: `+probe+`, livenessProbe: `+probe+`, startupProbe: `+probe) + `}`
+}
+
+// seccompEverywhere is a spec whose pod and every container have the seccomp profile.
+func seccompEverywhere(profile string) string {
+	return `{podSecurityContext: {seccompProfile: ` + profile + `}, ` + everyContainer(`securityContext: {seccompProfile: `+profile+`}`) + `}`
+}
+
+// TestEveryRuleHasACase keys each rule of the CRD's preferred version by the field its refusal
+// names (its schema path and fieldPath, [*] for any item) and its message, and each case by its
+// fields and the message it starts: a rule added at a new path, even with a message other
+// paths hold, fails here without a case of its own, and so does a case left for a rule removed.
 func TestEveryRuleHasACase(t *testing.T) {
 	g := NewWithT(t)
-	messages := ruleMessages(t)
-	covered := map[string]bool{}
+	rules := crdRules(t)
+	messages := map[string]bool{}
+	for r := range rules {
+		messages[r.message] = true
+	}
+	covered := map[crdRule]bool{}
 	for _, c := range ruleCases {
 		message, err := messageOf(messages, c.rule)
 		g.Expect(err).NotTo(HaveOccurred())
-		covered[message] = true
+		for _, field := range c.fields() {
+			r := crdRule{field: anyIndex(field), message: message}
+			g.Expect(rules).To(HaveKey(r), "the case %q names %s, where no rule has its message", c.rule, field)
+			covered[r] = true
+		}
 	}
-	for m, paths := range messages {
-		g.Expect(covered[m]).To(BeTrue(), "the rule %q at %v has no case in ruleCases: add one, accepted and refused", m, paths)
+	var missing []string
+	for r := range rules {
+		if !covered[r] {
+			missing = append(missing, fmt.Sprintf("%s: %q", r.field, r.message))
+		}
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 {
+		t.Errorf("%d of the CRD's %d rules have no case in ruleCases at their field: add one, accepted and refused:\n%s",
+			len(missing), len(rules), strings.Join(missing, "\n"))
 	}
 }
 
@@ -358,7 +467,10 @@ func TestEveryRuleHasACase(t *testing.T) {
 func TestRules(t *testing.T) {
 	ctx := context.Background()
 	ns := testenv.NewNamespace(t, k8sClient, "test-")
-	messages := ruleMessages(t)
+	messages := map[string]bool{}
+	for r := range crdRules(t) {
+		messages[r.message] = true
+	}
 	for _, version := range []string{"v1", "v1beta1"} {
 		for _, c := range ruleCases {
 			t.Run(version+"/"+c.rule, func(t *testing.T) {
@@ -375,17 +487,34 @@ func TestRules(t *testing.T) {
 				}
 				err = k8sClient.Create(ctx, app(g, ns, version, name, c.refused), client.DryRunAll)
 				g.Expect(apierrors.IsInvalid(err)).To(BeTrue(), "want the spec refused: %s, got %v", c.refused, err)
-				var cause metav1.StatusCause
-				g.Expect(causes(err)).To(ContainElement(HaveField("Message", ContainSubstring(message)), &cause),
-					"the refusal of %s lacks the rule's message", c.refused)
-				g.Expect(cause.Field).To(Equal(c.field), "the refusal names another field")
+				for _, field := range c.fields() {
+					g.Expect(causes(err)).To(ContainElement(And(HaveField("Field", field), HaveField("Message", ContainSubstring(message)))),
+						"the refusal of %s lacks the rule's message at %s", c.refused, field)
+				}
 			})
 		}
 	}
 }
 
+// fields are the paths the case's refused spec is refused at.
+func (c ruleCase) fields() []string {
+	return append([]string{c.field}, c.also...)
+}
+
+// index is an item's index in a path the API server names.
+var index = regexp.MustCompile(`\[[0-9]+\]`)
+
+// anyIndex is the schema path of a field the API server names: [*] for each index, and none
+// for "<nil>", how it names the root.
+func anyIndex(field string) string {
+	if field == "<nil>" {
+		return ""
+	}
+	return index.ReplaceAllString(field, "[*]")
+}
+
 // messageOf returns the message of messages that is rule or, if none is, the one it starts.
-func messageOf(messages map[string][]string, rule string) (string, error) {
+func messageOf(messages map[string]bool, rule string) (string, error) {
 	if _, ok := messages[rule]; ok {
 		return rule, nil
 	}
@@ -426,35 +555,38 @@ func causes(err error) []metav1.StatusCause {
 	return status.Status().Details.Causes
 }
 
-// ruleMessages maps the message of each rule of the CRD's storage version, v1, to the
-// schema paths that hold it.
-func ruleMessages(t *testing.T) map[string][]string {
+// crdRule is a rule of the CRD: the field its refusal names, [*] for any item or key, and its
+// message.
+type crdRule struct{ field, message string }
+
+// crdRules are the rules of the CRD's storage version, v1.
+func crdRules(t *testing.T) map[crdRule]bool {
 	t.Helper()
 	crd := testenv.DemoApplicationCRD(t)
-	messages := map[string][]string{}
+	rules := map[crdRule]bool{}
 	for _, v := range crd.Spec.Versions {
 		if v.Storage {
-			walkRules(v.Schema.OpenAPIV3Schema, "", messages)
+			walkRules(v.Schema.OpenAPIV3Schema, "", rules)
 		}
 	}
-	if len(messages) == 0 {
+	if len(rules) == 0 {
 		t.Fatal("the CRD has no rules")
 	}
-	return messages
+	return rules
 }
 
-// walkRules adds the rules of schema, at path, and of every schema below it to messages.
-func walkRules(schema *apiextensionsv1.JSONSchemaProps, path string, messages map[string][]string) {
+// walkRules adds the rules of schema, at path, and of every schema below it to rules.
+func walkRules(schema *apiextensionsv1.JSONSchemaProps, path string, rules map[crdRule]bool) {
 	for _, rule := range schema.XValidations {
-		messages[rule.Message] = append(messages[rule.Message], path)
+		rules[crdRule{field: strings.TrimPrefix(path+rule.FieldPath, "."), message: rule.Message}] = true
 	}
 	for name, property := range schema.Properties {
-		walkRules(&property, path+"."+name, messages)
+		walkRules(&property, path+"."+name, rules)
 	}
 	if schema.Items != nil && schema.Items.Schema != nil {
-		walkRules(schema.Items.Schema, path+"[*]", messages)
+		walkRules(schema.Items.Schema, path+"[*]", rules)
 	}
 	if schema.AdditionalProperties != nil && schema.AdditionalProperties.Schema != nil {
-		walkRules(schema.AdditionalProperties.Schema, path+"[*]", messages)
+		walkRules(schema.AdditionalProperties.Schema, path+"[*]", rules)
 	}
 }

@@ -23,12 +23,9 @@ import (
 
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -127,76 +124,6 @@ func TestDisruptionBudget(t *testing.T) {
 		g.Expect(k8sClient.Create(ctx, taken)).To(Succeed())
 		expectLeftAlone(g, taken, "PodDisruptionBudget", theirs, func(a *paasv1.DemoApplication) { a.Spec.Replica = ptr.To[int32](1) })
 	})
-}
-
-// TestDisruptionBudgetMustAllowADisruption: the CRD, in both versions, refuses a budget that
-// lets no pod go at the app's fewest pods, which would block every node drain, and accepts
-// one that lets one go: a case of each per rule.
-func TestDisruptionBudgetMustAllowADisruption(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	ns := testenv.NewNamespace(t, k8sClient, "test-")
-	const (
-		noneDown   = "spec.disruptionBudget.maxUnavailable cannot be 0 or 0%"
-		allUp      = "spec.disruptionBudget.minAvailable cannot be 100%"
-		fewestPods = "spec.disruptionBudget.minAvailable must leave at least one pod free to evict"
-	)
-	budget := func(minAvailable, maxUnavailable *intstr.IntOrString) *paasv1.DisruptionBudget {
-		return &paasv1.DisruptionBudget{MinAvailable: minAvailable, MaxUnavailable: maxUnavailable}
-	}
-	n := func(v int32) *intstr.IntOrString { return ptr.To(intstr.FromInt32(v)) }
-	pct := func(v string) *intstr.IntOrString { return ptr.To(intstr.FromString(v)) }
-	autoscaling := func(minReplicas *int32) *paasv1.Autoscaling {
-		return &paasv1.Autoscaling{MinReplicas: minReplicas, MaxReplicas: 5}
-	}
-	for _, tc := range []struct {
-		name        string
-		replica     *int32
-		autoscaling *paasv1.Autoscaling
-		budget      *paasv1.DisruptionBudget
-		message     string // empty: accepted
-	}{
-		{"maxUnavailable 0", ptr.To[int32](3), nil, budget(nil, n(0)), noneDown},
-		{"maxUnavailable 0%", ptr.To[int32](3), nil, budget(nil, pct("00%")), noneDown},
-		{"maxUnavailable 1 of one replica", ptr.To[int32](1), nil, budget(nil, n(1)), ""},
-		{"maxUnavailable 1%, rounded up to a pod", ptr.To[int32](3), nil, budget(nil, pct("1%")), ""},
-		{"minAvailable 100%, even of no replica", ptr.To[int32](0), nil, budget(pct("100%"), nil), allUp},
-		{"minAvailable 99% of 200 replicas", ptr.To[int32](200), nil, budget(pct("99%"), nil), ""},
-		{"minAvailable as many as replica", ptr.To[int32](3), nil, budget(n(3), nil), fewestPods},
-		{"minAvailable one below replica", ptr.To[int32](3), nil, budget(n(2), nil), ""},
-		{"minAvailable 1, replica unset (1)", nil, nil, budget(n(1), nil), fewestPods},
-		{"minAvailable 0, replica unset (1)", nil, nil, budget(n(0), nil), ""},
-		{"minAvailable of no replica: no pod to keep", ptr.To[int32](0), nil, budget(n(1), nil), ""},
-		{"minAvailable 50% of one replica, rounded up to it", ptr.To[int32](1), nil, budget(pct("50%"), nil), fewestPods},
-		{"minAvailable 50% of two replicas", ptr.To[int32](2), nil, budget(pct("50%"), nil), ""},
-		{"minAvailable as many as minReplicas, whatever replica says", ptr.To[int32](5), autoscaling(ptr.To[int32](2)), budget(n(2), nil), fewestPods},
-		{"minAvailable 1, minReplicas unset (1)", ptr.To[int32](5), autoscaling(nil), budget(n(1), nil), fewestPods},
-		{"minAvailable below minReplicas, above replica", ptr.To[int32](1), autoscaling(ptr.To[int32](3)), budget(n(2), nil), ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			app := builder.DemoApplication(ns, "budget")
-			app.Spec.Replica, app.Spec.DisruptionBudget = tc.replica, tc.budget
-			if tc.autoscaling != nil {
-				app.Spec.Resources = &paasv1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m")}}
-				app.Spec.Autoscaling = tc.autoscaling
-				app.Spec.Autoscaling.TargetCPUUtilizationPercentage = ptr.To[int32](80)
-			}
-			for _, version := range []string{"v1", "v1beta1"} {
-				g := NewWithT(t)
-				object, err := runtime.DefaultUnstructuredConverter.ToUnstructured(app)
-				g.Expect(err).NotTo(HaveOccurred())
-				u := &unstructured.Unstructured{Object: object}
-				u.SetAPIVersion(paasv1.GroupVersion.Group + "/" + version)
-				u.SetKind("DemoApplication")
-				err = k8sClient.Create(ctx, u, client.DryRunAll)
-				if tc.message == "" {
-					g.Expect(err).NotTo(HaveOccurred(), version)
-				} else {
-					g.Expect(err).To(MatchError(ContainSubstring(tc.message)), version)
-				}
-			}
-		})
-	}
 }
 
 // TestDisruptionBudgetRulesRatchet stores an app whose budget lets no pod go under a copy of

@@ -38,75 +38,10 @@ import (
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
-// TestPodSecurityRefusals asks, as an app team would, for more than Pod Security lets a pod
-// author have: the API server refuses each, naming the field.
-func TestPodSecurityRefusals(t *testing.T) {
-	ctx := context.Background()
-	ns := testenv.NewNamespace(t, k8sClient, "test-")
-	for _, tc := range []struct {
-		name          string
-		change        func(*paasv1.DemoApplicationSpec)
-		field, reason string
-	}{
-		{"capability ALL added", func(s *paasv1.DemoApplicationSpec) {
-			s.SecurityContext = &paasv1.SecurityContext{Capabilities: &paasv1.Capabilities{Add: []paasv1.Capability{"ALL"}}}
-		}, "spec.securityContext.capabilities.add", "capabilities.add may hold NET_BIND_SERVICE alone"},
-		{"capability SYS_ADMIN added", func(s *paasv1.DemoApplicationSpec) {
-			s.SecurityContext = &paasv1.SecurityContext{Capabilities: &paasv1.Capabilities{Add: []paasv1.Capability{"NET_BIND_SERVICE", "SYS_ADMIN"}}}
-		}, "spec.securityContext.capabilities.add", "capabilities.add may hold NET_BIND_SERVICE alone"},
-		{"the container's seccomp Unconfined", func(s *paasv1.DemoApplicationSpec) {
-			s.SecurityContext = &paasv1.SecurityContext{SeccompProfile: &paasv1.SeccompProfile{Type: corev1.SeccompProfileTypeUnconfined}}
-		}, "spec.securityContext.seccompProfile.type", `Unsupported value: "Unconfined"`},
-		{"the pod's seccomp Unconfined", func(s *paasv1.DemoApplicationSpec) {
-			s.PodSecurityContext = &paasv1.PodSecurityContext{SeccompProfile: &paasv1.SeccompProfile{Type: corev1.SeccompProfileTypeUnconfined}}
-		}, "spec.podSecurityContext.seccompProfile.type", `Unsupported value: "Unconfined"`},
-		{"AppArmor unconfined through podAnnotations", func(s *paasv1.DemoApplicationSpec) {
-			s.PodAnnotations = map[string]string{"container.apparmor.security.beta.kubernetes.io/app": "unconfined"}
-		}, "spec.podAnnotations", "podAnnotations cannot set AppArmor or seccomp annotations"},
-		{"seccomp unconfined through podAnnotations", func(s *paasv1.DemoApplicationSpec) {
-			s.PodAnnotations = map[string]string{"seccomp.security.alpha.kubernetes.io/pod": "unconfined"}
-		}, "spec.podAnnotations", "podAnnotations cannot set AppArmor or seccomp annotations"},
-		{"a container's seccomp annotation", func(s *paasv1.DemoApplicationSpec) {
-			s.PodAnnotations = map[string]string{"seccomp.security.alpha.kubernetes.io/app": "unconfined"}
-		}, "spec.podAnnotations", "podAnnotations cannot set AppArmor or seccomp annotations"},
-		{"tolerating every taint", func(s *paasv1.DemoApplicationSpec) {
-			s.Tolerations = []paasv1.Toleration{{Operator: corev1.TolerationOpExists}}
-		}, "spec.tolerations", "every toleration needs a key"},
-		{"tolerating the control plane's taint", func(s *paasv1.DemoApplicationSpec) {
-			s.NodeSelector = map[string]paasv1.LabelValue{"node-role.kubernetes.io/control-plane": ""}
-			s.Tolerations = []paasv1.Toleration{
-				{Key: "node-role.kubernetes.io/control-plane", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule}}
-		}, "spec.tolerations", "tolerations cannot tolerate the control plane's taints"},
-		{"tolerating the control plane's former taint", func(s *paasv1.DemoApplicationSpec) {
-			s.Tolerations = []paasv1.Toleration{{Key: "node-role.kubernetes.io/master", Operator: corev1.TolerationOpExists}}
-		}, "spec.tolerations", "tolerations cannot tolerate the control plane's taints"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			g := NewWithT(t)
-			app := builder.DemoApplication(ns, "too-much")
-			tc.change(&app.Spec)
-			err := k8sClient.Create(ctx, app, client.DryRunAll)
-			g.Expect(err).To(MatchError(And(ContainSubstring(tc.field+":"), ContainSubstring(tc.reason))))
-		})
-	}
-
-	t.Run("what restricted allows is accepted", func(t *testing.T) {
-		g := NewWithT(t)
-		app := builder.DemoApplication(ns, "enough")
-		app.Spec.SecurityContext = &paasv1.SecurityContext{
-			Capabilities:   &paasv1.Capabilities{Drop: []paasv1.Capability{"ALL"}, Add: []paasv1.Capability{"NET_BIND_SERVICE"}},
-			SeccompProfile: &paasv1.SeccompProfile{Type: corev1.SeccompProfileTypeRuntimeDefault},
-		}
-		app.Spec.PodAnnotations = map[string]string{"prometheus.io/scrape": "true"}
-		app.Spec.Tolerations = []paasv1.Toleration{{Key: "dedicated", Operator: corev1.TolerationOpExists}}
-		g.Expect(k8sClient.Create(ctx, app, client.DryRunAll)).To(Succeed())
-	})
-}
-
-// TestPodSecurityRulesRatchet stores an app that asks for what the rules above refuse, under a
-// copy of the CRD without them, then upgrades that CRD: the app can still be changed, as long as
-// the refused values stay as they are (CRD validation ratcheting), and only changed into
-// compliance there.
+// TestPodSecurityRulesRatchet stores an app that asks for what the CRD's Pod Security rules refuse
+// (api/v1 tests them), under a copy of the CRD without them, then upgrades that CRD: the app can
+// still be changed, as long as the refused values stay as they are (CRD validation ratcheting),
+// and only changed into compliance there.
 func TestPodSecurityRulesRatchet(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()

@@ -40,7 +40,7 @@ func TestThreatModelNamesTests(t *testing.T) {
 
 	// A cell names tests as `package: TestA, TestB` followed by optional "subtest" names;
 	// several such groups are separated by ';'.
-	group := regexp.MustCompile("`([a-z/]+): ([A-Za-z0-9_, ]+)`((?:,? ?\"[^\"]+\")*)")
+	group := regexp.MustCompile("`([a-z0-9/]+): ([A-Za-z0-9_, ]+)`((?:,? ?\"[^\"]+\")*)")
 	quoted := regexp.MustCompile(`"([^"]+)"`)
 	rows := 0
 	for _, line := range strings.Split(model, "\n") {

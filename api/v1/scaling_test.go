@@ -1,0 +1,78 @@
+/*
+Copyright 2026 The demo-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1_test
+
+import (
+	"context"
+	"testing"
+
+	. "github.com/onsi/gomega"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/cmft/demo-operator/internal/test/testenv"
+)
+
+// TestDisruptionBudgetMustAllowADisruption: the CRD, in both versions, refuses a budget that
+// lets no pod go at the app's fewest pods, which would block every node drain, and accepts
+// one that lets one go, at the edges of each rule: rounding, percentages, and the fewest pods
+// coming from replica or from autoscaling's minReplicas.
+func TestDisruptionBudgetMustAllowADisruption(t *testing.T) {
+	ctx := context.Background()
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
+	const (
+		noneDown   = "spec.disruptionBudget.maxUnavailable cannot be 0 or 0%"
+		allUp      = "spec.disruptionBudget.minAvailable cannot be 100%"
+		fewestPods = "spec.disruptionBudget.minAvailable must leave at least one pod free to evict"
+		// autoscaling is on CPU, with a CPU request, from minReplicas (1 when unset) to 5.
+		autoscaling = `resources: {requests: {cpu: 100m}}, autoscaling: {maxReplicas: 5, targetCPUUtilizationPercentage: 80`
+	)
+	for _, tc := range []struct {
+		name, spec string
+		message    string // empty: accepted
+	}{
+		{"maxUnavailable 0", `{replica: 3, disruptionBudget: {maxUnavailable: 0}}`, noneDown},
+		{"maxUnavailable 0%", `{replica: 3, disruptionBudget: {maxUnavailable: 00%}}`, noneDown},
+		{"maxUnavailable 1 of one replica", `{replica: 1, disruptionBudget: {maxUnavailable: 1}}`, ""},
+		{"maxUnavailable 1%, rounded up to a pod", `{replica: 3, disruptionBudget: {maxUnavailable: 1%}}`, ""},
+		{"minAvailable 100%, even of no replica", `{replica: 0, disruptionBudget: {minAvailable: 100%}}`, allUp},
+		{"minAvailable 99% of 200 replicas", `{replica: 200, disruptionBudget: {minAvailable: 99%}}`, ""},
+		{"minAvailable as many as replica", `{replica: 3, disruptionBudget: {minAvailable: 3}}`, fewestPods},
+		{"minAvailable one below replica", `{replica: 3, disruptionBudget: {minAvailable: 2}}`, ""},
+		{"minAvailable 1, replica unset (1)", `{disruptionBudget: {minAvailable: 1}}`, fewestPods},
+		{"minAvailable 0, replica unset (1)", `{disruptionBudget: {minAvailable: 0}}`, ""},
+		{"minAvailable of no replica: no pod to keep", `{replica: 0, disruptionBudget: {minAvailable: 1}}`, ""},
+		{"minAvailable 50% of one replica, rounded up to it", `{replica: 1, disruptionBudget: {minAvailable: 50%}}`, fewestPods},
+		{"minAvailable 50% of two replicas", `{replica: 2, disruptionBudget: {minAvailable: 50%}}`, ""},
+		{"minAvailable as many as minReplicas, whatever replica says",
+			`{replica: 5, ` + autoscaling + `, minReplicas: 2}, disruptionBudget: {minAvailable: 2}}`, fewestPods},
+		{"minAvailable 1, minReplicas unset (1)", `{replica: 5, ` + autoscaling + `}, disruptionBudget: {minAvailable: 1}}`, fewestPods},
+		{"minAvailable below minReplicas, above replica",
+			`{replica: 1, ` + autoscaling + `, minReplicas: 3}, disruptionBudget: {minAvailable: 2}}`, ""},
+	} {
+		for _, version := range []string{"v1", "v1beta1"} {
+			t.Run(version+"/"+tc.name, func(t *testing.T) {
+				g := NewWithT(t)
+				err := k8sClient.Create(ctx, app(g, ns, version, "budget", tc.spec), client.DryRunAll)
+				if tc.message == "" {
+					g.Expect(err).NotTo(HaveOccurred())
+				} else {
+					g.Expect(err).To(MatchError(ContainSubstring(tc.message)))
+				}
+			})
+		}
+	}
+}
