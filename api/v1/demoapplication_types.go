@@ -46,6 +46,7 @@ import (
 // +kubebuilder:validation:XValidation:rule="!has(self.sidecars) || self.sidecars.all(c, !has(c.volumeMounts) || c.volumeMounts.all(m, has(self.volumes) && self.volumes.exists(v, v.name == m.name)))",message="every spec.sidecars[*].volumeMounts[*].name must name a volume of spec.volumes: add the volume, or fix the name",fieldPath=".sidecars"
 // +kubebuilder:validation:XValidation:rule="!has(self.initContainers) || self.initContainers.all(c, !((has(c.securityContext) && has(c.securityContext.runAsNonRoot)) ? c.securityContext.runAsNonRoot : (has(self.podSecurityContext) && has(self.podSecurityContext.runAsNonRoot) && self.podSecurityContext.runAsNonRoot)) || ((has(c.securityContext) && has(c.securityContext.runAsUser)) ? c.securityContext.runAsUser != 0 : (!has(self.podSecurityContext) || !has(self.podSecurityContext.runAsUser) || self.podSecurityContext.runAsUser != 0)))",message="a spec.initContainers[*].securityContext over spec.podSecurityContext (the container's fields override the pod's) gives runAsNonRoot true with runAsUser 0, and the kubelet would never start it: set runAsUser to a user other than 0 in either, or runAsNonRoot false",fieldPath=".initContainers"
 // +kubebuilder:validation:XValidation:rule="!has(self.sidecars) || self.sidecars.all(c, !((has(c.securityContext) && has(c.securityContext.runAsNonRoot)) ? c.securityContext.runAsNonRoot : (has(self.podSecurityContext) && has(self.podSecurityContext.runAsNonRoot) && self.podSecurityContext.runAsNonRoot)) || ((has(c.securityContext) && has(c.securityContext.runAsUser)) ? c.securityContext.runAsUser != 0 : (!has(self.podSecurityContext) || !has(self.podSecurityContext.runAsUser) || self.podSecurityContext.runAsUser != 0)))",message="a spec.sidecars[*].securityContext over spec.podSecurityContext (the container's fields override the pod's) gives runAsNonRoot true with runAsUser 0, and the kubelet would never start it: set runAsUser to a user other than 0 in either, or runAsNonRoot false",fieldPath=".sidecars"
+// +kubebuilder:validation:XValidation:rule="!has(self.autoscaling) || !oldSelf.hasValue() || !has(oldSelf.value().autoscaling) || self.?replica.orValue(1) == oldSelf.value().?replica.orValue(1)",message="spec.replica cannot change while spec.autoscaling is set: its autoscaler owns the replicas, and kubectl scale or another autoscaler would fight it; change spec.autoscaling's minReplicas and maxReplicas instead, or remove spec.autoscaling first",fieldPath=".replica",optionalOldSelf=true
 type DemoApplicationSpec struct {
 	// image is the container image to run, for example nginx:1.27.
 	// +required
@@ -55,7 +56,9 @@ type DemoApplicationSpec struct {
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Image",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:text"}
 	Image string `json:"image"`
 
-	// replica is the number of pods to run.
+	// replica is the number of pods to run. It is the DemoApplication's scale subresource:
+	// kubectl scale, a HorizontalPodAutoscaler or a KEDA ScaledObject may set it, except while
+	// spec.autoscaling is set.
 	// +optional
 	// +kubebuilder:default=1
 	// +kubebuilder:validation:Minimum=0
@@ -289,8 +292,8 @@ type DemoApplicationSpec struct {
 
 	// autoscaling scales the pods between minReplicas and maxReplicas with their CPU or
 	// memory use, by a HorizontalPodAutoscaler of the app's name. While it is set, replica is
-	// not applied: the autoscaler owns the Deployment's replicas. Removing it deletes the
-	// autoscaler and applies replica again.
+	// not applied and cannot change: the autoscaler owns the Deployment's replicas. Removing
+	// it deletes the autoscaler and applies replica again.
 	// +optional
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Autoscaling"
 	Autoscaling *Autoscaling `json:"autoscaling,omitempty"`
@@ -410,6 +413,11 @@ type DemoApplicationStatus struct {
 	// +operator-sdk:csv:customresourcedefinitions:type=status,displayName="Replicas",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:podCount"}
 	Replicas int32 `json:"replicas,omitempty"`
 
+	// selector selects the app's pods, as a label query: the scale subresource's selector, by
+	// which an autoscaler reads their metrics.
+	// +optional
+	Selector string `json:"selector,omitempty"`
+
 	// readyReplicas is the number of pods that are ready.
 	// +optional
 	// +operator-sdk:csv:customresourcedefinitions:type=status,displayName="Ready Replicas"
@@ -450,6 +458,7 @@ type DemoApplicationStatus struct {
 // +genclient
 // +kubebuilder:object:root=true
 // +kubebuilder:subresource:status
+// +kubebuilder:subresource:scale:specpath=.spec.replica,statuspath=.status.replicas,selectorpath=.status.selector
 // +kubebuilder:storageversion
 // +kubebuilder:resource:shortName=demoapp;demoapps,categories=all
 // +kubebuilder:printcolumn:name="Image",type=string,JSONPath=`.spec.image`

@@ -21,6 +21,8 @@ import (
 	"testing"
 
 	. "github.com/onsi/gomega"
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/cmft/demo-operator/internal/test/testenv"
@@ -74,5 +76,46 @@ func TestDisruptionBudgetMustAllowADisruption(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestScaleSubresource: both versions serve /scale, as kubectl scale, a HorizontalPodAutoscaler
+// and KEDA use it: its spec is spec.replica, its status the pods and their selector as the
+// operator reports them; a scale sets spec.replica, and is refused, naming why, while
+// spec.autoscaling owns the replicas.
+func TestScaleSubresource(t *testing.T) {
+	ctx := context.Background()
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
+	const autoscaling = `resources: {requests: {cpu: 100m}}, autoscaling: {maxReplicas: 5, targetCPUUtilizationPercentage: 80}`
+	for _, version := range []string{"v1", "v1beta1"} {
+		t.Run(version, func(t *testing.T) {
+			g := NewWithT(t)
+			a := app(g, ns, version, "scaled-"+version, `replica: 2`)
+			g.Expect(k8sClient.Create(ctx, a)).To(Succeed())
+			g.Expect(unstructured.SetNestedMap(a.Object, map[string]any{"replicas": int64(2), "selector": "app.kubernetes.io/name=scaled"}, "status")).To(Succeed())
+			g.Expect(k8sClient.Status().Update(ctx, a)).To(Succeed())
+
+			scale := &unstructured.Unstructured{}
+			scale.SetGroupVersionKind(autoscalingv1.SchemeGroupVersion.WithKind("Scale"))
+			g.Expect(k8sClient.SubResource("scale").Get(ctx, a, scale)).To(Succeed())
+			g.Expect(scale.Object).To(And(
+				HaveKeyWithValue("spec", HaveKeyWithValue("replicas", BeEquivalentTo(2))),
+				HaveKeyWithValue("status", And(HaveKeyWithValue("replicas", BeEquivalentTo(2)),
+					HaveKeyWithValue("selector", "app.kubernetes.io/name=scaled")))))
+
+			g.Expect(unstructured.SetNestedField(scale.Object, int64(4), "spec", "replicas")).To(Succeed())
+			g.Expect(k8sClient.SubResource("scale").Update(ctx, a, client.WithSubResourceBody(scale))).To(Succeed())
+			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(a), a)).To(Succeed())
+			g.Expect(a.Object).To(HaveKeyWithValue("spec", HaveKeyWithValue("replica", BeEquivalentTo(4))), "the scale sets spec.replica")
+
+			autoscaled := app(g, ns, version, a.GetName(), `{replica: 4, `+autoscaling+`}`)
+			autoscaled.SetResourceVersion(a.GetResourceVersion())
+			g.Expect(k8sClient.Update(ctx, autoscaled)).To(Succeed())
+			g.Expect(k8sClient.SubResource("scale").Get(ctx, a, scale)).To(Succeed())
+			g.Expect(unstructured.SetNestedField(scale.Object, int64(5), "spec", "replicas")).To(Succeed())
+			err := k8sClient.SubResource("scale").Update(ctx, a, client.WithSubResourceBody(scale))
+			g.Expect(err).To(MatchError(ContainSubstring("spec.replica cannot change while spec.autoscaling is set")),
+				"an outside autoscaler or kubectl scale would fight spec.autoscaling")
+		})
 	}
 }

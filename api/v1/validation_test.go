@@ -50,6 +50,9 @@ type ruleCase struct {
 	accepted, refused string
 	// name, when set, names the refused app (the rule is on metadata.name).
 	name string
+	// from, when set, is the spec of an app that accepted and refused update: the rule is on
+	// a transition.
+	from string
 }
 
 // ruleCases holds a case for every rule of the CRD at every path that holds it:
@@ -219,6 +222,10 @@ var ruleCases = []ruleCase{
 		accepted: `lifecycle: {preStop: {exec: {command: [sh]}}}`, refused: `lifecycle: {preStop: {}}`},
 	{rule: "spec.terminationGracePeriodSeconds (30 when unset) must exceed", field: "spec.lifecycle.preStop.sleep.seconds",
 		accepted: `lifecycle: {preStop: {sleep: {seconds: 29}}}`, refused: `lifecycle: {preStop: {sleep: {seconds: 30}}}`},
+	{rule: "spec.replica cannot change while spec.autoscaling is set", field: "spec.replica",
+		from:     `{replica: 2, resources: {requests: {cpu: 100m}}, autoscaling: {maxReplicas: 5, targetCPUUtilizationPercentage: 80}}`,
+		accepted: `{replica: 3, resources: {requests: {cpu: 100m}}}`,
+		refused:  `{replica: 3, resources: {requests: {cpu: 100m}}, autoscaling: {maxReplicas: 5, targetCPUUtilizationPercentage: 80}}`},
 	{rule: "spec.minReadySeconds must be less than the Deployment's spec.progressDeadlineSeconds", field: "spec.minReadySeconds",
 		accepted: `minReadySeconds: 599`, refused: `minReadySeconds: 600`},
 
@@ -478,14 +485,14 @@ func TestRules(t *testing.T) {
 				message, err := messageOf(messages, c.rule)
 				g.Expect(err).NotTo(HaveOccurred())
 
-				err = k8sClient.Create(ctx, app(g, ns, version, "accepted", c.accepted), client.DryRunAll)
+				err = submit(ctx, g, ns, version, "accepted", c.from, c.accepted)
 				g.Expect(err).NotTo(HaveOccurred(), "the accepted spec: %s", c.accepted)
 
 				name := c.name
 				if name == "" {
 					name = "refused"
 				}
-				err = k8sClient.Create(ctx, app(g, ns, version, name, c.refused), client.DryRunAll)
+				err = submit(ctx, g, ns, version, name, c.from, c.refused)
 				g.Expect(apierrors.IsInvalid(err)).To(BeTrue(), "want the spec refused: %s, got %v", c.refused, err)
 				for _, field := range c.fields() {
 					g.Expect(causes(err)).To(ContainElement(And(HaveField("Field", field), HaveField("Message", ContainSubstring(message)))),
@@ -494,6 +501,21 @@ func TestRules(t *testing.T) {
 			})
 		}
 	}
+}
+
+// submit creates, as a dry run, the app of version named name with the spec fields, or with
+// from creates it with those and updates it, as a dry run, to the spec fields.
+func submit(ctx context.Context, g Gomega, namespace, version, name, from, fields string) error {
+	if from == "" {
+		return k8sClient.Create(ctx, app(g, namespace, version, name, fields), client.DryRunAll)
+	}
+	name += "-" + version
+	old := app(g, namespace, version, name, from)
+	g.Expect(k8sClient.Create(ctx, old)).To(Succeed(), "the spec updated from: %s", from)
+	defer func() { g.Expect(k8sClient.Delete(ctx, old)).To(Succeed()) }()
+	updated := app(g, namespace, version, name, fields)
+	updated.SetResourceVersion(old.GetResourceVersion())
+	return k8sClient.Update(ctx, updated, client.DryRunAll)
 }
 
 // fields are the paths the case's refused spec is refused at.

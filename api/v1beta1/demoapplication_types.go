@@ -24,6 +24,7 @@ import (
 
 // +kubebuilder:object:root=true
 // +kubebuilder:subresource:status
+// +kubebuilder:subresource:scale:specpath=.spec.replica,statuspath=.status.replicas,selectorpath=.status.selector
 // +kubebuilder:deprecatedversion:warning="paas.cmft.com/v1beta1 DemoApplication is deprecated: use paas.cmft.com/v1, which has the same schema"
 // +kubebuilder:resource:shortName=demoapp;demoapps,categories=all
 // +kubebuilder:printcolumn:name="Image",type=string,JSONPath=`.spec.image`

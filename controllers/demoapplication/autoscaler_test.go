@@ -112,7 +112,7 @@ func TestAutoscaling(t *testing.T) {
 		scale := &autoscalingv1.Scale{Spec: autoscalingv1.ScaleSpec{Replicas: 5}}
 		g.Expect(k8sClient.SubResource("scale").Update(ctx, d, client.WithSubResourceBody(scale))).To(Succeed())
 		// A spec change reconciles the app: the Deployment keeps the autoscaler's count.
-		update(g, app, func(a *paasv1.DemoApplication) { a.Spec.Replica = ptr.To[int32](1) })
+		update(g, app, func(a *paasv1.DemoApplication) { a.Spec.MinReadySeconds = 5 })
 		g.Eventually(func(g Gomega) {
 			a := get(g, ns, "api", &paasv1.DemoApplication{})
 			g.Expect(a.Status.ObservedGeneration).To(Equal(a.Generation))

@@ -23,6 +23,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/utils/ptr"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
@@ -34,6 +35,7 @@ import (
 // kstatus, and observedGeneration says which spec they describe.
 func setStatus(s *scope) {
 	app := s.app
+	app.Status.Selector = labels.SelectorFromSet(selectorFor(app)).String()
 	if s.deploymentKnown {
 		app.Status.Replicas, app.Status.ReadyReplicas, app.Status.AvailableReplicas = 0, 0, 0
 		app.Status.DesiredReplicas = 0

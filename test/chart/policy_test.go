@@ -18,10 +18,12 @@ package chart_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
 	. "github.com/onsi/gomega"
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -56,7 +58,7 @@ func TestApplicationPolicy(t *testing.T) {
 		rel, err := renderRelease(t, loadChart(t), name, values(t, vals))
 		NewWithT(t).Expect(err).NotTo(HaveOccurred())
 		for key, obj := range parseManifest(t, rel.Manifest) {
-			policy := obj.GetName() == name+"-demo-operator-application-policy"
+			policy := strings.HasPrefix(obj.GetName(), name+"-demo-operator-application-")
 			if policy || (obj.GetKind() == "CustomResourceDefinition" && !crd) {
 				NewWithT(t).Expect(c.admin.Create(ctx, obj)).To(Succeed(), key)
 				crd = crd || !policy
@@ -123,6 +125,18 @@ func TestApplicationPolicy(t *testing.T) {
 			a.Spec.Resources = &paasv1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("64Mi")}}
 			a.Spec.Autoscaling = &paasv1.Autoscaling{MaxReplicas: 10, TargetMemoryUtilizationPercentage: ptr.To[int32](80)}
 		}), "spec.autoscaling.maxReplicas: 10 is more than the 5 replicas this cluster allows an application")
+
+		// kubectl scale, an HPA or KEDA scale the app through its scale subresource.
+		scaled := app("strict", func(a *paasv1.DemoApplication) { a.Name = "scaled" })
+		g.Expect(c.admin.Create(ctx, scaled)).To(Succeed())
+		scale := &autoscalingv1.Scale{Spec: autoscalingv1.ScaleSpec{Replicas: 6}}
+		err := c.admin.SubResource("scale").Update(ctx, scaled, client.WithSubResourceBody(scale))
+		g.Expect(apierrors.IsForbidden(err)).To(BeTrue(), "want a refusal, got %v", err)
+		g.Expect(err).To(MatchError(ContainSubstring("spec.replica: 6 is more than the 5 replicas this cluster allows an application")))
+		scale.Spec.Replicas = 5
+		g.Expect(c.admin.SubResource("scale").Update(ctx, scaled, client.WithSubResourceBody(scale))).To(Succeed())
+		g.Expect(c.admin.Get(ctx, client.ObjectKeyFromObject(scaled), scaled)).To(Succeed())
+		g.Expect(scaled.Spec.Replica).To(HaveValue(BeEquivalentTo(5)))
 	})
 	t.Run("node ports outside the range", func(t *testing.T) {
 		g := NewWithT(t)

@@ -65,7 +65,8 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	cluster = &localcluster.Cluster{BinDir: assets[0], Nodes: 3, Progress: os.Stdout, DieWithParent: true}
+	cluster = &localcluster.Cluster{BinDir: assets[0], Nodes: 3, Progress: os.Stdout, DieWithParent: true,
+		Controllers: []string{"horizontal-pod-autoscaler-controller"}}
 	os.Exit(framework.Run(m, cluster, framework.Options{Scheme: manager.Scheme, BuildManager: true,
 		Timeout: 5 * time.Minute, SetUp: setUp}))
 }

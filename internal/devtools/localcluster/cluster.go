@@ -115,6 +115,9 @@ type Cluster struct {
 	// DieWithParent ties the processes to the one that starts them, so that a test binary
 	// killed by its timeout leaves nothing running.
 	DieWithParent bool
+	// Controllers are kube-controller-manager's controllers to run beside the default set,
+	// such as the HorizontalPodAutoscaler's, which acts on every autoscaler of the cluster.
+	Controllers []string
 	// AuditLog makes kube-apiserver record every write (who, which object, when, the
 	// answer) at the Metadata level in AuditLogFile, for tests that assert who wrote what.
 	AuditLog bool
@@ -569,7 +572,7 @@ func (c *Cluster) args(name string) ([]string, error) {
 	case ControllerManager:
 		return append(delegated,
 			"--secure-port="+p(3),
-			"--controllers="+strings.Join(controllers, ","),
+			"--controllers="+strings.Join(append(slices.Clone(controllers), c.Controllers...), ","),
 			"--service-account-private-key-file="+filepath.Join(pki, "sa.key"),
 			"--root-ca-file="+filepath.Join(pki, "ca.crt"),
 			"--cert-dir="+filepath.Join(c.Dir, "kcm-certs"),

@@ -31,7 +31,9 @@ import (
 type DemoApplicationSpecApplyConfiguration struct {
 	// image is the container image to run, for example nginx:1.27.
 	Image *string `json:"image,omitempty"`
-	// replica is the number of pods to run.
+	// replica is the number of pods to run. It is the DemoApplication's scale subresource:
+	// kubectl scale, a HorizontalPodAutoscaler or a KEDA ScaledObject may set it, except while
+	// spec.autoscaling is set.
 	Replica *int32 `json:"replica,omitempty"`
 	// ports are exposed by the application's Service. The Service is of type NodePort when
 	// any port sets a nodePort, ClusterIP otherwise. Each is a port of the container too, of its
@@ -136,8 +138,8 @@ type DemoApplicationSpecApplyConfiguration struct {
 	NetworkPolicy *NetworkPolicyApplyConfiguration `json:"networkPolicy,omitempty"`
 	// autoscaling scales the pods between minReplicas and maxReplicas with their CPU or
 	// memory use, by a HorizontalPodAutoscaler of the app's name. While it is set, replica is
-	// not applied: the autoscaler owns the Deployment's replicas. Removing it deletes the
-	// autoscaler and applies replica again.
+	// not applied and cannot change: the autoscaler owns the Deployment's replicas. Removing
+	// it deletes the autoscaler and applies replica again.
 	Autoscaling *AutoscalingApplyConfiguration `json:"autoscaling,omitempty"`
 	// volumes the pods can mount: ConfigMaps, Secrets, scratch space and existing
 	// PersistentVolumeClaims.

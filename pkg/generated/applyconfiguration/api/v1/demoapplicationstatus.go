@@ -38,6 +38,9 @@ type DemoApplicationStatusApplyConfiguration struct {
 	DesiredReplicas *int32 `json:"desiredReplicas,omitempty"`
 	// replicas is the number of pods the Deployment runs.
 	Replicas *int32 `json:"replicas,omitempty"`
+	// selector selects the app's pods, as a label query: the scale subresource's selector, by
+	// which an autoscaler reads their metrics.
+	Selector *string `json:"selector,omitempty"`
 	// readyReplicas is the number of pods that are ready.
 	ReadyReplicas *int32 `json:"readyReplicas,omitempty"`
 	// availableReplicas is the number of pods ready for at least the Deployment's minReadySeconds.
@@ -84,6 +87,14 @@ func (b *DemoApplicationStatusApplyConfiguration) WithDesiredReplicas(value int3
 // If called multiple times, the Replicas field is set to the value of the last call.
 func (b *DemoApplicationStatusApplyConfiguration) WithReplicas(value int32) *DemoApplicationStatusApplyConfiguration {
 	b.Replicas = &value
+	return b
+}
+
+// WithSelector sets the Selector field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the Selector field is set to the value of the last call.
+func (b *DemoApplicationStatusApplyConfiguration) WithSelector(value string) *DemoApplicationStatusApplyConfiguration {
+	b.Selector = &value
 	return b
 }
 
