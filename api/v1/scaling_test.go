@@ -86,7 +86,6 @@ func TestDisruptionBudgetMustAllowADisruption(t *testing.T) {
 func TestScaleSubresource(t *testing.T) {
 	ctx := context.Background()
 	ns := testenv.NewNamespace(t, k8sClient, "test-")
-	const autoscaling = `resources: {requests: {cpu: 100m}}, autoscaling: {maxReplicas: 5, targetCPUUtilizationPercentage: 80}`
 	for _, version := range []string{"v1", "v1beta1"} {
 		t.Run(version, func(t *testing.T) {
 			g := NewWithT(t)
@@ -108,7 +107,7 @@ func TestScaleSubresource(t *testing.T) {
 			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(a), a)).To(Succeed())
 			g.Expect(a.Object).To(HaveKeyWithValue("spec", HaveKeyWithValue("replica", BeEquivalentTo(4))), "the scale sets spec.replica")
 
-			autoscaled := app(g, ns, version, a.GetName(), `{replica: 4, `+autoscaling+`}`)
+			autoscaled := app(g, ns, version, a.GetName(), `{replica: 4, `+cpuAutoscaling+`}`)
 			autoscaled.SetResourceVersion(a.GetResourceVersion())
 			g.Expect(k8sClient.Update(ctx, autoscaled)).To(Succeed())
 			g.Expect(k8sClient.SubResource("scale").Get(ctx, a, scale)).To(Succeed())

@@ -223,9 +223,9 @@ var ruleCases = []ruleCase{
 	{rule: "spec.terminationGracePeriodSeconds (30 when unset) must exceed", field: "spec.lifecycle.preStop.sleep.seconds",
 		accepted: `lifecycle: {preStop: {sleep: {seconds: 29}}}`, refused: `lifecycle: {preStop: {sleep: {seconds: 30}}}`},
 	{rule: "spec.replica cannot change while spec.autoscaling is set", field: "spec.replica",
-		from:     `{replica: 2, resources: {requests: {cpu: 100m}}, autoscaling: {maxReplicas: 5, targetCPUUtilizationPercentage: 80}}`,
+		from:     `{replica: 2, ` + cpuAutoscaling + `}`,
 		accepted: `{replica: 3, resources: {requests: {cpu: 100m}}}`,
-		refused:  `{replica: 3, resources: {requests: {cpu: 100m}}, autoscaling: {maxReplicas: 5, targetCPUUtilizationPercentage: 80}}`},
+		refused:  `{replica: 3, ` + cpuAutoscaling + `}`},
 	{rule: "spec.minReadySeconds must be less than the Deployment's spec.progressDeadlineSeconds", field: "spec.minReadySeconds",
 		accepted: `minReadySeconds: 599`, refused: `minReadySeconds: 600`},
 
@@ -359,6 +359,9 @@ var ruleCases = []ruleCase{
 	{rule: "a sidecar's startupProbe must give its port by number", field: "spec.sidecars[0].startupProbe",
 		accepted: sidecar(`startupProbe: {tcpSocket: {port: 9090}}`), refused: sidecar(`startupProbe: {tcpSocket: {port: admin}}`)},
 }
+
+// cpuAutoscaling is spec fields that turn autoscaling on, on CPU, with the request it needs.
+const cpuAutoscaling = `resources: {requests: {cpu: 100m}}, autoscaling: {maxReplicas: 5, targetCPUUtilizationPercentage: 80}`
 
 // nodeTerm and preferredNodeTerm are the paths of the one requirement nodeAffinity sets.
 const (

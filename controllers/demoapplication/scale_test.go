@@ -28,7 +28,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -72,8 +71,9 @@ func TestScale(t *testing.T) {
 	}, waitFor, pollEvery).Should(Succeed())
 }
 
-// editor returns a client of a user whom config/rbac's editor role, bound in namespace, lets
-// edit DemoApplications there: as the cluster's edit role does once it aggregates it.
+// editor returns a client acting as a team member's ServiceAccount whom config/rbac's editor
+// role, bound in namespace, lets edit DemoApplications there: as the cluster's edit role does
+// once it aggregates it.
 func editor(g Gomega, namespace string) client.Client {
 	ctx := context.Background()
 	objs, err := testenv.Objects(filepath.Join(testenv.Root(), "config", "rbac", "demoapplication_editor_role.yaml"))
@@ -82,15 +82,13 @@ func editor(g Gomega, namespace string) client.Client {
 	if err := k8sClient.Create(ctx, objs[0]); !apierrors.IsAlreadyExists(err) {
 		g.Expect(err).NotTo(HaveOccurred())
 	}
-	const user = "jane"
+	const member = "jane"
 	g.Expect(k8sClient.Create(ctx, &rbacv1.RoleBinding{
 		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: "editors"},
 		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: objs[0].GetName()},
-		Subjects:   []rbacv1.Subject{{APIGroup: rbacv1.GroupName, Kind: rbacv1.UserKind, Name: user}},
+		Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Namespace: namespace, Name: member}},
 	})).To(Succeed())
-	as := rest.CopyConfig(cfg)
-	as.Impersonate = rest.ImpersonationConfig{UserName: user, Groups: []string{"system:authenticated"}}
-	c, err := client.New(as, client.Options{Scheme: k8sClient.Scheme()})
+	c, err := client.New(testenv.ServiceAccountConfig(cfg, namespace, member), client.Options{Scheme: k8sClient.Scheme()})
 	g.Expect(err).NotTo(HaveOccurred())
 	return c
 }
