@@ -2,10 +2,14 @@
 
 .PHONY: manifests
 manifests: controller-gen ## The CRD and the ClusterRoles from the markers, copied into the chart.
-	$(CONTROLLER_GEN) rbac:roleName=manager-role crd paths="{./api/...,./controllers/...}" output:crd:artifacts:config=config/crd/bases output:rbac:artifacts:config=config/rbac
-	go run ./hack/crd-trim config/crd/bases/*.yaml
-	$(CONTROLLER_GEN) rbac:roleName=manager-role paths=./controllers/podlabel/... output:rbac:artifacts:config=config/pod-labeler-only
-	$(CONTROLLER_GEN) rbac:roleName=manager-role paths=./controllers/demoapplication/... output:rbac:artifacts:config=config/demoapplication-only
+	@# Generated apart, then only the changed files replaced (hack/sync-files.sh).
+	out=$$(mktemp -d) && trap 'rm -rf "$$out"' EXIT && \
+	  $(CONTROLLER_GEN) rbac:roleName=manager-role crd paths="{./api/...,./controllers/...}" output:crd:artifacts:config=$$out/crd output:rbac:artifacts:config=$$out/rbac && \
+	  go run ./hack/crd-trim $$out/crd/*.yaml && \
+	  $(CONTROLLER_GEN) rbac:roleName=manager-role paths=./controllers/podlabel/... output:rbac:artifacts:config=$$out/pod-labeler-only && \
+	  $(CONTROLLER_GEN) rbac:roleName=manager-role paths=./controllers/demoapplication/... output:rbac:artifacts:config=$$out/demoapplication-only && \
+	  hack/sync-files.sh $$out/crd config/crd/bases && \
+	  for dir in rbac pod-labeler-only demoapplication-only; do hack/sync-files.sh $$out/$$dir config/$$dir; done
 	hack/sync-chart.sh
 
 .PHONY: generate
