@@ -78,7 +78,7 @@ func TestAutoscalerCause(t *testing.T) {
 				g.Expect(c).To(Equal(&cause{reason: tc.reason, message: "HorizontalPodAutoscaler web: no metrics", stalls: tc.stalls}))
 			}
 			app := testApp()
-			s := &scope{app: app, deployment: rolledOutAvailable, deploymentKnown: true, causes: causes(c)}
+			s := &scope{app: app, workload: observeDeployment(rolledOutAvailable), workloadKnown: true, causes: causes(c)}
 			setStatus(s)
 			g.Expect(computeKstatus(g, app)).To(Equal(tc.kstatus))
 			g.Expect(argoHealth(g, app)).To(Equal(argoVerdicts[tc.kstatus]))

@@ -47,7 +47,7 @@ var deploymentKind = owned{
 	build: func(r *Reconciler, app *paasv1.DemoApplication) runtime.ApplyConfiguration {
 		return newDeployment(app, r.ExtraEnv, r.PodLabels)
 	},
-	observed: func(s *scope) (bool, bool) { return s.deployment != nil, s.deploymentKnown },
+	observed: func(s *scope) (bool, bool) { return s.workload != nil, s.workloadKnown },
 	reconcile: func(r *Reconciler, ctx context.Context, s *scope) {
 		r.reconcileDeployment(ctx, s)
 		r.observePods(ctx, s)
@@ -127,9 +127,9 @@ func (r *Reconciler) reconcileDeployment(ctx context.Context, s *scope) {
 	}
 	f := s.fail(paasv1.ReasonDeploymentFailed, err)
 	if done != absent {
-		s.deployment = current
+		s.workload = observeDeployment(current)
 	}
-	s.deploymentKnown = known(done, f)
+	s.workloadKnown = known(done, f)
 }
 
 // replaceStrategy writes the Deployment's strategy type, with no rollingUpdate, when it is not

@@ -106,8 +106,8 @@ func (r *Reconciler) recordTransitions(s *scope, before *paasv1.DemoApplicationS
 		return
 	}
 	var related runtime.Object
-	if s.deployment != nil {
-		related = r.related(s.deployment)
+	if s.workload != nil {
+		related = r.related(s.workload.object)
 	}
 	r.Recorder.Eventf(regarding(s.app), related, corev1.EventTypeWarning, now.Reason, "Reconcile", "%s", now.Message)
 }

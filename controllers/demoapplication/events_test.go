@@ -114,7 +114,8 @@ func TestRecordTransitions(t *testing.T) {
 			r, recorder := recordingReconciler(g, 5)
 			app := testApp()
 			app.Status = tc.after
-			r.recordTransitions(&scope{app: app, deployment: &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "web"}}}, &tc.before)
+			d := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "web"}}
+			r.recordTransitions(&scope{app: app, workload: observeDeployment(d)}, &tc.before)
 			close(recorder.Events)
 			var got []string
 			for e := range recorder.Events {

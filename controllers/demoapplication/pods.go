@@ -42,8 +42,8 @@ import (
 // runs count: the app's label, which whoever may create a pod can set, does not make a pod
 // the app's.
 func (r *Reconciler) observePods(ctx context.Context, s *scope) {
-	d := s.deployment
-	if d == nil {
+	w := s.workload
+	if w == nil {
 		return
 	}
 	key := client.ObjectKeyFromObject(s.app)
@@ -52,7 +52,7 @@ func (r *Reconciler) observePods(ctx context.Context, s *scope) {
 		s.fail(paasv1.ReasonDeploymentFailed, err)
 		return
 	}
-	if d.Status.ReadyReplicas >= d.Status.Replicas && !r.podsRead.due(key, versions) {
+	if w.ready >= w.replicas && !r.podsRead.due(key, versions) {
 		return
 	}
 	pods := &corev1.PodList{}
@@ -63,9 +63,9 @@ func (r *Reconciler) observePods(ctx context.Context, s *scope) {
 		s.fail(paasv1.ReasonDeploymentFailed, fmt.Errorf("listing the Deployment's pods: %w", err))
 		return
 	}
-	view := &podsView{deadlineExceeded: progressDeadlineExceeded(d), now: time.Now()}
+	view := &podsView{deadlineExceeded: w.stalled != "", now: time.Now()}
 	for i := range pods.Items {
-		runs, err := r.runs(ctx, d, &pods.Items[i])
+		runs, err := r.runs(ctx, w, &pods.Items[i])
 		if err != nil {
 			s.fail(paasv1.ReasonDeploymentFailed, err)
 			return

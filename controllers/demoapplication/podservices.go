@@ -24,12 +24,10 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
 	metav1ac "k8s.io/client-go/applyconfigurations/meta/v1"
-	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -137,7 +135,7 @@ func isPodService(svc *corev1.Service) bool {
 func (r *Reconciler) reconcilePodServices(ctx context.Context, s *scope) {
 	const step = paasv1.ReasonPodServicesFailed
 	app := s.app
-	if !s.deploymentKnown {
+	if !s.workloadKnown {
 		// Which pods are the app's is not known: its per-pod Services stay as they are.
 		return
 	}
@@ -189,7 +187,7 @@ func (r *Reconciler) reconcilePodServices(ctx context.Context, s *scope) {
 func (r *Reconciler) labelledPods(ctx context.Context, s *scope) (map[string]*metav1.PartialObjectMetadata, error) {
 	app := s.app
 	wanted := map[string]*metav1.PartialObjectMetadata{}
-	if !podServicesEnabled(app) || s.deployment == nil {
+	if !podServicesEnabled(app) || s.workload == nil {
 		return wanted, nil
 	}
 	pods := &metav1.PartialObjectMetadataList{}
@@ -203,7 +201,7 @@ func (r *Reconciler) labelledPods(ctx context.Context, s *scope) (map[string]*me
 		if value, _ := wellknown.PodLabel(pod, r.PodLabels.Label); !pod.DeletionTimestamp.IsZero() || value != pod.Name {
 			continue
 		}
-		runs, err := r.runs(ctx, s.deployment, pod)
+		runs, err := r.runs(ctx, s.workload, pod)
 		if err != nil {
 			return nil, err
 		}
@@ -212,23 +210,6 @@ func (r *Reconciler) labelledPods(ctx context.Context, s *scope) (map[string]*me
 		}
 	}
 	return wanted, nil
-}
-
-// runs reports whether pod is one of d's: controlled by a ReplicaSet that d controls. The
-// app's label, which whoever may create a pod can set, does not make a pod the app's.
-func (r *Reconciler) runs(ctx context.Context, d *appsv1.Deployment, pod metav1.Object) (bool, error) {
-	ref := metav1.GetControllerOfNoCopy(pod)
-	if ref == nil || ref.APIVersion != appsv1.SchemeGroupVersion.String() || ref.Kind != "ReplicaSet" {
-		return false, nil
-	}
-	rs := &metav1.PartialObjectMetadata{}
-	rs.SetGroupVersionKind(appsv1.SchemeGroupVersion.WithKind("ReplicaSet"))
-	if err := r.Get(ctx, client.ObjectKey{Namespace: pod.GetNamespace(), Name: ref.Name}, rs); apierrors.IsNotFound(err) {
-		return false, nil
-	} else if err != nil {
-		return false, fmt.Errorf("getting ReplicaSet %s: %w", klog.KRef(pod.GetNamespace(), ref.Name), err)
-	}
-	return rs.UID == ref.UID && metav1.IsControlledBy(rs, d), nil
 }
 
 // podServiceAppIndex indexes the cached Services that are per-pod Services by the name of

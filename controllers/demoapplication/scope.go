@@ -20,7 +20,6 @@ import (
 	"errors"
 	"time"
 
-	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -36,14 +35,15 @@ type scope struct {
 	// first is set on the app's first pass: the operator has never reported on it, so its
 	// status has no condition yet.
 	first bool
-	// deployment is app's Deployment, nil when it has none. deploymentKnown is false when the
-	// pass could not tell (reading it failed): status then keeps what it said before.
-	deployment      *appsv1.Deployment
-	deploymentKnown bool
+	// workload is what the pass observed of app's Deployment, nil when it has none.
+	// workloadKnown is false when the pass could not tell (reading it failed): status then
+	// keeps what it said before.
+	workload      *workload
+	workloadKnown bool
 	// defaultsBefore is set when the Deployment keeps the template an earlier operator
 	// built (withDefaults): the app gets this operator's defaults with its next rollout.
 	defaultsBefore bool
-	// service is app's Service, nil when it has none; serviceKnown as deploymentKnown.
+	// service is app's Service, nil when it has none; serviceKnown as workloadKnown.
 	service      *corev1.Service
 	serviceKnown bool
 	// waiting says, by the step of the object it waits for (paasv1.ReasonDeploymentFailed,

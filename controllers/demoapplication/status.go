@@ -19,12 +19,9 @@ package demoapplication
 import (
 	"strings"
 
-	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/utils/ptr"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 )
@@ -36,14 +33,14 @@ import (
 func setStatus(s *scope) {
 	app := s.app
 	app.Status.Selector = labels.SelectorFromSet(selectorFor(app)).String()
-	if s.deploymentKnown {
+	if s.workloadKnown {
 		app.Status.Replicas, app.Status.ReadyReplicas, app.Status.AvailableReplicas = 0, 0, 0
 		app.Status.DesiredReplicas = 0
-		if d := s.deployment; d != nil {
-			app.Status.DesiredReplicas = ptr.Deref(d.Spec.Replicas, 1)
-			app.Status.Replicas = d.Status.Replicas
-			app.Status.ReadyReplicas = d.Status.ReadyReplicas
-			app.Status.AvailableReplicas = d.Status.AvailableReplicas
+		if w := s.workload; w != nil {
+			app.Status.DesiredReplicas = w.desired
+			app.Status.Replicas = w.replicas
+			app.Status.ReadyReplicas = w.ready
+			app.Status.AvailableReplicas = w.available
 		}
 		setAvailableCondition(s)
 		setProgressingCondition(s)
@@ -71,11 +68,10 @@ func deploymentMissing(t string, s *scope) metav1.Condition {
 // setAvailableCondition mirrors the Deployment's own Available condition.
 func setAvailableCondition(s *scope) {
 	c := deploymentMissing(paasv1.ConditionAvailable, s)
-	if deployment := s.deployment; deployment != nil {
+	if w := s.workload; w != nil {
 		c.Reason, c.Message = paasv1.ReasonReplicasUnavailable, "Waiting for the Deployment's pods to become available"
-		if d := deploymentCondition(deployment, appsv1.DeploymentAvailable); d != nil && d.Status == corev1.ConditionTrue {
-			c.Status, c.Reason = metav1.ConditionTrue, paasv1.ReasonMinimumReplicasAvailable
-			c.Message = d.Message
+		if w.availableMessage != "" {
+			c.Status, c.Reason, c.Message = metav1.ConditionTrue, paasv1.ReasonMinimumReplicasAvailable, w.availableMessage
 		}
 	}
 	setCondition(s.app, c)
@@ -85,11 +81,11 @@ func setAvailableCondition(s *scope) {
 // desired pod, and False once the rollout completed or stalled.
 func setProgressingCondition(s *scope) {
 	c := deploymentMissing(paasv1.ConditionProgressing, s)
-	switch deployment := s.deployment; {
-	case deployment == nil:
-	case progressDeadlineExceeded(deployment):
-		c.Reason, c.Message = paasv1.ReasonProgressDeadlineExceeded, deploymentCondition(deployment, appsv1.DeploymentProgressing).Message
-	case rolledOut(deployment):
+	switch w := s.workload; {
+	case w == nil:
+	case w.stalled != "":
+		c.Reason, c.Message = paasv1.ReasonProgressDeadlineExceeded, w.stalled
+	case w.rolledOut():
 		c.Reason, c.Message = paasv1.ReasonRolloutComplete, "Every pod runs the current spec"
 	default:
 		c.Status, c.Reason, c.Message = metav1.ConditionTrue, paasv1.ReasonRollingOut, "The Deployment is rolling out the current spec"
@@ -119,14 +115,13 @@ func setDegradedCondition(s *scope) {
 	if len(s.failures) > 0 {
 		return
 	}
-	if d := s.deployment; d != nil {
-		if failed := replicaFailure(d); failed != nil {
-			c.Status, c.Reason, c.Message = metav1.ConditionTrue, paasv1.ReasonFailedCreate, failed.Message
+	if w := s.workload; w != nil {
+		if w.failedCreate != "" {
+			c.Status, c.Reason, c.Message = metav1.ConditionTrue, paasv1.ReasonFailedCreate, w.failedCreate
 		} else if p := s.firstCause(true); p != nil {
 			c.Status, c.Reason, c.Message = metav1.ConditionTrue, p.reason, p.message
-		} else if progressDeadlineExceeded(d) {
-			c.Status, c.Reason = metav1.ConditionTrue, paasv1.ReasonProgressDeadlineExceeded
-			c.Message = deploymentCondition(d, appsv1.DeploymentProgressing).Message
+		} else if w.stalled != "" {
+			c.Status, c.Reason, c.Message = metav1.ConditionTrue, paasv1.ReasonProgressDeadlineExceeded, w.stalled
 		}
 	}
 	setCondition(s.app, c)
@@ -170,7 +165,7 @@ func reconciling(s *scope) *metav1.Condition {
 	switch {
 	case len(s.failures) > 0:
 		c.Reason, c.Message = paasv1.ReasonRetrying, s.failures[0].err.Error()
-	case !s.deploymentKnown || available == nil || progressing == nil:
+	case !s.workloadKnown || available == nil || progressing == nil:
 		c.Reason, c.Message = paasv1.ReasonRetrying, "The Deployment could not be read"
 	case s.firstCause(false) != nil:
 		c.Reason, c.Message = s.firstCause(false).reason, s.firstCause(false).message
@@ -189,37 +184,4 @@ func reconciling(s *scope) *metav1.Condition {
 func setCondition(app *paasv1.DemoApplication, c metav1.Condition) {
 	c.ObservedGeneration = app.Generation
 	meta.SetStatusCondition(&app.Status.Conditions, c)
-}
-
-// rolledOut reports whether the Deployment has observed its spec and every desired pod
-// is updated and available, with no old pod left.
-func rolledOut(d *appsv1.Deployment) bool {
-	want := ptr.Deref(d.Spec.Replicas, 1)
-	s := d.Status
-	return s.ObservedGeneration >= d.Generation &&
-		s.UpdatedReplicas == want && s.Replicas == want && s.AvailableReplicas == want
-}
-
-// replicaFailure returns the Deployment's ReplicaFailure condition when True: its ReplicaSet
-// cannot create pods, in the API server's words.
-func replicaFailure(d *appsv1.Deployment) *appsv1.DeploymentCondition {
-	c := deploymentCondition(d, appsv1.DeploymentReplicaFailure)
-	if c == nil || c.Status != corev1.ConditionTrue {
-		return nil
-	}
-	return c
-}
-
-func progressDeadlineExceeded(d *appsv1.Deployment) bool {
-	c := deploymentCondition(d, appsv1.DeploymentProgressing)
-	return c != nil && c.Status == corev1.ConditionFalse && c.Reason == "ProgressDeadlineExceeded"
-}
-
-func deploymentCondition(d *appsv1.Deployment, t appsv1.DeploymentConditionType) *appsv1.DeploymentCondition {
-	for i := range d.Status.Conditions {
-		if d.Status.Conditions[i].Type == t {
-			return &d.Status.Conditions[i]
-		}
-	}
-	return nil
 }

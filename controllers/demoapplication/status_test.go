@@ -43,6 +43,14 @@ func deployment(status appsv1.DeploymentStatus) *appsv1.Deployment {
 	}
 }
 
+// observed is what a pass observes of d, nil for none.
+func observed(d *appsv1.Deployment) *workload {
+	if d == nil {
+		return nil
+	}
+	return observeDeployment(d)
+}
+
 func available(status corev1.ConditionStatus) appsv1.DeploymentCondition {
 	return appsv1.DeploymentCondition{Type: appsv1.DeploymentAvailable, Status: status, Message: "m"}
 }
@@ -238,9 +246,9 @@ func TestSetStatus(t *testing.T) {
 			g := NewWithT(t)
 			app := testApp()
 			app.Generation = 7
-			view := &podsView{pods: tc.pods, events: tc.events, deadlineExceeded: tc.deployment != nil && progressDeadlineExceeded(tc.deployment), now: now}
+			view := &podsView{pods: tc.pods, events: tc.events, deadlineExceeded: tc.deployment != nil && observeDeployment(tc.deployment).stalled != "", now: now}
 			c, _ := view.podsCause()
-			s := &scope{app: app, deployment: tc.deployment, deploymentKnown: true, causes: causes(c)}
+			s := &scope{app: app, workload: observed(tc.deployment), workloadKnown: true, causes: causes(c)}
 			s.fail(tc.step, tc.err)
 			setStatus(s)
 			for typ, status := range tc.want {
@@ -263,11 +271,11 @@ func TestSetStatus(t *testing.T) {
 	t.Run("lastTransitionTime moves only when a condition flips", func(t *testing.T) {
 		g := NewWithT(t)
 		app := testApp()
-		setStatus(&scope{app: app, deploymentKnown: true})
+		setStatus(&scope{app: app, workloadKnown: true})
 		first := meta.FindStatusCondition(app.Status.Conditions, paasv1.ConditionAvailable).LastTransitionTime
 		app.Status.Conditions[0].LastTransitionTime = metav1.NewTime(first.Add(-3600e9))
 		earlier := app.Status.Conditions[0].LastTransitionTime
-		setStatus(&scope{app: app, deploymentKnown: true})
+		setStatus(&scope{app: app, workloadKnown: true})
 		g.Expect(meta.FindStatusCondition(app.Status.Conditions, paasv1.ConditionAvailable).LastTransitionTime).To(Equal(earlier))
 	})
 
@@ -275,7 +283,7 @@ func TestSetStatus(t *testing.T) {
 		g := NewWithT(t)
 		app := testApp()
 		app.Generation = 6
-		setStatus(&scope{app: app, deployment: deployment(appsv1.DeploymentStatus{Replicas: 2}), deploymentKnown: true, podServices: ptr.To[int32](2)})
+		setStatus(&scope{app: app, workload: observed(deployment(appsv1.DeploymentStatus{Replicas: 2})), workloadKnown: true, podServices: ptr.To[int32](2)})
 		before := app.Status.DeepCopy()
 
 		app.Generation = 7
@@ -297,7 +305,7 @@ func TestSetStatus(t *testing.T) {
 		g := NewWithT(t)
 		app := testApp()
 		app.Generation = 6
-		setStatus(&scope{app: app, deploymentKnown: true})
+		setStatus(&scope{app: app, workloadKnown: true})
 		app.Generation = 7
 		forbidden := apierrors.NewForbidden(appsv1.Resource("deployments"), "web", errors.New("RBAC"))
 		s := &scope{app: app}
@@ -336,9 +344,9 @@ func TestKstatusOfANewSpec(t *testing.T) {
 	g := NewWithT(t)
 	app := testApp()
 	app.Generation = 7
-	setStatus(&scope{app: app, deploymentKnown: true, deployment: deployment(appsv1.DeploymentStatus{ObservedGeneration: 3,
+	setStatus(&scope{app: app, workloadKnown: true, workload: observed(deployment(appsv1.DeploymentStatus{ObservedGeneration: 3,
 		Replicas: 2, UpdatedReplicas: 2, ReadyReplicas: 2, AvailableReplicas: 2,
-		Conditions: []appsv1.DeploymentCondition{available(corev1.ConditionTrue)}})})
+		Conditions: []appsv1.DeploymentCondition{available(corev1.ConditionTrue)}}))})
 	g.Expect(computeKstatus(g, app)).To(Equal(kstatus.CurrentStatus))
 	app.Generation = 8
 	g.Expect(computeKstatus(g, app)).To(Equal(kstatus.InProgressStatus), "a spec the operator has not acted on yet")
@@ -351,7 +359,7 @@ func TestKstatusOfANewSpec(t *testing.T) {
 // the app waits for it.
 func TestDegradedSaysWhatWaits(t *testing.T) {
 	g := NewWithT(t)
-	s := &scope{app: &paasv1.DemoApplication{}, deploymentKnown: true}
+	s := &scope{app: &paasv1.DemoApplication{}, workloadKnown: true}
 	s.fail(paasv1.ReasonDeploymentFailed, &conflictError{kind: "Deployment", name: "web", holder: "controlled by no one"})
 	s.wait(paasv1.ReasonDeploymentFailed, "the HorizontalPodAutoscaler waits for a Deployment of the app's own")
 	setStatus(s)
