@@ -27,10 +27,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
-	"strings"
 	"syscall"
 	"time"
+
+	"github.com/cmft/demo-operator/internal/devtools/mounts"
 )
 
 // Registry is a Distribution registry (Debian's docker-registry) serving plain HTTP on a free
@@ -178,35 +178,7 @@ func (d *Dockerd) Load(ctx context.Context, b *Builder, images ...string) error 
 // directory.
 func (d *Dockerd) Stop() error {
 	err := stopProcess(d.cmd, d.done)
-	mounts, mErr := mountsUnder(d.dir)
-	err = errors.Join(err, mErr)
-	for _, m := range mounts {
-		if uErr := syscall.Unmount(m, syscall.MNT_DETACH); uErr != nil && !errors.Is(uErr, syscall.EINVAL) {
-			err = errors.Join(err, fmt.Errorf("unmounting %s: %w", m, uErr))
-		}
-	}
-	return errors.Join(err, os.RemoveAll(d.dir))
-}
-
-// mountsUnder lists the mount points under dir, deepest first.
-func mountsUnder(dir string) ([]string, error) {
-	data, err := os.ReadFile("/proc/self/mountinfo")
-	if err != nil {
-		return nil, err
-	}
-	var mounts []string
-	for _, line := range strings.Split(string(data), "\n") {
-		fields := strings.Fields(line)
-		if len(fields) < 5 {
-			continue
-		}
-		// Octal escapes for spaces and such; the test's paths have none.
-		if m := fields[4]; strings.HasPrefix(m, dir+"/") {
-			mounts = append(mounts, m)
-		}
-	}
-	slices.SortFunc(mounts, func(a, b string) int { return strings.Count(b, "/") - strings.Count(a, "/") })
-	return mounts, nil
+	return errors.Join(err, mounts.Unmount(d.dir), os.RemoveAll(d.dir))
 }
 
 // stopProcess sends SIGTERM to a process started by cmd, and SIGKILL when it has not exited

@@ -28,6 +28,7 @@ import (
 
 	. "github.com/onsi/gomega"
 
+	"github.com/cmft/demo-operator/internal/devtools/mounts"
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
@@ -158,15 +159,15 @@ func TestDockerdLeavesNothing(t *testing.T) {
 	// daemon then mounts the host's network namespace under its exec root, and leaves it.
 	out, err = d.Docker(ctx, "run", "--rm", "--network", "host", name, "true").CombinedOutput()
 	g.Expect(err).NotTo(HaveOccurred(), string(out))
-	mounts, err := mountsUnder(parent)
+	left, err := mounts.Under(parent)
 	g.Expect(err).NotTo(HaveOccurred())
-	g.Expect(mounts).To(ContainElement(HaveSuffix("/netns/default")))
+	g.Expect(left).To(ContainElement(HaveSuffix("/netns/default")))
 
 	g.Expect(d.Stop()).To(Succeed())
 	g.Expect(d.cmd.ProcessState.Exited()).To(BeTrue())
-	mounts, err = mountsUnder(parent)
+	left, err = mounts.Under(parent)
 	g.Expect(err).NotTo(HaveOccurred())
-	g.Expect(mounts).To(BeEmpty())
+	g.Expect(left).To(BeEmpty())
 	entries, err := os.ReadDir(parent)
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(entries).To(BeEmpty())

@@ -40,6 +40,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/cmft/demo-operator/internal/devtools/imagebuild"
+	"github.com/cmft/demo-operator/internal/devtools/mounts"
 )
 
 // The real node's components, in start order: NodeComponents.
@@ -582,7 +583,7 @@ func (c *Cluster) nodeDown() error {
 	errs = append(errs, c.Stop(Containerd), c.Stop(RegistryPrivate), c.Stop(RegistryTLS), c.Stop(Registry))
 	c.killLeftovers()
 	errs = append(errs, removePodNetworks())
-	errs = append(errs, unmountUnder(c.Dir))
+	errs = append(errs, mounts.Unmount(c.Dir))
 	errs = append(errs, removeCgroups())
 	// The node's interfaces, and the guard's and kube-proxy's nftables tables, where they exist.
 	for _, link := range []string{nodeInterface, bridgeName} {
@@ -688,29 +689,6 @@ func removePodNetworks() error {
 		addrs, err := exec.Command("ip", "-n", n.Name(), "-4", "-o", "addr", "show").Output()
 		if err == nil && strings.Contains(string(addrs), " "+prefix) {
 			errs = append(errs, run("ip", "netns", "delete", n.Name()))
-		}
-	}
-	return errors.Join(errs...)
-}
-
-// unmountUnder unmounts every mount below dir (volumes of the kubelet, containers' root
-// file systems), deepest first.
-func unmountUnder(dir string) error {
-	data, err := os.ReadFile("/proc/self/mountinfo")
-	if err != nil {
-		return err
-	}
-	var mounts []string
-	for _, line := range strings.Split(string(data), "\n") {
-		fields := strings.Fields(line)
-		if len(fields) > 4 && strings.HasPrefix(fields[4], dir+"/") {
-			mounts = append(mounts, fields[4])
-		}
-	}
-	var errs []error
-	for _, m := range slices.Backward(mounts) {
-		if err := syscall.Unmount(m, syscall.MNT_DETACH); err != nil && !errors.Is(err, syscall.EINVAL) && !errors.Is(err, syscall.ENOENT) {
-			errs = append(errs, fmt.Errorf("unmounting %s: %w", m, err))
 		}
 	}
 	return errors.Join(errs...)
