@@ -25,25 +25,21 @@ import (
 // None.
 type ConfigRollout string
 
-// EnvVar is an environment variable of the application's container: the fields of a pod's
-// that a DemoApplication's container can use, each checked by the API server as a pod's are.
+// EnvVar is an environment variable of a container.
 // +kubebuilder:validation:XValidation:rule="!has(self.valueFrom) || !has(self.value) || size(self.value) == 0",message="value and valueFrom cannot both be set: keep one"
 type EnvVar struct {
-	// name of the variable: letters, digits, '_', '-' and '.', not starting with a digit (the
-	// rule of every Kubernetes the operator supports).
+	// name of the variable: letters, digits, '_', '-' and '.', not starting with a digit.
 	// +required
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=256
 	// +kubebuilder:validation:Pattern=`^[-._a-zA-Z][-._a-zA-Z0-9]*$`
 	Name string `json:"name"`
 
-	// value of the variable. $(VAR) names a variable defined before it, and is replaced by its
-	// value; $$(VAR) escapes it.
+	// value of the variable; $(VAR) is an earlier variable's value, $$(VAR) escapes it.
 	// +optional
 	Value string `json:"value,omitempty"`
 
-	// valueFrom takes the value from a field of the pod, a resource of the container, or a key
-	// of a ConfigMap or a Secret.
+	// valueFrom takes the value from a pod field, a resource, or a ConfigMap or Secret key.
 	// +optional
 	ValueFrom *EnvVarSource `json:"valueFrom,omitempty"`
 }
@@ -70,16 +66,13 @@ type EnvVarSource struct {
 
 // ObjectFieldSelector selects a field of the pod.
 type ObjectFieldSelector struct {
-	// apiVersion of the fieldPath: v1, the default. (Defaulted here as the API server defaults a
-	// pod's: the operator owns the whole fieldRef, and would otherwise apply it on every pass.)
+	// apiVersion of the fieldPath: v1, the default.
 	// +optional
 	// +kubebuilder:default=v1
 	// +kubebuilder:validation:Enum=v1
-	APIVersion string `json:"apiVersion,omitempty"`
+	APIVersion string `json:"apiVersion,omitempty"` // defaulted as the API server defaults a pod's: the operator owns the whole fieldRef, and would otherwise apply it on every pass
 
-	// fieldPath is metadata.name, metadata.namespace, metadata.uid, metadata.labels['<key>'],
-	// metadata.annotations['<key>'], spec.nodeName, spec.serviceAccountName, status.hostIP,
-	// status.hostIPs, status.podIP or status.podIPs.
+	// fieldPath is the pod's field, such as metadata.name or status.podIP.
 	// +required
 	// +kubebuilder:validation:MaxLength=341
 	// +kubebuilder:validation:XValidation:rule="self in ['metadata.name', 'metadata.namespace', 'metadata.uid', 'spec.nodeName', 'spec.serviceAccountName', 'status.hostIP', 'status.hostIPs', 'status.podIP', 'status.podIPs'] || (self.matches('^metadata[.](labels|annotations)[[]\\x27([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?\\x27[]]$') && self.matches('^[^[]*[[]\\x27([^/]{1,253}/)?[^/]{1,63}\\x27[]]$'))",message="fieldPath must be metadata.name, metadata.namespace, metadata.uid, metadata.labels['<key>'], metadata.annotations['<key>'], spec.nodeName, spec.serviceAccountName, status.hostIP(s) or status.podIP(s)"
@@ -89,18 +82,17 @@ type ObjectFieldSelector struct {
 // ResourceFieldSelector selects a limit or request of the application's container.
 // +kubebuilder:validation:XValidation:rule="!has(self.divisor) || (self.resource.endsWith('cpu') ? self.divisor in ['1m', '1'] : self.divisor != '1m')",message="divisor must be 1m or 1 for cpu, and 1 or a power of 1k or 1Ki for memory and ephemeral-storage",fieldPath=".divisor"
 type ResourceFieldSelector struct {
-	// containerName is the application's container, app; empty means the same.
+	// containerName is app (the app's container) or empty.
 	// +optional
 	// +kubebuilder:validation:Enum="";app
 	ContainerName string `json:"containerName,omitempty"`
 
-	// resource is limits.cpu, limits.memory, limits.ephemeral-storage, requests.cpu,
-	// requests.memory or requests.ephemeral-storage.
+	// resource is the limit or request read, such as limits.cpu.
 	// +required
 	// +kubebuilder:validation:Enum=limits.cpu;limits.memory;limits.ephemeral-storage;requests.cpu;requests.memory;requests.ephemeral-storage
 	Resource string `json:"resource"`
 
-	// divisor of the value: 1m or 1 for cpu; 1, 1k, 1M, …, 1Ki, 1Mi, … otherwise. Default 1.
+	// divisor of the value; default 1.
 	// +optional
 	// +kubebuilder:validation:Enum="1m";"1";"1k";"1M";"1G";"1T";"1P";"1E";"1Ki";"1Mi";"1Gi";"1Ti";"1Pi";"1Ei"
 	Divisor string `json:"divisor,omitempty"`
@@ -112,7 +104,7 @@ type KeySelector struct {
 	// +required
 	Name ObjectName `json:"name"`
 
-	// key in it: letters, digits, '-', '_' and '.', other than '.' and not starting with '..'.
+	// key in the ConfigMap or Secret.
 	// +required
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=253
@@ -120,7 +112,7 @@ type KeySelector struct {
 	// +kubebuilder:validation:XValidation:rule="self != '.' && !self.startsWith('..')",message="a key must not be '.' nor start with '..'"
 	Key string `json:"key"`
 
-	// optional lets the pod start when the ConfigMap or Secret or its key does not exist.
+	// optional lets the pod start when it or its key is missing.
 	// +optional
 	Optional *bool `json:"optional,omitempty"`
 }
@@ -158,8 +150,7 @@ type ConfigMapVolumeSource struct {
 	// +required
 	Name ObjectName `json:"name"`
 
-	// items choose the keys and the files they become; empty means every key, as a file of
-	// its name.
+	// items choose the keys and their files; empty, every key, as a file of its name.
 	// +optional
 	// +listType=atomic
 	// +kubebuilder:validation:MaxItems=16
@@ -182,8 +173,7 @@ type SecretVolumeSource struct {
 	// +required
 	SecretName ObjectName `json:"secretName"`
 
-	// items choose the keys and the files they become; empty means every key, as a file of
-	// its name.
+	// items choose the keys and their files; empty, every key, as a file of its name.
 	// +optional
 	// +listType=atomic
 	// +kubebuilder:validation:MaxItems=16
@@ -200,7 +190,7 @@ type SecretVolumeSource struct {
 	Optional *bool `json:"optional,omitempty"`
 }
 
-// KeyToPath is a key of a ConfigMap or Secret and the file it becomes.
+// KeyToPath maps a key to a file.
 type KeyToPath struct {
 	// key in the ConfigMap or Secret.
 	// +required
@@ -216,7 +206,7 @@ type KeyToPath struct {
 	// +kubebuilder:validation:XValidation:rule="!self.startsWith('/') && !self.matches('(^|/)[.][.](/|$)')",message="path must be relative, without '..'"
 	Path string `json:"path"`
 
-	// mode of the file, 0 to 0777 (octal); default the volume's defaultMode.
+	// mode of the file; default the volume's defaultMode.
 	// +optional
 	// +kubebuilder:validation:Minimum=0
 	// +kubebuilder:validation:Maximum=511
@@ -255,14 +245,14 @@ type VolumeMount struct {
 	// +kubebuilder:validation:MaxLength=63
 	Name string `json:"name"`
 
-	// mountPath is the absolute path in the container, without ':'.
+	// mountPath is the absolute path in the container.
 	// +required
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=4096
 	// +kubebuilder:validation:XValidation:rule="self.startsWith('/') && !self.contains(':')",message="mountPath must be an absolute path, without ':'"
 	MountPath string `json:"mountPath"`
 
-	// subPath mounts this path of the volume rather than its root: relative, without '..'.
+	// subPath mounts this path of the volume rather than its root.
 	// +optional
 	// +kubebuilder:validation:MaxLength=1024
 	// +kubebuilder:validation:XValidation:rule="!self.startsWith('/') && !self.matches('(^|/)[.][.](/|$)')",message="subPath must be relative, without '..'"
@@ -273,10 +263,10 @@ type VolumeMount struct {
 	ReadOnly bool `json:"readOnly,omitempty"`
 }
 
-// EnvFromSource sets a variable for each key of a ConfigMap or a Secret: exactly one of them.
+// EnvFromSource sets a variable for each key of a ConfigMap or Secret.
 // +kubebuilder:validation:XValidation:rule="has(self.configMapRef) != has(self.secretRef)",message="envFrom takes exactly one of configMapRef and secretRef"
 type EnvFromSource struct {
-	// prefix is put before every key's name; the result must be a valid variable name.
+	// prefix is put before every key's name.
 	// +optional
 	// +kubebuilder:validation:MaxLength=128
 	// +kubebuilder:validation:Pattern=`^[-._a-zA-Z][-._a-zA-Z0-9]*$`

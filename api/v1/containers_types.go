@@ -20,10 +20,9 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 
-// Container is an init container of the pods: the fields of the app's container that a
-// helper container needs, each checked by the API server as a pod's are.
+// Container is an init container: the app container's fields that a helper needs.
 type Container struct {
-	// name of the container: a DNS label, unique among the pod's containers, not app.
+	// name of the container, unique in the pod and not app.
 	// +required
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=63
@@ -61,18 +60,15 @@ type Container struct {
 	// +kubebuilder:validation:MaxItems=16
 	EnvFrom []EnvFromSource `json:"envFrom,omitempty"`
 
-	// resources are the compute resources of the container: cpu, memory and
-	// ephemeral-storage.
+	// resources of the container: cpu, memory and ephemeral-storage.
 	// +optional
 	Resources *ContainerResources `json:"resources,omitempty"`
 
-	// securityContext is the container's, as the app's container's; in a namespace that
-	// enforces the restricted Pod Security Standard, what it leaves unset gets the standard's
-	// values.
+	// securityContext is the container's, defaulted as the app's container's is.
 	// +optional
 	SecurityContext *SecurityContext `json:"securityContext,omitempty"`
 
-	// volumeMounts mount volumes of spec.volumes into the container, each at its own path.
+	// volumeMounts mount volumes of spec.volumes, each at its own path.
 	// +optional
 	// +listType=map
 	// +listMapKey=mountPath
@@ -108,19 +104,17 @@ type ResourceAmounts struct {
 	// +kubebuilder:validation:XValidation:rule="!string(self).startsWith('-')",message="memory must not be negative"
 	Memory *resource.Quantity `json:"memory,omitempty"`
 
-	// ephemeral-storage, in bytes: the container's writable layer and logs.
+	// ephemeral-storage, in bytes: writable layer and logs.
 	// +optional
 	// +kubebuilder:validation:XValidation:rule="!string(self).startsWith('-')",message="ephemeral-storage must not be negative"
 	EphemeralStorage *resource.Quantity `json:"ephemeral-storage,omitempty"`
 }
 
-// Sidecar is a container that runs beside the app's for the pod's whole life: a Container
-// with probes. It has no ports of its own, so its probes name ports by number.
+// Sidecar is a Container with probes; having no ports, its probes give ports by number.
 type Sidecar struct {
 	Container `json:",inline"`
 
-	// readinessProbe tells when the sidecar is ready; the pod is ready when all its
-	// containers are.
+	// readinessProbe tells when the sidecar is ready, which the pod's readiness needs.
 	// +optional
 	// +kubebuilder:validation:XValidation:rule="(!has(self.httpGet) || type(self.httpGet.port) == int) && (!has(self.tcpSocket) || type(self.tcpSocket.port) == int)",message="a sidecar's readinessProbe must give its port by number: a sidecar has no named ports"
 	ReadinessProbe *Probe `json:"readinessProbe,omitempty"`

@@ -48,8 +48,7 @@ type ResourceRequirements struct {
 // +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
 type ObjectName string
 
-// LabelValue is the value of a label: at most 63 letters, digits, '-', '_' and '.', starting
-// and ending with a letter or digit, or empty.
+// LabelValue is the value of a label.
 // +kubebuilder:validation:MaxLength=63
 // +kubebuilder:validation:Pattern=`^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$`
 type LabelValue string

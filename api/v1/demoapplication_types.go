@@ -56,19 +56,16 @@ type DemoApplicationSpec struct {
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Image",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:text"}
 	Image string `json:"image"`
 
-	// replica is the number of pods to run. It is the DemoApplication's scale subresource:
-	// kubectl scale, a HorizontalPodAutoscaler or a KEDA ScaledObject may set it, except while
-	// spec.autoscaling is set.
+	// replica is the number of pods, and the scale subresource: kubectl scale or an autoscaler
+	// may set it, except while spec.autoscaling is set.
 	// +optional
 	// +kubebuilder:default=1
 	// +kubebuilder:validation:Minimum=0
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Replicas",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:podCount"}
 	Replica *int32 `json:"replica,omitempty"`
 
-	// ports are exposed by the application's Service. The Service is of type NodePort when
-	// any port sets a nodePort, ClusterIP otherwise. Each is a port of the container too, of its
-	// targetPort's number and name (else its own): ports that target one container port (number
-	// and protocol) give it one name.
+	// ports are exposed by the application's Service, and are container ports too, numbered and
+	// named by their targetPort (else their own).
 	// +optional
 	// +listType=atomic
 	// +kubebuilder:validation:MaxItems=24
@@ -80,9 +77,7 @@ type DemoApplicationSpec struct {
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Ports"
 	Ports []DemoApplicationPort `json:"ports,omitempty"`
 
-	// service sets the type and annotations of the app's Service: a LoadBalancer, or the
-	// annotations a cloud's load balancer reads. Unset, the Service is a NodePort Service
-	// when any port sets a nodePort, ClusterIP otherwise.
+	// service sets the type and annotations of the app's Service, such as a LoadBalancer's.
 	// +optional
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Service"
 	Service *ServiceSettings `json:"service,omitempty"`
@@ -100,15 +95,14 @@ type DemoApplicationSpec struct {
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Resources",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:resourceRequirements"}
 	Resources *ResourceRequirements `json:"resources,omitempty"`
 
-	// imagePullPolicy is when the kubelet pulls the image: Always, IfNotPresent or Never.
-	// Unset, Kubernetes decides: Always for a :latest or untagged image, IfNotPresent otherwise.
+	// imagePullPolicy is when the kubelet pulls the image; unset, Always for a :latest or
+	// untagged image, IfNotPresent otherwise.
 	// +optional
 	// +kubebuilder:validation:Enum=Always;IfNotPresent;Never
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Image Pull Policy",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:imagePullPolicy"}
 	ImagePullPolicy corev1.PullPolicy `json:"imagePullPolicy,omitempty"`
 
-	// imagePullSecrets name the Secrets (of type kubernetes.io/dockerconfigjson) in the app's
-	// namespace that hold the credentials of a private registry.
+	// imagePullSecrets name kubernetes.io/dockerconfigjson Secrets with registry credentials.
 	// +optional
 	// +listType=map
 	// +listMapKey=name
@@ -136,34 +130,27 @@ type DemoApplicationSpec struct {
 	EnvFrom []EnvFromSource `json:"envFrom,omitempty"`
 
 	// rolloutOnConfigChange rolls the pods when a ConfigMap or Secret they read changes, by a
-	// hash of what they read in the pod template's paas.cmft.com/config-hash annotation: Env
-	// (the default) for those read through env (valueFrom) and envFrom of every container, which
-	// a running container never sees change; All for those mounted as volumes too, whose files
-	// the kubelet updates in place (for an app that reads them only at start); None for none.
-	// The hash covers only the keys read (every key for envFrom and a volume without items); a
-	// missing ConfigMap or Secret that is not optional is reported in status, and the pods are
-	// not rolled until it exists.
+	// hash of only the keys read, in the paas.cmft.com/config-hash pod annotation: Env (default)
+	// for those read by env and envFrom, All for volumes too, None for none. A missing one that
+	// is not optional is reported in status, and holds the roll until it exists.
 	// +optional
 	// +kubebuilder:default=Env
 	// +kubebuilder:validation:Enum=Env;All;None
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Roll Out on Config Change",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:select:Env","urn:alm:descriptor:com.tectonic.ui:select:All","urn:alm:descriptor:com.tectonic.ui:select:None"}
 	RolloutOnConfigChange ConfigRollout `json:"rolloutOnConfigChange,omitempty"`
 
-	// serviceAccountName is the ServiceAccount the pods run as, in the app's namespace; empty
-	// means the namespace's default.
+	// serviceAccountName is the pods' ServiceAccount; empty, the namespace's default.
 	// +optional
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Service Account",xDescriptors={"urn:alm:descriptor:io.kubernetes:ServiceAccount"}
 	ServiceAccountName ObjectName `json:"serviceAccountName,omitempty"`
 
 	// automountServiceAccountToken mounts the ServiceAccount's token in the pods; unset, the
-	// ServiceAccount decides. An app that does not call the Kubernetes API should set false.
+	// ServiceAccount decides.
 	// +optional
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Mount the Service Account Token",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:booleanSwitch"}
 	AutomountServiceAccountToken *bool `json:"automountServiceAccountToken,omitempty"`
 
-	// podLabels are added to the pods' labels. They cannot set the labels the operator selects
-	// the pods by (app.kubernetes.io/name, paas.cmft.com/demoapplication) or marks its objects
-	// with (app.kubernetes.io/managed-by).
+	// podLabels are added to the pods' labels, except those the operator sets.
 	// +optional
 	// +kubebuilder:validation:MaxProperties=64
 	// +kubebuilder:validation:XValidation:rule="self.all(k, k.matches('^([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$') && k.matches('^([^/]{1,253}/)?[^/]{1,63}$'))",message="podLabels keys must be label keys: an optional DNS subdomain prefix and '/', then at most 63 letters, digits, '-', '_' and '.'"
@@ -171,9 +158,7 @@ type DemoApplicationSpec struct {
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Pod Labels"
 	PodLabels map[string]LabelValue `json:"podLabels,omitempty"`
 
-	// podAnnotations are added to the pods' annotations. They cannot set the AppArmor and
-	// seccomp annotations (container.apparmor.security.beta.kubernetes.io/*,
-	// seccomp.security.alpha.kubernetes.io/*): a pod author's Pod Security level decides those.
+	// podAnnotations are added to the pods' annotations, except AppArmor and seccomp ones.
 	// +optional
 	// +kubebuilder:validation:MaxProperties=64
 	// +kubebuilder:validation:XValidation:rule="!self.exists(k, k.startsWith('container.apparmor.security.beta.kubernetes.io/') || k.startsWith('seccomp.security.alpha.kubernetes.io/'))",message="podAnnotations cannot set AppArmor or seccomp annotations (container.apparmor.security.beta.kubernetes.io/*, seccomp.security.alpha.kubernetes.io/*): use securityContext.seccompProfile"
@@ -188,10 +173,8 @@ type DemoApplicationSpec struct {
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Node Selector"
 	NodeSelector map[string]LabelValue `json:"nodeSelector,omitempty"`
 
-	// tolerations let the pods run on nodes with matching taints. Each names the taint's key:
-	// none tolerates every taint, and the control plane's taints
-	// (node-role.kubernetes.io/control-plane, node-role.kubernetes.io/master) are refused, so
-	// that an app never runs beside the API server.
+	// tolerations let the pods run on nodes with matching taints, other than the control
+	// plane's, so that an app never runs beside the API server.
 	// +optional
 	// +listType=atomic
 	// +kubebuilder:validation:MaxItems=32
@@ -200,16 +183,14 @@ type DemoApplicationSpec struct {
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Tolerations"
 	Tolerations []Toleration `json:"tolerations,omitempty"`
 
-	// priorityClassName names the PriorityClass of the pods: how they rank when the scheduler
-	// must preempt, and when a node under pressure evicts. Unset, the cluster's default.
-	// The system- classes are the cluster's own components'.
+	// priorityClassName names the pods' PriorityClass, which ranks them for preemption and
+	// eviction; unset, the cluster's default.
 	// +optional
 	// +kubebuilder:validation:XValidation:rule="!self.startsWith('system-')",message="spec.priorityClassName cannot name a system- PriorityClass: those are for the cluster's own components"
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Priority Class",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:text"}
 	PriorityClassName ObjectName `json:"priorityClassName,omitempty"`
 
-	// topologySpreadConstraints spread the app's pods over nodes, zones or any topology
-	// domain: each selects the app's own pods.
+	// topologySpreadConstraints spread the app's pods over nodes, zones or other domains.
 	// +optional
 	// +listType=map
 	// +listMapKey=topologyKey
@@ -218,88 +199,72 @@ type DemoApplicationSpec struct {
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Topology Spread"
 	TopologySpreadConstraints []TopologySpreadConstraint `json:"topologySpreadConstraints,omitempty"`
 
-	// strategy is how a rollout replaces the old pods by new ones: RollingUpdate (the
-	// default), a few at a time, or Recreate, all of them stopped before any new one starts.
+	// strategy is how a rollout replaces the pods: RollingUpdate (the default) or Recreate.
 	// +optional
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Rollout Strategy",xDescriptors={"urn:alm:descriptor:io.kubernetes:updateStrategy"}
 	Strategy *DeploymentStrategy `json:"strategy,omitempty"`
 
-	// minReadySeconds is how long a new pod must be ready, without a container crashing, to
-	// count as available: less than the Deployment's progress deadline (600 seconds), past
-	// which a rollout counts as stuck.
+	// minReadySeconds is how long a new pod must be ready to count as available: less than
+	// 600, the Deployment's progress deadline.
 	// +optional
 	// +kubebuilder:validation:Minimum=0
 	// +kubebuilder:validation:XValidation:rule="self < 600",message="spec.minReadySeconds must be less than the Deployment's spec.progressDeadlineSeconds, 600: the Deployment would be refused"
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Minimum Ready Seconds",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:number"}
 	MinReadySeconds int32 `json:"minReadySeconds,omitempty"`
 
-	// revisionHistoryLimit is how many old ReplicaSets the Deployment keeps to roll back to;
-	// unset, 10.
+	// revisionHistoryLimit is how many old ReplicaSets are kept; unset, 10.
 	// +optional
 	// +kubebuilder:validation:Minimum=0
 	// +kubebuilder:validation:Maximum=100
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Revision History Limit",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:number"}
 	RevisionHistoryLimit *int32 `json:"revisionHistoryLimit,omitempty"`
 
-	// disruptionBudget bounds how many of the app's pods a voluntary disruption (a node
-	// drain, a cluster upgrade: the eviction API) may take down at once, by a
-	// PodDisruptionBudget of the app's name. Unset, an app of more than one replica (with
-	// autoscaling, a minReplicas above one) gets one of maxUnavailable 1, and a single
-	// replica none: a budget on one pod would refuse every drain. A pod that is not ready
-	// can always be evicted. A budget set here stays at any replica count; removing it
-	// brings back the default, which the operator deletes once the app is down to one pod.
-	// A budget must let at least one pod go, or node drains would wait forever: no
-	// maxUnavailable of 0, and a minAvailable below the app's fewest pods.
+	// disruptionBudget bounds how many of the app's pods a node drain may evict at once, by a
+	// PodDisruptionBudget of the app's name. Unset, an app of more than one pod gets
+	// maxUnavailable 1, and one of one pod none, which would block every drain. A budget set
+	// here stays at any replica count, and must let at least one pod go.
 	// +optional
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Disruption Budget"
 	DisruptionBudget *DisruptionBudget `json:"disruptionBudget,omitempty"`
 
-	// terminationGracePeriodSeconds is how long a stopping pod has, its preStop pause
-	// included, between the start of its termination and being killed; unset, 30.
+	// terminationGracePeriodSeconds is how long a stopping pod has, preStop included, before
+	// it is killed; unset, 30.
 	// +optional
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=86400
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Termination Grace Period",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:number"}
 	TerminationGracePeriodSeconds *int64 `json:"terminationGracePeriodSeconds,omitempty"`
 
-	// affinity attracts the pods to nodes (nodeAffinity) and keeps the app's pods apart from
-	// each other (podAntiAffinity) over nodes, zones or any topology domain.
+	// affinity attracts the pods to nodes and keeps the app's pods apart.
 	// +optional
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Affinity"
 	Affinity *Affinity `json:"affinity,omitempty"`
 
-	// ingress exposes the app's Service over HTTP through an Ingress of the app's name,
-	// served by the cluster's Ingress controller. Removing it deletes the Ingress.
+	// ingress exposes the app's Service by an Ingress of the app's name; removing it deletes it.
 	// +optional
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Ingress"
 	Ingress *Ingress `json:"ingress,omitempty"`
 
-	// httpRoute exposes the app's Service through a Gateway API HTTPRoute of the app's name,
-	// attached to the Gateways it names: the alternative to ingress, which it cannot be set
-	// with. It needs the Gateway API's CRDs in the cluster when the operator starts. Removing
-	// it deletes the HTTPRoute.
+	// httpRoute exposes the app's Service by a Gateway API HTTPRoute of the app's name, in place
+	// of ingress; it needs the Gateway API CRDs when the operator starts. Removing it deletes it.
 	// +optional
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="HTTPRoute"
 	HTTPRoute *HTTPRoute `json:"httpRoute,omitempty"`
 
-	// networkPolicy limits who may reach the app's pods, by a NetworkPolicy of the app's name:
-	// once enabled, the pods take connections to their ports only from the peers it names,
-	// and none else. It needs a network plugin that enforces NetworkPolicies; without one the
-	// policy is kept but nothing applies it. Off by default; turning it off deletes the policy.
+	// networkPolicy, once enabled, lets only the peers it names reach the app's pods, by a
+	// NetworkPolicy of the app's name (which needs a network plugin that enforces it).
 	// +optional
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Network Policy"
 	NetworkPolicy *NetworkPolicy `json:"networkPolicy,omitempty"`
 
-	// autoscaling scales the pods between minReplicas and maxReplicas with their CPU or
-	// memory use, by a HorizontalPodAutoscaler of the app's name. While it is set, replica is
-	// not applied and cannot change: the autoscaler owns the Deployment's replicas. Removing
-	// it deletes the autoscaler and applies replica again.
+	// autoscaling scales the pods with their CPU or memory use, by a HorizontalPodAutoscaler
+	// of the app's name, which owns the replicas while it is set: replica is not applied and
+	// cannot change. Removing it deletes the autoscaler.
 	// +optional
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Autoscaling"
 	Autoscaling *Autoscaling `json:"autoscaling,omitempty"`
 
-	// volumes the pods can mount: ConfigMaps, Secrets, scratch space and existing
-	// PersistentVolumeClaims.
+	// volumes the pods can mount: ConfigMaps, Secrets, emptyDirs and existing claims.
 	// +optional
 	// +listType=map
 	// +listMapKey=name
@@ -315,57 +280,45 @@ type DemoApplicationSpec struct {
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Volume Mounts"
 	VolumeMounts []VolumeMount `json:"volumeMounts,omitempty"`
 
-	// readinessProbe tells when a pod may take traffic: until it succeeds, the Services send
-	// the pod none, and a rollout waits for it.
+	// readinessProbe tells when a pod may take traffic; a rollout waits for it.
 	// +optional
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Readiness Probe"
 	ReadinessProbe *Probe `json:"readinessProbe,omitempty"`
 
-	// livenessProbe tells when the container must be restarted: it is, after failureThreshold
-	// failures in a row.
+	// livenessProbe tells when the container must be restarted.
 	// +optional
 	// +kubebuilder:validation:XValidation:rule="!has(self.successThreshold) || self.successThreshold <= 1",message="a livenessProbe's successThreshold must be 1",fieldPath=".successThreshold"
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Liveness Probe"
 	LivenessProbe *Probe `json:"livenessProbe,omitempty"`
 
-	// startupProbe holds the other probes back until it succeeds, for an app slow to start.
+	// startupProbe holds the other probes back until it succeeds.
 	// +optional
 	// +kubebuilder:validation:XValidation:rule="!has(self.successThreshold) || self.successThreshold <= 1",message="a startupProbe's successThreshold must be 1",fieldPath=".successThreshold"
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Startup Probe"
 	StartupProbe *Probe `json:"startupProbe,omitempty"`
 
 	// lifecycle holds what the container does before it is stopped. Unset, an app with ports
-	// pauses 5 seconds (at most terminationGracePeriodSeconds less one) before its container
-	// gets SIGTERM: the Services' endpoints and the Ingress controller stop sending it
-	// requests meanwhile, so that none is lost in a rollout or a scale-down. The pause is the
-	// kubelet's sleep action: it needs no shell in the image.
+	// pauses 5 seconds (at most terminationGracePeriodSeconds less one) before SIGTERM, by the
+	// kubelet's sleep action, so that no request is lost as its endpoints go.
 	// +optional
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Lifecycle"
 	Lifecycle *Lifecycle `json:"lifecycle,omitempty"`
 
-	// securityContext is the container's: the user and group it runs as, whether it may gain
-	// privileges, its capabilities, its seccomp profile, a read-only root filesystem. In a
-	// namespace that enforces the restricted Pod Security Standard, what it and
-	// podSecurityContext leave unset gets the standard's values (no privilege escalation, every
-	// capability dropped, runAsNonRoot, the RuntimeDefault seccomp profile), so that the pods
-	// are admitted; elsewhere, unset fields stay unset. The restricted sample
-	// (config/samples/paas_v1_demoapplication_restricted.yaml) sets them all itself. Its fields
-	// override podSecurityContext's one by one: runAsNonRoot cannot meet a runAsUser 0 of either.
+	// securityContext is the container's; its fields override podSecurityContext's. Where the
+	// restricted Pod Security Standard is enforced, what both leave unset gets its values, so
+	// that the pods are admitted; elsewhere it stays unset.
 	// +optional
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Security Context"
 	SecurityContext *SecurityContext `json:"securityContext,omitempty"`
 
-	// podSecurityContext is the pod's: the user, group and filesystem group of every
-	// container, and its seccomp profile.
+	// podSecurityContext is the pod's, for every container.
 	// +optional
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Pod Security Context"
 	PodSecurityContext *PodSecurityContext `json:"podSecurityContext,omitempty"`
 
-	// initContainers run one after the other, each to completion, after the sidecars have
-	// started and before the app's container starts: database migrations (which may use a
-	// sidecar, a database proxy), a wait for a dependency. A failing one is restarted, and
-	// keeps the pod from starting. Their names are unique among the pod's containers, and none
-	// is app. They get the pod's security defaults as the app's container does.
+	// initContainers run in order, each to completion, after the sidecars start and before
+	// the app's container: a migration, a wait for a dependency. A failing one is restarted and
+	// holds the pod back; they get the security defaults the app's container gets.
 	// +optional
 	// +listType=map
 	// +listMapKey=name
@@ -373,11 +326,9 @@ type DemoApplicationSpec struct {
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Init Containers"
 	InitContainers []Container `json:"initContainers,omitempty"`
 
-	// sidecars run beside the app's container for the pod's whole life (a database proxy, a
-	// log shipper): native sidecars, init containers with restartPolicy Always (Kubernetes
-	// 1.29 and later), started first, before the initContainers (which can use them) and the
-	// app's container, and stopped after it. A sidecar's readinessProbe counts in the pod's
-	// readiness. Their names are unique among the pod's containers, and none is app.
+	// sidecars run beside the app's container for the pod's whole life (a proxy, a log
+	// shipper): native sidecars (Kubernetes 1.29 and later), started before the initContainers
+	// and stopped last. Their readinessProbe counts in the pod's.
 	// +optional
 	// +listType=map
 	// +listMapKey=name
@@ -385,8 +336,7 @@ type DemoApplicationSpec struct {
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Sidecars"
 	Sidecars []Sidecar `json:"sidecars,omitempty"`
 
-	// podServices gives each pod of the application a Service of its own, so that a client
-	// can reach one chosen pod. Off unless enabled.
+	// podServices gives each pod a Service of its own, to reach one chosen pod.
 	// +optional
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Per-pod Services"
 	PodServices *PodServices `json:"podServices,omitempty"`
@@ -396,14 +346,11 @@ type DemoApplicationSpec struct {
 // every reconcile, failed or not; it is never read back as input. What a reconcile could not
 // observe stays as the previous one wrote it.
 type DemoApplicationStatus struct {
-	// observedGeneration is the generation of the spec the conditions describe: behind
-	// metadata.generation until the operator has acted on a change; Ready, Reconciling and
-	// Stalled then say whether it is in place.
+	// observedGeneration is the generation of the spec the conditions describe.
 	// +optional
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
 
-	// desiredReplicas is the number of pods the Deployment asks for: spec.replica, or what the
-	// autoscaler set when spec.autoscaling owns the replicas.
+	// desiredReplicas is the number of pods the Deployment asks for.
 	// +optional
 	// +operator-sdk:csv:customresourcedefinitions:type=status,displayName="Desired Replicas"
 	DesiredReplicas int32 `json:"desiredReplicas,omitempty"`
@@ -413,8 +360,7 @@ type DemoApplicationStatus struct {
 	// +operator-sdk:csv:customresourcedefinitions:type=status,displayName="Replicas",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:podCount"}
 	Replicas int32 `json:"replicas,omitempty"`
 
-	// selector selects the app's pods, as a label query: the scale subresource's selector, by
-	// which an autoscaler reads their metrics.
+	// selector selects the app's pods, for the scale subresource.
 	// +optional
 	Selector string `json:"selector,omitempty"`
 
@@ -423,29 +369,25 @@ type DemoApplicationStatus struct {
 	// +operator-sdk:csv:customresourcedefinitions:type=status,displayName="Ready Replicas"
 	ReadyReplicas int32 `json:"readyReplicas,omitempty"`
 
-	// availableReplicas is the number of pods ready for at least the Deployment's minReadySeconds.
+	// availableReplicas is the number of pods ready for minReadySeconds.
 	// +optional
 	// +operator-sdk:csv:customresourcedefinitions:type=status,displayName="Available Replicas"
 	AvailableReplicas int32 `json:"availableReplicas,omitempty"`
 
-	// podServices is the number of per-pod Services in place, each selecting a pod that
-	// carries its pod-name label.
+	// podServices is the number of per-pod Services in place.
 	// +optional
 	// +operator-sdk:csv:customresourcedefinitions:type=status,displayName="Per-pod Services"
 	PodServices int32 `json:"podServices,omitempty"`
 
-	// url is where the app answers: with spec.ingress, the Ingress's first host that is not a
-	// wildcard, https when it has a TLS certificate; with spec.httpRoute, http:// and the
-	// HTTPRoute's first hostname that is not a wildcard, then its first path; empty when
-	// neither names such a host.
+	// url is where the app answers: the first host of the Ingress (https with TLS) or of the
+	// HTTPRoute (with its first path) that is not a wildcard; empty without one.
 	// +optional
 	// +operator-sdk:csv:customresourcedefinitions:type=status,displayName="URL",xDescriptors={"urn:alm:descriptor:org.w3:link"}
 	URL string `json:"url,omitempty"`
 
-	// conditions are Available, Progressing and Degraded, which follow the Deployment and its
-	// pods (Degraded's reason says why pods are missing or failing, in the cluster's words),
-	// and Ready, Reconciling and Stalled, which sum them up as kstatus (Flux, kubectl wait)
-	// and Argo CD's health check read.
+	// conditions: Available, Progressing and Degraded (whose reason says why pods are missing)
+	// follow the Deployment and its pods; Ready, Reconciling and Stalled sum them up, for
+	// kstatus and Argo CD.
 	// +optional
 	// +listType=map
 	// +listMapKey=type

@@ -25,14 +25,12 @@ import (
 // Ingress routes HTTP requests for the app's hosts and paths to its Service.
 // +kubebuilder:validation:XValidation:rule="!has(self.tlsSecretName) || (has(self.hosts) && size(self.hosts) > 0)",message="spec.ingress.tlsSecretName needs spec.ingress.hosts: an Ingress controller serves a certificate for the hosts named with it, and with none, its own default certificate",fieldPath=".tlsSecretName"
 type Ingress struct {
-	// className names the IngressClass, the controller that serves the Ingress; empty, the
-	// cluster's default class.
+	// className names the IngressClass; empty, the cluster's default.
 	// +optional
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Ingress Class"
 	ClassName ObjectName `json:"className,omitempty"`
 
-	// hosts the Ingress answers for (a DNS name, or a wildcard *.example.com); empty, every
-	// host.
+	// hosts the Ingress answers for (a DNS name, or *.example.com); empty, every host.
 	// +optional
 	// +listType=set
 	// +kubebuilder:validation:MaxItems=16
@@ -40,21 +38,18 @@ type Ingress struct {
 	// +kubebuilder:validation:items:XValidation:rule="self.matches('^([*][.])?[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$') && self.split('.').all(l, size(l) <= 63) && !self.matches('^[0-9.]+$')",message="a host must be a lowercase DNS name, optionally starting with '*.', and not an IP address"
 	Hosts []string `json:"hosts,omitempty"`
 
-	// paths routed to the app's Service, on every host; unset, "/" and everything under it,
-	// to the first TCP port of spec.ports.
+	// paths routed to the app's Service on every host; unset, "/" to the first TCP port.
 	// +optional
 	// +listType=map
 	// +listMapKey=path
 	// +kubebuilder:validation:MaxItems=16
 	Paths []IngressPath `json:"paths,omitempty"`
 
-	// tlsSecretName names the Secret (of type kubernetes.io/tls) in the app's namespace that
-	// holds the certificate for the hosts; unset, the Ingress serves plain HTTP. It needs
-	// hosts: an Ingress controller serves a certificate for the hosts named with it.
+	// tlsSecretName names the kubernetes.io/tls Secret with the hosts' certificate; unset, HTTP.
 	// +optional
 	TLSSecretName ObjectName `json:"tlsSecretName,omitempty"`
 
-	// annotations of the Ingress, which many Ingress controllers read as their settings.
+	// annotations of the Ingress, which Ingress controllers read as settings.
 	// +optional
 	// +kubebuilder:validation:MaxProperties=64
 	// +kubebuilder:validation:XValidation:rule="self.all(k, k.matches('^([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$') && k.matches('^([^/]{1,253}/)?[^/]{1,63}$'))",message="ingress annotations keys must be annotation keys: an optional DNS subdomain prefix and '/', then at most 63 letters, digits, '-', '_' and '.'"
@@ -70,14 +65,14 @@ type IngressPath struct {
 	// +kubebuilder:validation:XValidation:rule="self.startsWith('/') && !self.matches('//|/[.]/|/[.][.]/|%2[fF]|/[.][.]?$')",message="path must start with '/' and hold no '//', '/./', '/../', '%2F', nor end in '/.' or '/..'"
 	Path string `json:"path"`
 
-	// pathType is how the path matches: Prefix (by path segments; the default), Exact, or
-	// ImplementationSpecific (as the Ingress controller says).
+	// pathType is how the path matches: Prefix (by segments; the default), Exact, or as the
+	// controller says.
 	// +optional
 	// +kubebuilder:default=Prefix
 	// +kubebuilder:validation:Enum=Prefix;Exact;ImplementationSpecific
 	PathType networkingv1.PathType `json:"pathType,omitempty"`
 
-	// port of spec.ports the path goes to, by name or number; unset, the first TCP port.
+	// port of spec.ports the path goes to; unset, the first TCP port.
 	// +optional
 	// +kubebuilder:validation:XIntOrString
 	// +kubebuilder:validation:MaxLength=15
@@ -87,9 +82,7 @@ type IngressPath struct {
 // HTTPRoute routes HTTP requests for the app's hostnames and paths, as received by the
 // Gateways it attaches to, to its Service.
 type HTTPRoute struct {
-	// parentRefs are the Gateways, and optionally their listeners, the route attaches to. A
-	// Gateway of another namespace takes the route only if its listeners' allowedRoutes admit
-	// the app's namespace.
+	// parentRefs are the Gateways, and optionally listeners, the route attaches to.
 	// +required
 	// +listType=atomic
 	// +kubebuilder:validation:MinItems=1
@@ -99,8 +92,7 @@ type HTTPRoute struct {
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Gateways"
 	ParentRefs []GatewayReference `json:"parentRefs"`
 
-	// hostnames the route answers for (a DNS name, or a wildcard *.example.com); empty, every
-	// hostname the Gateway's listeners take.
+	// hostnames the route answers for (a DNS name, or *.example.com); empty, the listeners'.
 	// +optional
 	// +listType=set
 	// +kubebuilder:validation:MaxItems=16
@@ -109,8 +101,7 @@ type HTTPRoute struct {
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Hostnames"
 	Hostnames []string `json:"hostnames,omitempty"`
 
-	// paths routed to the app's Service; unset, "/" and everything under it, to the first TCP
-	// port of spec.ports.
+	// paths routed to the app's Service; unset, "/" to the first TCP port.
 	// +optional
 	// +listType=map
 	// +listMapKey=path
@@ -134,7 +125,7 @@ type GatewayReference struct {
 	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
 	Namespace string `json:"namespace,omitempty"`
 
-	// sectionName names one listener of the Gateway; unset, every listener that takes the route.
+	// sectionName names one listener of the Gateway; unset, every one.
 	// +optional
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=253
@@ -151,13 +142,13 @@ type HTTPRoutePath struct {
 	// +kubebuilder:validation:XValidation:rule="self.startsWith('/') && self.matches('^(?:[-A-Za-z0-9/._~!$&\\x27()*+,;=:@]|[%][0-9a-fA-F]{2})+$') && !self.matches('//|/[.]/|/[.][.]/|%2[fF]|/[.][.]?$')",message="a spec.httpRoute.paths[*].path must start with '/', hold only URL path characters and no '//', '/./', '/../', '%2F', nor end in '/.' or '/..'"
 	Path string `json:"path"`
 
-	// type is how the path matches: PathPrefix (by path segments; the default) or Exact.
+	// type is how the path matches: PathPrefix (by segments; the default) or Exact.
 	// +optional
 	// +kubebuilder:default=PathPrefix
 	// +kubebuilder:validation:Enum=PathPrefix;Exact
 	Type string `json:"type,omitempty"`
 
-	// port of spec.ports the path goes to, by name or number; unset, the first TCP port.
+	// port of spec.ports the path goes to; unset, the first TCP port.
 	// +optional
 	// +kubebuilder:validation:XIntOrString
 	// +kubebuilder:validation:MaxLength=15
@@ -175,8 +166,7 @@ type NetworkPolicy struct {
 	// +optional
 	SameApp bool `json:"sameApp,omitempty"`
 
-	// namespaces lets every pod of these namespaces in, by name: the Ingress or Gateway
-	// controller's, the monitoring one's.
+	// namespaces lets in every pod of these namespaces, such as the Ingress controller's.
 	// +optional
 	// +listType=set
 	// +kubebuilder:validation:MaxItems=16
@@ -184,9 +174,8 @@ type NetworkPolicy struct {
 	// +kubebuilder:validation:items:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
 	Namespaces []string `json:"namespaces,omitempty"`
 
-	// from lets in the pods each peer selects: by their namespace's labels, their own, or
-	// both (the pods so labelled in the namespaces so labelled). A peer's podSelector alone
-	// selects pods of the app's namespace.
+	// from lets in the pods each peer selects; a podSelector alone selects in the app's
+	// namespace.
 	// +optional
 	// +listType=atomic
 	// +kubebuilder:validation:MaxItems=16
@@ -200,22 +189,20 @@ type NetworkPolicyPeer struct {
 	// +optional
 	NamespaceSelector *LabelSelector `json:"namespaceSelector,omitempty"`
 
-	// podSelector selects pods by their labels; empty, every pod (of the namespaces selected).
+	// podSelector selects pods by their labels; empty, every pod.
 	// +optional
 	PodSelector *LabelSelector `json:"podSelector,omitempty"`
 }
 
 // ServiceSettings are the type and annotations of the app's Service.
 type ServiceSettings struct {
-	// type of the Service: ClusterIP, NodePort (each port's nodePort, else one the cluster
-	// allocates) or LoadBalancer (a cloud's, or the cluster's, load balancer; it opens node
-	// ports too). Unset, NodePort when any port sets a nodePort, ClusterIP otherwise.
+	// type of the Service; unset, NodePort when any port sets a nodePort, ClusterIP otherwise.
 	// +optional
 	// +kubebuilder:validation:Enum=ClusterIP;NodePort;LoadBalancer
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Service Type"
 	Type corev1.ServiceType `json:"type,omitempty"`
 
-	// annotations of the Service, which load balancer controllers read as their settings.
+	// annotations of the Service, which load balancers read as settings.
 	// +optional
 	// +kubebuilder:validation:MaxProperties=64
 	// +kubebuilder:validation:XValidation:rule="self.all(k, k.matches('^([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$') && k.matches('^([^/]{1,253}/)?[^/]{1,63}$'))",message="spec.service.annotations keys must be annotation keys: an optional DNS subdomain prefix and '/', then at most 63 letters, digits, '-', '_' and '.'"
@@ -230,8 +217,7 @@ type PodServices struct {
 	// +optional
 	Enabled bool `json:"enabled,omitempty"`
 
-	// type of each per-pod Service: ClusterIP, NodePort (node ports are allocated by the
-	// cluster, never copied from spec.ports, where they would collide) or LoadBalancer.
+	// type of each per-pod Service; node ports are allocated, never copied from spec.ports.
 	// +optional
 	// +kubebuilder:default=ClusterIP
 	// +kubebuilder:validation:Enum=ClusterIP;NodePort;LoadBalancer
@@ -247,9 +233,7 @@ type PodServices struct {
 
 // DemoApplicationPort is one port of the application's Service.
 type DemoApplicationPort struct {
-	// name of the port; required when there is more than one port. It names the container's
-	// port too, so it is an IANA service name: at most 15 lowercase letters, digits and single
-	// hyphens, with at least one letter.
+	// name of the port, required with more than one; it names the container's port too.
 	// +optional
 	// +kubebuilder:validation:MaxLength=15
 	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
@@ -268,16 +252,14 @@ type DemoApplicationPort struct {
 	// +kubebuilder:validation:Maximum=65535
 	Port int32 `json:"port"`
 
-	// targetPort is the container port traffic goes to, a number or a port name; it
-	// defaults to port.
+	// targetPort is the container port traffic goes to; default port.
 	// +optional
 	// +kubebuilder:validation:XIntOrString
 	// +kubebuilder:validation:MaxLength=15
 	// +kubebuilder:validation:XValidation:rule="type(self) == int ? self >= 1 && self <= 65535 : self.matches('^([0-9]+-)*[0-9]*[a-z][a-z0-9]*(-[a-z0-9]+)*$')",message="targetPort must be a number from 1 to 65535, or a name of at most 15 lowercase letters, digits and single hyphens, with a letter (an IANA service name)"
 	TargetPort *intstr.IntOrString `json:"targetPort,omitempty"`
 
-	// nodePort exposes the port on every node; setting it on any port makes the Service
-	// a NodePort Service.
+	// nodePort exposes the port on every node, and makes the Service a NodePort one.
 	// +optional
 	// +kubebuilder:validation:Minimum=30000
 	// +kubebuilder:validation:Maximum=32767

@@ -36,11 +36,11 @@ type Probe struct {
 	// +optional
 	GRPC *GRPCAction `json:"grpc,omitempty"`
 
-	// exec succeeds when a command run in the container exits 0.
+	// exec succeeds when a command exits 0.
 	// +optional
 	Exec *ExecAction `json:"exec,omitempty"`
 
-	// initialDelaySeconds is how long after the container starts the first check runs.
+	// initialDelaySeconds is the wait before the first check.
 	// +optional
 	// +kubebuilder:validation:Minimum=0
 	InitialDelaySeconds int32 `json:"initialDelaySeconds,omitempty"`
@@ -55,13 +55,13 @@ type Probe struct {
 	// +kubebuilder:validation:Minimum=0
 	PeriodSeconds int32 `json:"periodSeconds,omitempty"`
 
-	// successThreshold is how many successes in a row, after a failure, make it succeed;
-	// default 1, and 1 for liveness and startup probes.
+	// successThreshold is how many successes in a row pass it; default 1, and 1 for liveness
+	// and startup.
 	// +optional
 	// +kubebuilder:validation:Minimum=0
 	SuccessThreshold int32 `json:"successThreshold,omitempty"`
 
-	// failureThreshold is how many failures in a row make it fail; default 3.
+	// failureThreshold is how many failures in a row fail it; default 3.
 	// +optional
 	// +kubebuilder:validation:Minimum=0
 	FailureThreshold int32 `json:"failureThreshold,omitempty"`
@@ -74,14 +74,14 @@ type HTTPGetAction struct {
 	// +kubebuilder:validation:MaxLength=2048
 	Path string `json:"path,omitempty"`
 
-	// port of the container, a number or the name of one of its ports.
+	// port of the container, by number or name.
 	// +required
 	// +kubebuilder:validation:XIntOrString
 	// +kubebuilder:validation:MaxLength=15
 	// +kubebuilder:validation:XValidation:rule="type(self) == int ? self >= 1 && self <= 65535 : self.matches('^([0-9]+-)*[0-9]*[a-z][a-z0-9]*(-[a-z0-9]+)*$')",message="port must be a number from 1 to 65535, or a name of at most 15 lowercase letters, digits and single hyphens, with a letter (an IANA service name)"
 	Port intstr.IntOrString `json:"port"`
 
-	// scheme is HTTP or HTTPS (whose certificate is not verified); default HTTP.
+	// scheme is HTTP (the default) or HTTPS, unverified.
 	// +optional
 	// +kubebuilder:validation:Enum=HTTP;HTTPS
 	Scheme corev1.URIScheme `json:"scheme,omitempty"`
@@ -93,7 +93,7 @@ type HTTPGetAction struct {
 	HTTPHeaders []HTTPHeader `json:"httpHeaders,omitempty"`
 }
 
-// HTTPHeader is a header of a probe's request.
+// HTTPHeader is a request header.
 type HTTPHeader struct {
 	// name of the header.
 	// +required
@@ -110,7 +110,7 @@ type HTTPHeader struct {
 
 // TCPSocketAction opens a TCP connection to the container.
 type TCPSocketAction struct {
-	// port of the container, a number or the name of one of its ports.
+	// port of the container, by number or name.
 	// +required
 	// +kubebuilder:validation:XIntOrString
 	// +kubebuilder:validation:MaxLength=15
@@ -126,7 +126,7 @@ type GRPCAction struct {
 	// +kubebuilder:validation:Maximum=65535
 	Port int32 `json:"port"`
 
-	// service is the name the health service is asked about; empty means the server as a whole.
+	// service is the name asked about; empty, the whole server.
 	// +optional
 	// +kubebuilder:validation:MaxLength=256
 	Service *string `json:"service,omitempty"`
@@ -143,8 +143,7 @@ type ExecAction struct {
 
 // Lifecycle is what the container does before it is stopped.
 type Lifecycle struct {
-	// preStop runs before the container gets SIGTERM, within terminationGracePeriodSeconds:
-	// a pause, or a command.
+	// preStop runs before the container gets SIGTERM: a pause, or a command.
 	// +optional
 	PreStop *LifecycleHandler `json:"preStop,omitempty"`
 }
@@ -152,11 +151,11 @@ type Lifecycle struct {
 // LifecycleHandler is one action of the container's lifecycle: exactly one of its fields.
 // +kubebuilder:validation:XValidation:rule="has(self.sleep) != has(self.exec)",message="spec.lifecycle.preStop takes exactly one of sleep and exec"
 type LifecycleHandler struct {
-	// sleep pauses, by the kubelet, without running anything in the container.
+	// sleep pauses, without running anything in the container.
 	// +optional
 	Sleep *SleepAction `json:"sleep,omitempty"`
 
-	// exec runs a command in the container (not in a shell: the image must have it).
+	// exec runs a command in the container, not in a shell.
 	// +optional
 	Exec *ExecAction `json:"exec,omitempty"`
 }

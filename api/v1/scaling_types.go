@@ -38,22 +38,21 @@ type Autoscaling struct {
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Maximum Replicas",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:podCount"}
 	MaxReplicas int32 `json:"maxReplicas"`
 
-	// targetCPUUtilizationPercentage is the pods' average CPU use the autoscaler aims at, as
-	// a percentage of their CPU request, which must be set and above 0.
+	// targetCPUUtilizationPercentage is the average CPU use aimed at, as a percentage of the
+	// CPU request.
 	// +optional
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=1000
 	TargetCPUUtilizationPercentage *int32 `json:"targetCPUUtilizationPercentage,omitempty"`
 
-	// targetMemoryUtilizationPercentage is the pods' average memory use the autoscaler aims
-	// at, as a percentage of their memory request, which must be set and above 0.
+	// targetMemoryUtilizationPercentage is the average memory use aimed at, as a percentage of
+	// the memory request.
 	// +optional
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=1000
 	TargetMemoryUtilizationPercentage *int32 `json:"targetMemoryUtilizationPercentage,omitempty"`
 
-	// behavior is how fast the autoscaler scales down and up, such as a scale-down
-	// stabilization window; unset, the autoscaler's defaults.
+	// behavior is how fast the autoscaler scales down and up; unset, its defaults.
 	// +optional
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Autoscaling Behavior"
 	Behavior *AutoscalingBehavior `json:"behavior,omitempty"`
@@ -63,13 +62,11 @@ type Autoscaling struct {
 // HorizontalPodAutoscaler's behavior.
 // +kubebuilder:validation:MinProperties=1
 type AutoscalingBehavior struct {
-	// scaleDown bounds scaling down; unset, the autoscaler's own (a 300-second window, any
-	// number of pods).
+	// scaleDown bounds scaling down; unset, the autoscaler's own.
 	// +optional
 	ScaleDown *ScalingRules `json:"scaleDown,omitempty"`
 
-	// scaleUp bounds scaling up; unset, the autoscaler's own (no window, at most doubling or 4
-	// pods every 15 seconds).
+	// scaleUp bounds scaling up; unset, the autoscaler's own.
 	// +optional
 	ScaleUp *ScalingRules `json:"scaleUp,omitempty"`
 }
@@ -77,39 +74,38 @@ type AutoscalingBehavior struct {
 // ScalingRules bound scaling in one direction.
 // +kubebuilder:validation:MinProperties=1
 type ScalingRules struct {
-	// stabilizationWindowSeconds is how far back the autoscaler looks for its recommendations,
-	// taking the safest, so that replicas do not flap: at most one hour.
+	// stabilizationWindowSeconds is how far back the autoscaler looks, so that replicas do not
+	// flap.
 	// +optional
 	// +kubebuilder:validation:Minimum=0
 	// +kubebuilder:validation:Maximum=3600
 	StabilizationWindowSeconds *int32 `json:"stabilizationWindowSeconds,omitempty"`
 
-	// selectPolicy chooses among policies: Max (the default, the largest change), Min, or
-	// Disabled (no scaling in this direction).
+	// selectPolicy picks among policies: Max (the default), Min, or Disabled.
 	// +optional
 	// +kubebuilder:validation:Enum=Max;Min;Disabled
 	SelectPolicy *autoscalingv2.ScalingPolicySelect `json:"selectPolicy,omitempty"`
 
-	// policies each bound the change over a period: a number of pods, or a percentage of them.
+	// policies each bound the change over a period.
 	// +optional
 	// +listType=atomic
 	// +kubebuilder:validation:MaxItems=8
 	Policies []ScalingPolicy `json:"policies,omitempty"`
 }
 
-// ScalingPolicy bounds the change of replicas over a period.
+// ScalingPolicy bounds the change over a period.
 type ScalingPolicy struct {
 	// type is Pods or Percent.
 	// +required
 	// +kubebuilder:validation:Enum=Pods;Percent
 	Type autoscalingv2.HPAScalingPolicyType `json:"type"`
 
-	// value is the number of pods, or percentage, the change may reach.
+	// value is the number of pods, or the percentage, the change may reach.
 	// +required
 	// +kubebuilder:validation:Minimum=1
 	Value int32 `json:"value"`
 
-	// periodSeconds is the period, at most 1800.
+	// periodSeconds is the period.
 	// +required
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=1800
@@ -120,10 +116,8 @@ type ScalingPolicy struct {
 // of minAvailable and maxUnavailable, each a number of pods or a percentage of them.
 // +kubebuilder:validation:XValidation:rule="has(self.minAvailable) != has(self.maxUnavailable)",message="spec.disruptionBudget takes exactly one of minAvailable and maxUnavailable"
 type DisruptionBudget struct {
-	// minAvailable is how many pods must stay available through an eviction: fewer than the
-	// app's fewest pods (replica, or autoscaling.minReplicas with autoscaling), a percentage
-	// being rounded up to whole pods, so that a drain can always take one. An app of no
-	// replica has no pod to keep, and is not held to it.
+	// minAvailable is how many pods must stay available: fewer than the app's fewest pods (a
+	// percentage is rounded up), so that a drain can always take one.
 	// +optional
 	// +kubebuilder:validation:XIntOrString
 	// +kubebuilder:validation:MaxLength=8
@@ -131,8 +125,7 @@ type DisruptionBudget struct {
 	// +kubebuilder:validation:XValidation:rule="type(self) == int || !self.matches('^0*100%$')",message="spec.disruptionBudget.minAvailable cannot be 100%: a budget that keeps every pod refuses every eviction, and node drains wait forever; lower it, or set maxUnavailable instead"
 	MinAvailable *intstr.IntOrString `json:"minAvailable,omitempty"`
 
-	// maxUnavailable is how many pods an eviction may leave unavailable: 1 or more, or a
-	// percentage above 0%.
+	// maxUnavailable is how many pods may be unavailable: 1 or more, or above 0%.
 	// +optional
 	// +kubebuilder:validation:XIntOrString
 	// +kubebuilder:validation:MaxLength=8

@@ -30,7 +30,7 @@ type Toleration struct {
 	// +kubebuilder:validation:XValidation:rule="self.matches('^([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$') && self.matches('^([^/]{1,253}/)?[^/]{1,63}$')",message="key must be a label key: an optional DNS subdomain prefix and '/', then at most 63 letters, digits, '-', '_' and '.'"
 	Key string `json:"key,omitempty"`
 
-	// operator is Equal (the taint's value is value; the default) or Exists (any value).
+	// operator is Equal (the default) or Exists (any value).
 	// +optional
 	// +kubebuilder:validation:Enum=Equal;Exists
 	Operator corev1.TolerationOperator `json:"operator,omitempty"`
@@ -39,13 +39,12 @@ type Toleration struct {
 	// +optional
 	Value LabelValue `json:"value,omitempty"`
 
-	// effect of the taint tolerated: NoSchedule, PreferNoSchedule or NoExecute; empty means all.
+	// effect of the taint tolerated; empty, all.
 	// +optional
 	// +kubebuilder:validation:Enum="";NoSchedule;PreferNoSchedule;NoExecute
 	Effect corev1.TaintEffect `json:"effect,omitempty"`
 
-	// tolerationSeconds is how long a pod stays on a node once a NoExecute taint it tolerates
-	// appears; unset, forever.
+	// tolerationSeconds is how long a pod stays once a NoExecute taint appears; unset, forever.
 	// +optional
 	// +kubebuilder:validation:Minimum=0
 	TolerationSeconds *int64 `json:"tolerationSeconds,omitempty"`
@@ -54,21 +53,19 @@ type Toleration struct {
 // TopologySpreadConstraint spreads the app's pods over the domains of a topology key.
 // +kubebuilder:validation:XValidation:rule="!has(self.minDomains) || self.whenUnsatisfiable == 'DoNotSchedule'",message="minDomains goes with whenUnsatisfiable DoNotSchedule only"
 type TopologySpreadConstraint struct {
-	// maxSkew is the most the number of the app's pods may differ between two domains.
+	// maxSkew is the most the app's pods may differ between two domains.
 	// +required
 	// +kubebuilder:validation:Minimum=1
 	MaxSkew int32 `json:"maxSkew"`
 
-	// topologyKey is the node label whose values are the domains, such as
-	// topology.kubernetes.io/zone or kubernetes.io/hostname.
+	// topologyKey is the node label whose values are the domains.
 	// +required
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=317
 	// +kubebuilder:validation:XValidation:rule="self.matches('^([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$') && self.matches('^([^/]{1,253}/)?[^/]{1,63}$')",message="topologyKey must be a label key: an optional DNS subdomain prefix and '/', then at most 63 letters, digits, '-', '_' and '.'"
 	TopologyKey string `json:"topologyKey"`
 
-	// whenUnsatisfiable is DoNotSchedule (a pod waits) or ScheduleAnyway (the skew is a
-	// preference).
+	// whenUnsatisfiable is DoNotSchedule (a pod waits) or ScheduleAnyway.
 	// +required
 	// +kubebuilder:validation:Enum=DoNotSchedule;ScheduleAnyway
 	WhenUnsatisfiable corev1.UnsatisfiableConstraintAction `json:"whenUnsatisfiable"`
@@ -86,8 +83,7 @@ type Affinity struct {
 	// +optional
 	NodeAffinity *NodeAffinity `json:"nodeAffinity,omitempty"`
 
-	// podAntiAffinity keeps the app's pods apart: no two in the same topology domain
-	// (required), or as few as can be (preferred).
+	// podAntiAffinity keeps the app's pods apart over topology domains.
 	// +optional
 	PodAntiAffinity *PodAntiAffinity `json:"podAntiAffinity,omitempty"`
 }
@@ -95,13 +91,11 @@ type Affinity struct {
 // NodeAffinity selects the nodes the pods run on by the nodes' labels.
 // +kubebuilder:validation:MinProperties=1
 type NodeAffinity struct {
-	// requiredDuringSchedulingIgnoredDuringExecution: a pod runs only on a node that matches
-	// one of its terms.
+	// requiredDuringSchedulingIgnoredDuringExecution: a node must match a term.
 	// +optional
 	RequiredDuringSchedulingIgnoredDuringExecution *NodeSelector `json:"requiredDuringSchedulingIgnoredDuringExecution,omitempty"`
 
-	// preferredDuringSchedulingIgnoredDuringExecution: the scheduler favours the nodes that
-	// match these terms, by the sum of their weights.
+	// preferredDuringSchedulingIgnoredDuringExecution: the scheduler favours matching nodes.
 	// +optional
 	// +listType=atomic
 	// +kubebuilder:validation:MaxItems=8
@@ -128,7 +122,7 @@ type NodeSelectorTerm struct {
 	MatchExpressions []NodeSelectorRequirement `json:"matchExpressions"`
 }
 
-// NodeSelectorRequirement is a requirement on one label of a node.
+// NodeSelectorRequirement is a requirement on a node label.
 // +kubebuilder:validation:XValidation:rule="self.operator in ['In', 'NotIn'] ? has(self.values) && size(self.values) > 0 : true",message="operator In and NotIn need values"
 // +kubebuilder:validation:XValidation:rule="self.operator in ['Exists', 'DoesNotExist'] ? !has(self.values) || size(self.values) == 0 : true",message="operator Exists and DoesNotExist take no values"
 // +kubebuilder:validation:XValidation:rule="self.operator in ['Gt', 'Lt'] ? has(self.values) && size(self.values) == 1 && self.values[0].matches('^[0-9]{1,18}$') : true",message="operator Gt and Lt take one value, a whole number (a label value cannot start with a sign)"
@@ -139,20 +133,19 @@ type NodeSelectorRequirement struct {
 	// +kubebuilder:validation:XValidation:rule="self.matches('^([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$') && self.matches('^([^/]{1,253}/)?[^/]{1,63}$')",message="key must be a label key: an optional DNS subdomain prefix and '/', then at most 63 letters, digits, '-', '_' and '.'"
 	Key string `json:"key"`
 
-	// operator relates the label's value to values: In, NotIn, Exists, DoesNotExist, Gt, Lt.
+	// operator relates the label's value to values.
 	// +required
 	// +kubebuilder:validation:Enum=In;NotIn;Exists;DoesNotExist;Gt;Lt
 	Operator corev1.NodeSelectorOperator `json:"operator"`
 
-	// values of the label: one or more for In and NotIn, none for Exists and DoesNotExist,
-	// one whole number for Gt and Lt.
+	// values of the label, for In, NotIn, Gt and Lt.
 	// +optional
 	// +listType=atomic
 	// +kubebuilder:validation:MaxItems=32
 	Values []LabelValue `json:"values,omitempty"`
 }
 
-// PreferredSchedulingTerm is a node selector term with the weight the scheduler gives it.
+// PreferredSchedulingTerm is a weighted node selector term.
 type PreferredSchedulingTerm struct {
 	// weight of the term, from 1 to 100.
 	// +required
@@ -169,32 +162,29 @@ type PreferredSchedulingTerm struct {
 // operator sets its labelSelector.
 // +kubebuilder:validation:MinProperties=1
 type PodAntiAffinity struct {
-	// requiredDuringSchedulingIgnoredDuringExecution: no two of the app's pods in one domain
-	// of each term's topologyKey; a pod that cannot be placed stays Pending.
+	// requiredDuringSchedulingIgnoredDuringExecution: no two of the app's pods in one domain.
 	// +optional
 	// +listType=atomic
 	// +kubebuilder:validation:MaxItems=4
 	RequiredDuringSchedulingIgnoredDuringExecution []PodAffinityTerm `json:"requiredDuringSchedulingIgnoredDuringExecution,omitempty"`
 
-	// preferredDuringSchedulingIgnoredDuringExecution: the scheduler avoids placing the app's
-	// pods together, by the terms' weights.
+	// preferredDuringSchedulingIgnoredDuringExecution: the scheduler keeps them apart by weight.
 	// +optional
 	// +listType=atomic
 	// +kubebuilder:validation:MaxItems=4
 	PreferredDuringSchedulingIgnoredDuringExecution []WeightedPodAffinityTerm `json:"preferredDuringSchedulingIgnoredDuringExecution,omitempty"`
 }
 
-// PodAffinityTerm names the topology domain the app's pods are kept apart in.
+// PodAffinityTerm names the domain the app's pods are kept apart in.
 type PodAffinityTerm struct {
-	// topologyKey is the node label whose value is the domain: kubernetes.io/hostname for
-	// nodes, topology.kubernetes.io/zone for zones.
+	// topologyKey is the node label whose value is the domain, such as kubernetes.io/hostname.
 	// +required
 	// +kubebuilder:validation:MaxLength=317
 	// +kubebuilder:validation:XValidation:rule="self.matches('^([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$') && self.matches('^([^/]{1,253}/)?[^/]{1,63}$')",message="topologyKey must be a label key: an optional DNS subdomain prefix and '/', then at most 63 letters, digits, '-', '_' and '.'"
 	TopologyKey string `json:"topologyKey"`
 }
 
-// WeightedPodAffinityTerm is a PodAffinityTerm with the weight the scheduler gives it.
+// WeightedPodAffinityTerm is a weighted PodAffinityTerm.
 type WeightedPodAffinityTerm struct {
 	// weight of the term, from 1 to 100.
 	// +required

@@ -41,8 +41,8 @@ type SecurityContext struct {
 	// +kubebuilder:validation:Maximum=2147483647
 	RunAsGroup *int64 `json:"runAsGroup,omitempty"`
 
-	// allowPrivilegeEscalation lets a process gain more privileges than its parent (setuid
-	// binaries); the restricted standard wants false.
+	// allowPrivilegeEscalation lets a process gain privileges (setuid); the restricted standard
+	// wants false.
 	// +optional
 	AllowPrivilegeEscalation *bool `json:"allowPrivilegeEscalation,omitempty"`
 
@@ -50,9 +50,8 @@ type SecurityContext struct {
 	// +optional
 	ReadOnlyRootFilesystem *bool `json:"readOnlyRootFilesystem,omitempty"`
 
-	// capabilities added to and dropped from the container runtime's default set; the
-	// restricted standard wants ALL dropped. NET_BIND_SERVICE is the one capability that can be
-	// added, as the restricted standard allows (baseline allows a few more, which no app needs).
+	// capabilities to add (NET_BIND_SERVICE alone, as the restricted standard allows) and drop
+	// (it wants ALL).
 	// +optional
 	Capabilities *Capabilities `json:"capabilities,omitempty"`
 
@@ -61,14 +60,14 @@ type SecurityContext struct {
 	SeccompProfile *SeccompProfile `json:"seccompProfile,omitempty"`
 }
 
-// Capability is a Linux capability, named as in capabilities(7) without CAP_, or ALL.
+// Capability is a Linux capability without CAP_, or ALL.
 // +kubebuilder:validation:MaxLength=64
 // +kubebuilder:validation:Pattern=`^[A-Z][A-Z0-9_]*$`
 type Capability string
 
 // Capabilities are Linux capabilities, named as in capabilities(7) without CAP_, or ALL.
 type Capabilities struct {
-	// add are the capabilities added: NET_BIND_SERVICE alone, to listen on a port below 1024.
+	// add are the capabilities added: NET_BIND_SERVICE alone, for ports below 1024.
 	// +optional
 	// +listType=set
 	// +kubebuilder:validation:MaxItems=64
@@ -91,7 +90,7 @@ type SeccompProfile struct {
 	// +kubebuilder:validation:Enum=RuntimeDefault;Localhost
 	Type corev1.SeccompProfileType `json:"type"`
 
-	// localhostProfile is the profile's path, relative to the kubelet's seccomp directory.
+	// localhostProfile is the profile's path in the kubelet's seccomp directory.
 	// +optional
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=4096

@@ -25,8 +25,7 @@ package v1
 type AffinityApplyConfiguration struct {
 	// nodeAffinity keeps the pods to nodes, or prefers some, by the nodes' labels.
 	NodeAffinity *NodeAffinityApplyConfiguration `json:"nodeAffinity,omitempty"`
-	// podAntiAffinity keeps the app's pods apart: no two in the same topology domain
-	// (required), or as few as can be (preferred).
+	// podAntiAffinity keeps the app's pods apart over topology domains.
 	PodAntiAffinity *PodAntiAffinityApplyConfiguration `json:"podAntiAffinity,omitempty"`
 }
 

@@ -27,14 +27,13 @@ type AutoscalingApplyConfiguration struct {
 	MinReplicas *int32 `json:"minReplicas,omitempty"`
 	// maxReplicas is the most pods the autoscaler runs.
 	MaxReplicas *int32 `json:"maxReplicas,omitempty"`
-	// targetCPUUtilizationPercentage is the pods' average CPU use the autoscaler aims at, as
-	// a percentage of their CPU request, which must be set and above 0.
+	// targetCPUUtilizationPercentage is the average CPU use aimed at, as a percentage of the
+	// CPU request.
 	TargetCPUUtilizationPercentage *int32 `json:"targetCPUUtilizationPercentage,omitempty"`
-	// targetMemoryUtilizationPercentage is the pods' average memory use the autoscaler aims
-	// at, as a percentage of their memory request, which must be set and above 0.
+	// targetMemoryUtilizationPercentage is the average memory use aimed at, as a percentage of
+	// the memory request.
 	TargetMemoryUtilizationPercentage *int32 `json:"targetMemoryUtilizationPercentage,omitempty"`
-	// behavior is how fast the autoscaler scales down and up, such as a scale-down
-	// stabilization window; unset, the autoscaler's defaults.
+	// behavior is how fast the autoscaler scales down and up; unset, its defaults.
 	Behavior *AutoscalingBehaviorApplyConfiguration `json:"behavior,omitempty"`
 }
 

@@ -24,11 +24,9 @@ package v1
 // AutoscalingBehavior is how fast the autoscaler scales down and up: a curated part of a
 // HorizontalPodAutoscaler's behavior.
 type AutoscalingBehaviorApplyConfiguration struct {
-	// scaleDown bounds scaling down; unset, the autoscaler's own (a 300-second window, any
-	// number of pods).
+	// scaleDown bounds scaling down; unset, the autoscaler's own.
 	ScaleDown *ScalingRulesApplyConfiguration `json:"scaleDown,omitempty"`
-	// scaleUp bounds scaling up; unset, the autoscaler's own (no window, at most doubling or 4
-	// pods every 15 seconds).
+	// scaleUp bounds scaling up; unset, the autoscaler's own.
 	ScaleUp *ScalingRulesApplyConfiguration `json:"scaleUp,omitempty"`
 }
 

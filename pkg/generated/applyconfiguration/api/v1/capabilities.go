@@ -27,7 +27,7 @@ import (
 //
 // Capabilities are Linux capabilities, named as in capabilities(7) without CAP_, or ALL.
 type CapabilitiesApplyConfiguration struct {
-	// add are the capabilities added: NET_BIND_SERVICE alone, to listen on a port below 1024.
+	// add are the capabilities added: NET_BIND_SERVICE alone, for ports below 1024.
 	Add []apiv1.Capability `json:"add,omitempty"`
 	// drop are the capabilities dropped.
 	Drop []apiv1.Capability `json:"drop,omitempty"`

@@ -29,8 +29,7 @@ import (
 type ConfigMapVolumeSourceApplyConfiguration struct {
 	// name of the ConfigMap.
 	Name *apiv1.ObjectName `json:"name,omitempty"`
-	// items choose the keys and the files they become; empty means every key, as a file of
-	// its name.
+	// items choose the keys and their files; empty, every key, as a file of its name.
 	Items []KeyToPathApplyConfiguration `json:"items,omitempty"`
 	// defaultMode of the files, 0 to 0777 (octal); default 0644.
 	DefaultMode *int32 `json:"defaultMode,omitempty"`

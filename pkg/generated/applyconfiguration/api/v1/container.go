@@ -21,10 +21,9 @@ package v1
 // ContainerApplyConfiguration represents a declarative configuration of the Container type for use
 // with apply.
 //
-// Container is an init container of the pods: the fields of the app's container that a
-// helper container needs, each checked by the API server as a pod's are.
+// Container is an init container: the app container's fields that a helper needs.
 type ContainerApplyConfiguration struct {
-	// name of the container: a DNS label, unique among the pod's containers, not app.
+	// name of the container, unique in the pod and not app.
 	Name *string `json:"name,omitempty"`
 	// image is the container image to run.
 	Image *string `json:"image,omitempty"`
@@ -36,14 +35,11 @@ type ContainerApplyConfiguration struct {
 	Env []EnvVarApplyConfiguration `json:"env,omitempty"`
 	// envFrom sets a variable for each key of a ConfigMap or Secret, before env, which wins.
 	EnvFrom []EnvFromSourceApplyConfiguration `json:"envFrom,omitempty"`
-	// resources are the compute resources of the container: cpu, memory and
-	// ephemeral-storage.
+	// resources of the container: cpu, memory and ephemeral-storage.
 	Resources *ContainerResourcesApplyConfiguration `json:"resources,omitempty"`
-	// securityContext is the container's, as the app's container's; in a namespace that
-	// enforces the restricted Pod Security Standard, what it leaves unset gets the standard's
-	// values.
+	// securityContext is the container's, defaulted as the app's container's is.
 	SecurityContext *SecurityContextApplyConfiguration `json:"securityContext,omitempty"`
-	// volumeMounts mount volumes of spec.volumes into the container, each at its own path.
+	// volumeMounts mount volumes of spec.volumes, each at its own path.
 	VolumeMounts []VolumeMountApplyConfiguration `json:"volumeMounts,omitempty"`
 }
 

@@ -28,19 +28,15 @@ import (
 //
 // DemoApplicationPort is one port of the application's Service.
 type DemoApplicationPortApplyConfiguration struct {
-	// name of the port; required when there is more than one port. It names the container's
-	// port too, so it is an IANA service name: at most 15 lowercase letters, digits and single
-	// hyphens, with at least one letter.
+	// name of the port, required with more than one; it names the container's port too.
 	Name *string `json:"name,omitempty"`
 	// protocol of the port: TCP, UDP or SCTP.
 	Protocol *corev1.Protocol `json:"protocol,omitempty"`
 	// port the Service listens on.
 	Port *int32 `json:"port,omitempty"`
-	// targetPort is the container port traffic goes to, a number or a port name; it
-	// defaults to port.
+	// targetPort is the container port traffic goes to; default port.
 	TargetPort *intstr.IntOrString `json:"targetPort,omitempty"`
-	// nodePort exposes the port on every node; setting it on any port makes the Service
-	// a NodePort Service.
+	// nodePort exposes the port on every node, and makes the Service a NodePort one.
 	NodePort *int32 `json:"nodePort,omitempty"`
 }
 

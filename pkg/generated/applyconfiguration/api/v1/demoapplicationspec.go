@@ -31,28 +31,22 @@ import (
 type DemoApplicationSpecApplyConfiguration struct {
 	// image is the container image to run, for example nginx:1.27.
 	Image *string `json:"image,omitempty"`
-	// replica is the number of pods to run. It is the DemoApplication's scale subresource:
-	// kubectl scale, a HorizontalPodAutoscaler or a KEDA ScaledObject may set it, except while
-	// spec.autoscaling is set.
+	// replica is the number of pods, and the scale subresource: kubectl scale or an autoscaler
+	// may set it, except while spec.autoscaling is set.
 	Replica *int32 `json:"replica,omitempty"`
-	// ports are exposed by the application's Service. The Service is of type NodePort when
-	// any port sets a nodePort, ClusterIP otherwise. Each is a port of the container too, of its
-	// targetPort's number and name (else its own): ports that target one container port (number
-	// and protocol) give it one name.
+	// ports are exposed by the application's Service, and are container ports too, numbered and
+	// named by their targetPort (else their own).
 	Ports []DemoApplicationPortApplyConfiguration `json:"ports,omitempty"`
-	// service sets the type and annotations of the app's Service: a LoadBalancer, or the
-	// annotations a cloud's load balancer reads. Unset, the Service is a NodePort Service
-	// when any port sets a nodePort, ClusterIP otherwise.
+	// service sets the type and annotations of the app's Service, such as a LoadBalancer's.
 	Service *ServiceSettingsApplyConfiguration `json:"service,omitempty"`
 	// env lists environment variables set in the application's container.
 	Env []EnvVarApplyConfiguration `json:"env,omitempty"`
 	// resources are the compute resources of the application's container.
 	Resources *ResourceRequirementsApplyConfiguration `json:"resources,omitempty"`
-	// imagePullPolicy is when the kubelet pulls the image: Always, IfNotPresent or Never.
-	// Unset, Kubernetes decides: Always for a :latest or untagged image, IfNotPresent otherwise.
+	// imagePullPolicy is when the kubelet pulls the image; unset, Always for a :latest or
+	// untagged image, IfNotPresent otherwise.
 	ImagePullPolicy *corev1.PullPolicy `json:"imagePullPolicy,omitempty"`
-	// imagePullSecrets name the Secrets (of type kubernetes.io/dockerconfigjson) in the app's
-	// namespace that hold the credentials of a private registry.
+	// imagePullSecrets name kubernetes.io/dockerconfigjson Secrets with registry credentials.
 	ImagePullSecrets []LocalObjectReferenceApplyConfiguration `json:"imagePullSecrets,omitempty"`
 	// command replaces the image's entrypoint; $(VAR) names a variable of env.
 	Command []string `json:"command,omitempty"`
@@ -61,131 +55,87 @@ type DemoApplicationSpecApplyConfiguration struct {
 	// envFrom sets a variable for each key of a ConfigMap or Secret, before env, which wins.
 	EnvFrom []EnvFromSourceApplyConfiguration `json:"envFrom,omitempty"`
 	// rolloutOnConfigChange rolls the pods when a ConfigMap or Secret they read changes, by a
-	// hash of what they read in the pod template's paas.cmft.com/config-hash annotation: Env
-	// (the default) for those read through env (valueFrom) and envFrom of every container, which
-	// a running container never sees change; All for those mounted as volumes too, whose files
-	// the kubelet updates in place (for an app that reads them only at start); None for none.
-	// The hash covers only the keys read (every key for envFrom and a volume without items); a
-	// missing ConfigMap or Secret that is not optional is reported in status, and the pods are
-	// not rolled until it exists.
+	// hash of only the keys read, in the paas.cmft.com/config-hash pod annotation: Env (default)
+	// for those read by env and envFrom, All for volumes too, None for none. A missing one that
+	// is not optional is reported in status, and holds the roll until it exists.
 	RolloutOnConfigChange *apiv1.ConfigRollout `json:"rolloutOnConfigChange,omitempty"`
-	// serviceAccountName is the ServiceAccount the pods run as, in the app's namespace; empty
-	// means the namespace's default.
+	// serviceAccountName is the pods' ServiceAccount; empty, the namespace's default.
 	ServiceAccountName *apiv1.ObjectName `json:"serviceAccountName,omitempty"`
 	// automountServiceAccountToken mounts the ServiceAccount's token in the pods; unset, the
-	// ServiceAccount decides. An app that does not call the Kubernetes API should set false.
+	// ServiceAccount decides.
 	AutomountServiceAccountToken *bool `json:"automountServiceAccountToken,omitempty"`
-	// podLabels are added to the pods' labels. They cannot set the labels the operator selects
-	// the pods by (app.kubernetes.io/name, paas.cmft.com/demoapplication) or marks its objects
-	// with (app.kubernetes.io/managed-by).
+	// podLabels are added to the pods' labels, except those the operator sets.
 	PodLabels map[string]apiv1.LabelValue `json:"podLabels,omitempty"`
-	// podAnnotations are added to the pods' annotations. They cannot set the AppArmor and
-	// seccomp annotations (container.apparmor.security.beta.kubernetes.io/*,
-	// seccomp.security.alpha.kubernetes.io/*): a pod author's Pod Security level decides those.
+	// podAnnotations are added to the pods' annotations, except AppArmor and seccomp ones.
 	PodAnnotations map[string]string `json:"podAnnotations,omitempty"`
 	// nodeSelector keeps the pods to nodes carrying all these labels.
 	NodeSelector map[string]apiv1.LabelValue `json:"nodeSelector,omitempty"`
-	// tolerations let the pods run on nodes with matching taints. Each names the taint's key:
-	// none tolerates every taint, and the control plane's taints
-	// (node-role.kubernetes.io/control-plane, node-role.kubernetes.io/master) are refused, so
-	// that an app never runs beside the API server.
+	// tolerations let the pods run on nodes with matching taints, other than the control
+	// plane's, so that an app never runs beside the API server.
 	Tolerations []TolerationApplyConfiguration `json:"tolerations,omitempty"`
-	// priorityClassName names the PriorityClass of the pods: how they rank when the scheduler
-	// must preempt, and when a node under pressure evicts. Unset, the cluster's default.
-	// The system- classes are the cluster's own components'.
+	// priorityClassName names the pods' PriorityClass, which ranks them for preemption and
+	// eviction; unset, the cluster's default.
 	PriorityClassName *apiv1.ObjectName `json:"priorityClassName,omitempty"`
-	// topologySpreadConstraints spread the app's pods over nodes, zones or any topology
-	// domain: each selects the app's own pods.
+	// topologySpreadConstraints spread the app's pods over nodes, zones or other domains.
 	TopologySpreadConstraints []TopologySpreadConstraintApplyConfiguration `json:"topologySpreadConstraints,omitempty"`
-	// strategy is how a rollout replaces the old pods by new ones: RollingUpdate (the
-	// default), a few at a time, or Recreate, all of them stopped before any new one starts.
+	// strategy is how a rollout replaces the pods: RollingUpdate (the default) or Recreate.
 	Strategy *DeploymentStrategyApplyConfiguration `json:"strategy,omitempty"`
-	// minReadySeconds is how long a new pod must be ready, without a container crashing, to
-	// count as available: less than the Deployment's progress deadline (600 seconds), past
-	// which a rollout counts as stuck.
+	// minReadySeconds is how long a new pod must be ready to count as available: less than
+	// 600, the Deployment's progress deadline.
 	MinReadySeconds *int32 `json:"minReadySeconds,omitempty"`
-	// revisionHistoryLimit is how many old ReplicaSets the Deployment keeps to roll back to;
-	// unset, 10.
+	// revisionHistoryLimit is how many old ReplicaSets are kept; unset, 10.
 	RevisionHistoryLimit *int32 `json:"revisionHistoryLimit,omitempty"`
-	// disruptionBudget bounds how many of the app's pods a voluntary disruption (a node
-	// drain, a cluster upgrade: the eviction API) may take down at once, by a
-	// PodDisruptionBudget of the app's name. Unset, an app of more than one replica (with
-	// autoscaling, a minReplicas above one) gets one of maxUnavailable 1, and a single
-	// replica none: a budget on one pod would refuse every drain. A pod that is not ready
-	// can always be evicted. A budget set here stays at any replica count; removing it
-	// brings back the default, which the operator deletes once the app is down to one pod.
-	// A budget must let at least one pod go, or node drains would wait forever: no
-	// maxUnavailable of 0, and a minAvailable below the app's fewest pods.
+	// disruptionBudget bounds how many of the app's pods a node drain may evict at once, by a
+	// PodDisruptionBudget of the app's name. Unset, an app of more than one pod gets
+	// maxUnavailable 1, and one of one pod none, which would block every drain. A budget set
+	// here stays at any replica count, and must let at least one pod go.
 	DisruptionBudget *DisruptionBudgetApplyConfiguration `json:"disruptionBudget,omitempty"`
-	// terminationGracePeriodSeconds is how long a stopping pod has, its preStop pause
-	// included, between the start of its termination and being killed; unset, 30.
+	// terminationGracePeriodSeconds is how long a stopping pod has, preStop included, before
+	// it is killed; unset, 30.
 	TerminationGracePeriodSeconds *int64 `json:"terminationGracePeriodSeconds,omitempty"`
-	// affinity attracts the pods to nodes (nodeAffinity) and keeps the app's pods apart from
-	// each other (podAntiAffinity) over nodes, zones or any topology domain.
+	// affinity attracts the pods to nodes and keeps the app's pods apart.
 	Affinity *AffinityApplyConfiguration `json:"affinity,omitempty"`
-	// ingress exposes the app's Service over HTTP through an Ingress of the app's name,
-	// served by the cluster's Ingress controller. Removing it deletes the Ingress.
+	// ingress exposes the app's Service by an Ingress of the app's name; removing it deletes it.
 	Ingress *IngressApplyConfiguration `json:"ingress,omitempty"`
-	// httpRoute exposes the app's Service through a Gateway API HTTPRoute of the app's name,
-	// attached to the Gateways it names: the alternative to ingress, which it cannot be set
-	// with. It needs the Gateway API's CRDs in the cluster when the operator starts. Removing
-	// it deletes the HTTPRoute.
+	// httpRoute exposes the app's Service by a Gateway API HTTPRoute of the app's name, in place
+	// of ingress; it needs the Gateway API CRDs when the operator starts. Removing it deletes it.
 	HTTPRoute *HTTPRouteApplyConfiguration `json:"httpRoute,omitempty"`
-	// networkPolicy limits who may reach the app's pods, by a NetworkPolicy of the app's name:
-	// once enabled, the pods take connections to their ports only from the peers it names,
-	// and none else. It needs a network plugin that enforces NetworkPolicies; without one the
-	// policy is kept but nothing applies it. Off by default; turning it off deletes the policy.
+	// networkPolicy, once enabled, lets only the peers it names reach the app's pods, by a
+	// NetworkPolicy of the app's name (which needs a network plugin that enforces it).
 	NetworkPolicy *NetworkPolicyApplyConfiguration `json:"networkPolicy,omitempty"`
-	// autoscaling scales the pods between minReplicas and maxReplicas with their CPU or
-	// memory use, by a HorizontalPodAutoscaler of the app's name. While it is set, replica is
-	// not applied and cannot change: the autoscaler owns the Deployment's replicas. Removing
-	// it deletes the autoscaler and applies replica again.
+	// autoscaling scales the pods with their CPU or memory use, by a HorizontalPodAutoscaler
+	// of the app's name, which owns the replicas while it is set: replica is not applied and
+	// cannot change. Removing it deletes the autoscaler.
 	Autoscaling *AutoscalingApplyConfiguration `json:"autoscaling,omitempty"`
-	// volumes the pods can mount: ConfigMaps, Secrets, scratch space and existing
-	// PersistentVolumeClaims.
+	// volumes the pods can mount: ConfigMaps, Secrets, emptyDirs and existing claims.
 	Volumes []VolumeApplyConfiguration `json:"volumes,omitempty"`
 	// volumeMounts mount volumes into the container, each at its own path.
 	VolumeMounts []VolumeMountApplyConfiguration `json:"volumeMounts,omitempty"`
-	// readinessProbe tells when a pod may take traffic: until it succeeds, the Services send
-	// the pod none, and a rollout waits for it.
+	// readinessProbe tells when a pod may take traffic; a rollout waits for it.
 	ReadinessProbe *ProbeApplyConfiguration `json:"readinessProbe,omitempty"`
-	// livenessProbe tells when the container must be restarted: it is, after failureThreshold
-	// failures in a row.
+	// livenessProbe tells when the container must be restarted.
 	LivenessProbe *ProbeApplyConfiguration `json:"livenessProbe,omitempty"`
-	// startupProbe holds the other probes back until it succeeds, for an app slow to start.
+	// startupProbe holds the other probes back until it succeeds.
 	StartupProbe *ProbeApplyConfiguration `json:"startupProbe,omitempty"`
 	// lifecycle holds what the container does before it is stopped. Unset, an app with ports
-	// pauses 5 seconds (at most terminationGracePeriodSeconds less one) before its container
-	// gets SIGTERM: the Services' endpoints and the Ingress controller stop sending it
-	// requests meanwhile, so that none is lost in a rollout or a scale-down. The pause is the
-	// kubelet's sleep action: it needs no shell in the image.
+	// pauses 5 seconds (at most terminationGracePeriodSeconds less one) before SIGTERM, by the
+	// kubelet's sleep action, so that no request is lost as its endpoints go.
 	Lifecycle *LifecycleApplyConfiguration `json:"lifecycle,omitempty"`
-	// securityContext is the container's: the user and group it runs as, whether it may gain
-	// privileges, its capabilities, its seccomp profile, a read-only root filesystem. In a
-	// namespace that enforces the restricted Pod Security Standard, what it and
-	// podSecurityContext leave unset gets the standard's values (no privilege escalation, every
-	// capability dropped, runAsNonRoot, the RuntimeDefault seccomp profile), so that the pods
-	// are admitted; elsewhere, unset fields stay unset. The restricted sample
-	// (config/samples/paas_v1_demoapplication_restricted.yaml) sets them all itself. Its fields
-	// override podSecurityContext's one by one: runAsNonRoot cannot meet a runAsUser 0 of either.
+	// securityContext is the container's; its fields override podSecurityContext's. Where the
+	// restricted Pod Security Standard is enforced, what both leave unset gets its values, so
+	// that the pods are admitted; elsewhere it stays unset.
 	SecurityContext *SecurityContextApplyConfiguration `json:"securityContext,omitempty"`
-	// podSecurityContext is the pod's: the user, group and filesystem group of every
-	// container, and its seccomp profile.
+	// podSecurityContext is the pod's, for every container.
 	PodSecurityContext *PodSecurityContextApplyConfiguration `json:"podSecurityContext,omitempty"`
-	// initContainers run one after the other, each to completion, after the sidecars have
-	// started and before the app's container starts: database migrations (which may use a
-	// sidecar, a database proxy), a wait for a dependency. A failing one is restarted, and
-	// keeps the pod from starting. Their names are unique among the pod's containers, and none
-	// is app. They get the pod's security defaults as the app's container does.
+	// initContainers run in order, each to completion, after the sidecars start and before
+	// the app's container: a migration, a wait for a dependency. A failing one is restarted and
+	// holds the pod back; they get the security defaults the app's container gets.
 	InitContainers []ContainerApplyConfiguration `json:"initContainers,omitempty"`
-	// sidecars run beside the app's container for the pod's whole life (a database proxy, a
-	// log shipper): native sidecars, init containers with restartPolicy Always (Kubernetes
-	// 1.29 and later), started first, before the initContainers (which can use them) and the
-	// app's container, and stopped after it. A sidecar's readinessProbe counts in the pod's
-	// readiness. Their names are unique among the pod's containers, and none is app.
+	// sidecars run beside the app's container for the pod's whole life (a proxy, a log
+	// shipper): native sidecars (Kubernetes 1.29 and later), started before the initContainers
+	// and stopped last. Their readinessProbe counts in the pod's.
 	Sidecars []SidecarApplyConfiguration `json:"sidecars,omitempty"`
-	// podServices gives each pod of the application a Service of its own, so that a client
-	// can reach one chosen pod. Off unless enabled.
+	// podServices gives each pod a Service of its own, to reach one chosen pod.
 	PodServices *PodServicesApplyConfiguration `json:"podServices,omitempty"`
 }
 

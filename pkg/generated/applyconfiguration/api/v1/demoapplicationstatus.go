@@ -29,34 +29,26 @@ import (
 // every reconcile, failed or not; it is never read back as input. What a reconcile could not
 // observe stays as the previous one wrote it.
 type DemoApplicationStatusApplyConfiguration struct {
-	// observedGeneration is the generation of the spec the conditions describe: behind
-	// metadata.generation until the operator has acted on a change; Ready, Reconciling and
-	// Stalled then say whether it is in place.
+	// observedGeneration is the generation of the spec the conditions describe.
 	ObservedGeneration *int64 `json:"observedGeneration,omitempty"`
-	// desiredReplicas is the number of pods the Deployment asks for: spec.replica, or what the
-	// autoscaler set when spec.autoscaling owns the replicas.
+	// desiredReplicas is the number of pods the Deployment asks for.
 	DesiredReplicas *int32 `json:"desiredReplicas,omitempty"`
 	// replicas is the number of pods the Deployment runs.
 	Replicas *int32 `json:"replicas,omitempty"`
-	// selector selects the app's pods, as a label query: the scale subresource's selector, by
-	// which an autoscaler reads their metrics.
+	// selector selects the app's pods, for the scale subresource.
 	Selector *string `json:"selector,omitempty"`
 	// readyReplicas is the number of pods that are ready.
 	ReadyReplicas *int32 `json:"readyReplicas,omitempty"`
-	// availableReplicas is the number of pods ready for at least the Deployment's minReadySeconds.
+	// availableReplicas is the number of pods ready for minReadySeconds.
 	AvailableReplicas *int32 `json:"availableReplicas,omitempty"`
-	// podServices is the number of per-pod Services in place, each selecting a pod that
-	// carries its pod-name label.
+	// podServices is the number of per-pod Services in place.
 	PodServices *int32 `json:"podServices,omitempty"`
-	// url is where the app answers: with spec.ingress, the Ingress's first host that is not a
-	// wildcard, https when it has a TLS certificate; with spec.httpRoute, http:// and the
-	// HTTPRoute's first hostname that is not a wildcard, then its first path; empty when
-	// neither names such a host.
+	// url is where the app answers: the first host of the Ingress (https with TLS) or of the
+	// HTTPRoute (with its first path) that is not a wildcard; empty without one.
 	URL *string `json:"url,omitempty"`
-	// conditions are Available, Progressing and Degraded, which follow the Deployment and its
-	// pods (Degraded's reason says why pods are missing or failing, in the cluster's words),
-	// and Ready, Reconciling and Stalled, which sum them up as kstatus (Flux, kubectl wait)
-	// and Argo CD's health check read.
+	// conditions: Available, Progressing and Degraded (whose reason says why pods are missing)
+	// follow the Deployment and its pods; Ready, Reconciling and Stalled sum them up, for
+	// kstatus and Argo CD.
 	Conditions []metav1.ConditionApplyConfiguration `json:"conditions,omitempty"`
 }
 

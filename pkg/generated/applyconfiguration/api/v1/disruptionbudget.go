@@ -28,13 +28,10 @@ import (
 // DisruptionBudget bounds the app's pods a voluntary disruption may take down: exactly one
 // of minAvailable and maxUnavailable, each a number of pods or a percentage of them.
 type DisruptionBudgetApplyConfiguration struct {
-	// minAvailable is how many pods must stay available through an eviction: fewer than the
-	// app's fewest pods (replica, or autoscaling.minReplicas with autoscaling), a percentage
-	// being rounded up to whole pods, so that a drain can always take one. An app of no
-	// replica has no pod to keep, and is not held to it.
+	// minAvailable is how many pods must stay available: fewer than the app's fewest pods (a
+	// percentage is rounded up), so that a drain can always take one.
 	MinAvailable *intstr.IntOrString `json:"minAvailable,omitempty"`
-	// maxUnavailable is how many pods an eviction may leave unavailable: 1 or more, or a
-	// percentage above 0%.
+	// maxUnavailable is how many pods may be unavailable: 1 or more, or above 0%.
 	MaxUnavailable *intstr.IntOrString `json:"maxUnavailable,omitempty"`
 }
 

@@ -21,9 +21,9 @@ package v1
 // EnvFromSourceApplyConfiguration represents a declarative configuration of the EnvFromSource type for use
 // with apply.
 //
-// EnvFromSource sets a variable for each key of a ConfigMap or a Secret: exactly one of them.
+// EnvFromSource sets a variable for each key of a ConfigMap or Secret.
 type EnvFromSourceApplyConfiguration struct {
-	// prefix is put before every key's name; the result must be a valid variable name.
+	// prefix is put before every key's name.
 	Prefix *string `json:"prefix,omitempty"`
 	// configMapRef names the ConfigMap.
 	ConfigMapRef *OptionalObjectReferenceApplyConfiguration `json:"configMapRef,omitempty"`

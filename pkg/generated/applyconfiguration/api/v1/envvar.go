@@ -21,17 +21,13 @@ package v1
 // EnvVarApplyConfiguration represents a declarative configuration of the EnvVar type for use
 // with apply.
 //
-// EnvVar is an environment variable of the application's container: the fields of a pod's
-// that a DemoApplication's container can use, each checked by the API server as a pod's are.
+// EnvVar is an environment variable of a container.
 type EnvVarApplyConfiguration struct {
-	// name of the variable: letters, digits, '_', '-' and '.', not starting with a digit (the
-	// rule of every Kubernetes the operator supports).
+	// name of the variable: letters, digits, '_', '-' and '.', not starting with a digit.
 	Name *string `json:"name,omitempty"`
-	// value of the variable. $(VAR) names a variable defined before it, and is replaced by its
-	// value; $$(VAR) escapes it.
+	// value of the variable; $(VAR) is an earlier variable's value, $$(VAR) escapes it.
 	Value *string `json:"value,omitempty"`
-	// valueFrom takes the value from a field of the pod, a resource of the container, or a key
-	// of a ConfigMap or a Secret.
+	// valueFrom takes the value from a pod field, a resource, or a ConfigMap or Secret key.
 	ValueFrom *EnvVarSourceApplyConfiguration `json:"valueFrom,omitempty"`
 }
 

@@ -27,7 +27,7 @@ type GatewayReferenceApplyConfiguration struct {
 	Name *string `json:"name,omitempty"`
 	// namespace of the Gateway; unset, the app's.
 	Namespace *string `json:"namespace,omitempty"`
-	// sectionName names one listener of the Gateway; unset, every listener that takes the route.
+	// sectionName names one listener of the Gateway; unset, every one.
 	SectionName *string `json:"sectionName,omitempty"`
 }
 

@@ -25,7 +25,7 @@ package v1
 type GRPCActionApplyConfiguration struct {
 	// port of the container.
 	Port *int32 `json:"port,omitempty"`
-	// service is the name the health service is asked about; empty means the server as a whole.
+	// service is the name asked about; empty, the whole server.
 	Service *string `json:"service,omitempty"`
 }
 

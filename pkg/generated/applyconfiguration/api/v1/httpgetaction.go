@@ -30,9 +30,9 @@ import (
 type HTTPGetActionApplyConfiguration struct {
 	// path of the request; default /.
 	Path *string `json:"path,omitempty"`
-	// port of the container, a number or the name of one of its ports.
+	// port of the container, by number or name.
 	Port *intstr.IntOrString `json:"port,omitempty"`
-	// scheme is HTTP or HTTPS (whose certificate is not verified); default HTTP.
+	// scheme is HTTP (the default) or HTTPS, unverified.
 	Scheme *corev1.URIScheme `json:"scheme,omitempty"`
 	// httpHeaders are added to the request.
 	HTTPHeaders []HTTPHeaderApplyConfiguration `json:"httpHeaders,omitempty"`

@@ -21,7 +21,7 @@ package v1
 // HTTPHeaderApplyConfiguration represents a declarative configuration of the HTTPHeader type for use
 // with apply.
 //
-// HTTPHeader is a header of a probe's request.
+// HTTPHeader is a request header.
 type HTTPHeaderApplyConfiguration struct {
 	// name of the header.
 	Name *string `json:"name,omitempty"`

@@ -24,15 +24,11 @@ package v1
 // HTTPRoute routes HTTP requests for the app's hostnames and paths, as received by the
 // Gateways it attaches to, to its Service.
 type HTTPRouteApplyConfiguration struct {
-	// parentRefs are the Gateways, and optionally their listeners, the route attaches to. A
-	// Gateway of another namespace takes the route only if its listeners' allowedRoutes admit
-	// the app's namespace.
+	// parentRefs are the Gateways, and optionally listeners, the route attaches to.
 	ParentRefs []GatewayReferenceApplyConfiguration `json:"parentRefs,omitempty"`
-	// hostnames the route answers for (a DNS name, or a wildcard *.example.com); empty, every
-	// hostname the Gateway's listeners take.
+	// hostnames the route answers for (a DNS name, or *.example.com); empty, the listeners'.
 	Hostnames []string `json:"hostnames,omitempty"`
-	// paths routed to the app's Service; unset, "/" and everything under it, to the first TCP
-	// port of spec.ports.
+	// paths routed to the app's Service; unset, "/" to the first TCP port.
 	Paths []HTTPRoutePathApplyConfiguration `json:"paths,omitempty"`
 }
 

@@ -29,9 +29,9 @@ import (
 type HTTPRoutePathApplyConfiguration struct {
 	// path is the URL path, absolute.
 	Path *string `json:"path,omitempty"`
-	// type is how the path matches: PathPrefix (by path segments; the default) or Exact.
+	// type is how the path matches: PathPrefix (by segments; the default) or Exact.
 	Type *string `json:"type,omitempty"`
-	// port of spec.ports the path goes to, by name or number; unset, the first TCP port.
+	// port of spec.ports the path goes to; unset, the first TCP port.
 	Port *intstr.IntOrString `json:"port,omitempty"`
 }
 

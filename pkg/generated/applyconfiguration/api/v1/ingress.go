@@ -27,20 +27,15 @@ import (
 //
 // Ingress routes HTTP requests for the app's hosts and paths to its Service.
 type IngressApplyConfiguration struct {
-	// className names the IngressClass, the controller that serves the Ingress; empty, the
-	// cluster's default class.
+	// className names the IngressClass; empty, the cluster's default.
 	ClassName *apiv1.ObjectName `json:"className,omitempty"`
-	// hosts the Ingress answers for (a DNS name, or a wildcard *.example.com); empty, every
-	// host.
+	// hosts the Ingress answers for (a DNS name, or *.example.com); empty, every host.
 	Hosts []string `json:"hosts,omitempty"`
-	// paths routed to the app's Service, on every host; unset, "/" and everything under it,
-	// to the first TCP port of spec.ports.
+	// paths routed to the app's Service on every host; unset, "/" to the first TCP port.
 	Paths []IngressPathApplyConfiguration `json:"paths,omitempty"`
-	// tlsSecretName names the Secret (of type kubernetes.io/tls) in the app's namespace that
-	// holds the certificate for the hosts; unset, the Ingress serves plain HTTP. It needs
-	// hosts: an Ingress controller serves a certificate for the hosts named with it.
+	// tlsSecretName names the kubernetes.io/tls Secret with the hosts' certificate; unset, HTTP.
 	TLSSecretName *apiv1.ObjectName `json:"tlsSecretName,omitempty"`
-	// annotations of the Ingress, which many Ingress controllers read as their settings.
+	// annotations of the Ingress, which Ingress controllers read as settings.
 	Annotations map[string]string `json:"annotations,omitempty"`
 }
 

@@ -30,10 +30,10 @@ import (
 type IngressPathApplyConfiguration struct {
 	// path is the URL path, absolute.
 	Path *string `json:"path,omitempty"`
-	// pathType is how the path matches: Prefix (by path segments; the default), Exact, or
-	// ImplementationSpecific (as the Ingress controller says).
+	// pathType is how the path matches: Prefix (by segments; the default), Exact, or as the
+	// controller says.
 	PathType *networkingv1.PathType `json:"pathType,omitempty"`
-	// port of spec.ports the path goes to, by name or number; unset, the first TCP port.
+	// port of spec.ports the path goes to; unset, the first TCP port.
 	Port *intstr.IntOrString `json:"port,omitempty"`
 }
 

@@ -29,9 +29,9 @@ import (
 type KeySelectorApplyConfiguration struct {
 	// name of the ConfigMap or Secret.
 	Name *apiv1.ObjectName `json:"name,omitempty"`
-	// key in it: letters, digits, '-', '_' and '.', other than '.' and not starting with '..'.
+	// key in the ConfigMap or Secret.
 	Key *string `json:"key,omitempty"`
-	// optional lets the pod start when the ConfigMap or Secret or its key does not exist.
+	// optional lets the pod start when it or its key is missing.
 	Optional *bool `json:"optional,omitempty"`
 }
 

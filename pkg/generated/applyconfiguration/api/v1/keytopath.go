@@ -21,13 +21,13 @@ package v1
 // KeyToPathApplyConfiguration represents a declarative configuration of the KeyToPath type for use
 // with apply.
 //
-// KeyToPath is a key of a ConfigMap or Secret and the file it becomes.
+// KeyToPath maps a key to a file.
 type KeyToPathApplyConfiguration struct {
 	// key in the ConfigMap or Secret.
 	Key *string `json:"key,omitempty"`
 	// path of the file, relative to the mount, without '..'.
 	Path *string `json:"path,omitempty"`
-	// mode of the file, 0 to 0777 (octal); default the volume's defaultMode.
+	// mode of the file; default the volume's defaultMode.
 	Mode *int32 `json:"mode,omitempty"`
 }
 

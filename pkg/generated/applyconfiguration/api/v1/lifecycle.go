@@ -23,8 +23,7 @@ package v1
 //
 // Lifecycle is what the container does before it is stopped.
 type LifecycleApplyConfiguration struct {
-	// preStop runs before the container gets SIGTERM, within terminationGracePeriodSeconds:
-	// a pause, or a command.
+	// preStop runs before the container gets SIGTERM: a pause, or a command.
 	PreStop *LifecycleHandlerApplyConfiguration `json:"preStop,omitempty"`
 }
 

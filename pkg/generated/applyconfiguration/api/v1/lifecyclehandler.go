@@ -23,9 +23,9 @@ package v1
 //
 // LifecycleHandler is one action of the container's lifecycle: exactly one of its fields.
 type LifecycleHandlerApplyConfiguration struct {
-	// sleep pauses, by the kubelet, without running anything in the container.
+	// sleep pauses, without running anything in the container.
 	Sleep *SleepActionApplyConfiguration `json:"sleep,omitempty"`
-	// exec runs a command in the container (not in a shell: the image must have it).
+	// exec runs a command in the container, not in a shell.
 	Exec *ExecActionApplyConfiguration `json:"exec,omitempty"`
 }
 

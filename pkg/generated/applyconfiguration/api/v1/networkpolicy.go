@@ -28,12 +28,10 @@ type NetworkPolicyApplyConfiguration struct {
 	Enabled *bool `json:"enabled,omitempty"`
 	// sameApp lets the app's own pods reach each other.
 	SameApp *bool `json:"sameApp,omitempty"`
-	// namespaces lets every pod of these namespaces in, by name: the Ingress or Gateway
-	// controller's, the monitoring one's.
+	// namespaces lets in every pod of these namespaces, such as the Ingress controller's.
 	Namespaces []string `json:"namespaces,omitempty"`
-	// from lets in the pods each peer selects: by their namespace's labels, their own, or
-	// both (the pods so labelled in the namespaces so labelled). A peer's podSelector alone
-	// selects pods of the app's namespace.
+	// from lets in the pods each peer selects; a podSelector alone selects in the app's
+	// namespace.
 	From []NetworkPolicyPeerApplyConfiguration `json:"from,omitempty"`
 }
 

@@ -25,7 +25,7 @@ package v1
 type NetworkPolicyPeerApplyConfiguration struct {
 	// namespaceSelector selects namespaces by their labels; empty, every namespace.
 	NamespaceSelector *LabelSelectorApplyConfiguration `json:"namespaceSelector,omitempty"`
-	// podSelector selects pods by their labels; empty, every pod (of the namespaces selected).
+	// podSelector selects pods by their labels; empty, every pod.
 	PodSelector *LabelSelectorApplyConfiguration `json:"podSelector,omitempty"`
 }
 

@@ -23,11 +23,9 @@ package v1
 //
 // NodeAffinity selects the nodes the pods run on by the nodes' labels.
 type NodeAffinityApplyConfiguration struct {
-	// requiredDuringSchedulingIgnoredDuringExecution: a pod runs only on a node that matches
-	// one of its terms.
+	// requiredDuringSchedulingIgnoredDuringExecution: a node must match a term.
 	RequiredDuringSchedulingIgnoredDuringExecution *NodeSelectorApplyConfiguration `json:"requiredDuringSchedulingIgnoredDuringExecution,omitempty"`
-	// preferredDuringSchedulingIgnoredDuringExecution: the scheduler favours the nodes that
-	// match these terms, by the sum of their weights.
+	// preferredDuringSchedulingIgnoredDuringExecution: the scheduler favours matching nodes.
 	PreferredDuringSchedulingIgnoredDuringExecution []PreferredSchedulingTermApplyConfiguration `json:"preferredDuringSchedulingIgnoredDuringExecution,omitempty"`
 }
 

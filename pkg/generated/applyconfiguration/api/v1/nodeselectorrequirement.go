@@ -26,14 +26,13 @@ import (
 // NodeSelectorRequirementApplyConfiguration represents a declarative configuration of the NodeSelectorRequirement type for use
 // with apply.
 //
-// NodeSelectorRequirement is a requirement on one label of a node.
+// NodeSelectorRequirement is a requirement on a node label.
 type NodeSelectorRequirementApplyConfiguration struct {
 	// key is the label's key.
 	Key *string `json:"key,omitempty"`
-	// operator relates the label's value to values: In, NotIn, Exists, DoesNotExist, Gt, Lt.
+	// operator relates the label's value to values.
 	Operator *corev1.NodeSelectorOperator `json:"operator,omitempty"`
-	// values of the label: one or more for In and NotIn, none for Exists and DoesNotExist,
-	// one whole number for Gt and Lt.
+	// values of the label, for In, NotIn, Gt and Lt.
 	Values []apiv1.LabelValue `json:"values,omitempty"`
 }
 

@@ -23,12 +23,9 @@ package v1
 //
 // ObjectFieldSelector selects a field of the pod.
 type ObjectFieldSelectorApplyConfiguration struct {
-	// apiVersion of the fieldPath: v1, the default. (Defaulted here as the API server defaults a
-	// pod's: the operator owns the whole fieldRef, and would otherwise apply it on every pass.)
+	// apiVersion of the fieldPath: v1, the default.
 	APIVersion *string `json:"apiVersion,omitempty"`
-	// fieldPath is metadata.name, metadata.namespace, metadata.uid, metadata.labels['<key>'],
-	// metadata.annotations['<key>'], spec.nodeName, spec.serviceAccountName, status.hostIP,
-	// status.hostIPs, status.podIP or status.podIPs.
+	// fieldPath is the pod's field, such as metadata.name or status.podIP.
 	FieldPath *string `json:"fieldPath,omitempty"`
 }
 

@@ -21,10 +21,9 @@ package v1
 // PodAffinityTermApplyConfiguration represents a declarative configuration of the PodAffinityTerm type for use
 // with apply.
 //
-// PodAffinityTerm names the topology domain the app's pods are kept apart in.
+// PodAffinityTerm names the domain the app's pods are kept apart in.
 type PodAffinityTermApplyConfiguration struct {
-	// topologyKey is the node label whose value is the domain: kubernetes.io/hostname for
-	// nodes, topology.kubernetes.io/zone for zones.
+	// topologyKey is the node label whose value is the domain, such as kubernetes.io/hostname.
 	TopologyKey *string `json:"topologyKey,omitempty"`
 }
 

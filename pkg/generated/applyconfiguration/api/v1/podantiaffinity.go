@@ -24,11 +24,9 @@ package v1
 // PodAntiAffinity keeps the app's own pods apart. Each term selects the app's pods: the
 // operator sets its labelSelector.
 type PodAntiAffinityApplyConfiguration struct {
-	// requiredDuringSchedulingIgnoredDuringExecution: no two of the app's pods in one domain
-	// of each term's topologyKey; a pod that cannot be placed stays Pending.
+	// requiredDuringSchedulingIgnoredDuringExecution: no two of the app's pods in one domain.
 	RequiredDuringSchedulingIgnoredDuringExecution []PodAffinityTermApplyConfiguration `json:"requiredDuringSchedulingIgnoredDuringExecution,omitempty"`
-	// preferredDuringSchedulingIgnoredDuringExecution: the scheduler avoids placing the app's
-	// pods together, by the terms' weights.
+	// preferredDuringSchedulingIgnoredDuringExecution: the scheduler keeps them apart by weight.
 	PreferredDuringSchedulingIgnoredDuringExecution []WeightedPodAffinityTermApplyConfiguration `json:"preferredDuringSchedulingIgnoredDuringExecution,omitempty"`
 }
 

@@ -31,8 +31,7 @@ import (
 type PodServicesApplyConfiguration struct {
 	// enabled turns the per-pod Services on; turning it off deletes them.
 	Enabled *bool `json:"enabled,omitempty"`
-	// type of each per-pod Service: ClusterIP, NodePort (node ports are allocated by the
-	// cluster, never copied from spec.ports, where they would collide) or LoadBalancer.
+	// type of each per-pod Service; node ports are allocated, never copied from spec.ports.
 	Type *corev1.ServiceType `json:"type,omitempty"`
 	// ports names the ports of spec.ports the per-pod Services expose; empty means all.
 	Ports []string `json:"ports,omitempty"`

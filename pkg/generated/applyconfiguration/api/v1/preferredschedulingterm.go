@@ -21,7 +21,7 @@ package v1
 // PreferredSchedulingTermApplyConfiguration represents a declarative configuration of the PreferredSchedulingTerm type for use
 // with apply.
 //
-// PreferredSchedulingTerm is a node selector term with the weight the scheduler gives it.
+// PreferredSchedulingTerm is a weighted node selector term.
 type PreferredSchedulingTermApplyConfiguration struct {
 	// weight of the term, from 1 to 100.
 	Weight *int32 `json:"weight,omitempty"`

@@ -29,18 +29,18 @@ type ProbeApplyConfiguration struct {
 	TCPSocket *TCPSocketActionApplyConfiguration `json:"tcpSocket,omitempty"`
 	// grpc succeeds when the gRPC health service says SERVING.
 	GRPC *GRPCActionApplyConfiguration `json:"grpc,omitempty"`
-	// exec succeeds when a command run in the container exits 0.
+	// exec succeeds when a command exits 0.
 	Exec *ExecActionApplyConfiguration `json:"exec,omitempty"`
-	// initialDelaySeconds is how long after the container starts the first check runs.
+	// initialDelaySeconds is the wait before the first check.
 	InitialDelaySeconds *int32 `json:"initialDelaySeconds,omitempty"`
 	// timeoutSeconds is how long a check may take; default 1.
 	TimeoutSeconds *int32 `json:"timeoutSeconds,omitempty"`
 	// periodSeconds is how often the check runs; default 10.
 	PeriodSeconds *int32 `json:"periodSeconds,omitempty"`
-	// successThreshold is how many successes in a row, after a failure, make it succeed;
-	// default 1, and 1 for liveness and startup probes.
+	// successThreshold is how many successes in a row pass it; default 1, and 1 for liveness
+	// and startup.
 	SuccessThreshold *int32 `json:"successThreshold,omitempty"`
-	// failureThreshold is how many failures in a row make it fail; default 3.
+	// failureThreshold is how many failures in a row fail it; default 3.
 	FailureThreshold *int32 `json:"failureThreshold,omitempty"`
 }
 

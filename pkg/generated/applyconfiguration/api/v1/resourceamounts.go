@@ -31,7 +31,7 @@ type ResourceAmountsApplyConfiguration struct {
 	CPU *resource.Quantity `json:"cpu,omitempty"`
 	// memory, in bytes: 128Mi.
 	Memory *resource.Quantity `json:"memory,omitempty"`
-	// ephemeral-storage, in bytes: the container's writable layer and logs.
+	// ephemeral-storage, in bytes: writable layer and logs.
 	EphemeralStorage *resource.Quantity `json:"ephemeral-storage,omitempty"`
 }
 

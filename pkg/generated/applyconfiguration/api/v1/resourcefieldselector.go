@@ -23,12 +23,11 @@ package v1
 //
 // ResourceFieldSelector selects a limit or request of the application's container.
 type ResourceFieldSelectorApplyConfiguration struct {
-	// containerName is the application's container, app; empty means the same.
+	// containerName is app (the app's container) or empty.
 	ContainerName *string `json:"containerName,omitempty"`
-	// resource is limits.cpu, limits.memory, limits.ephemeral-storage, requests.cpu,
-	// requests.memory or requests.ephemeral-storage.
+	// resource is the limit or request read, such as limits.cpu.
 	Resource *string `json:"resource,omitempty"`
-	// divisor of the value: 1m or 1 for cpu; 1, 1k, 1M, …, 1Ki, 1Mi, … otherwise. Default 1.
+	// divisor of the value; default 1.
 	Divisor *string `json:"divisor,omitempty"`
 }
 

@@ -25,13 +25,13 @@ import (
 // ScalingPolicyApplyConfiguration represents a declarative configuration of the ScalingPolicy type for use
 // with apply.
 //
-// ScalingPolicy bounds the change of replicas over a period.
+// ScalingPolicy bounds the change over a period.
 type ScalingPolicyApplyConfiguration struct {
 	// type is Pods or Percent.
 	Type *v2.HPAScalingPolicyType `json:"type,omitempty"`
-	// value is the number of pods, or percentage, the change may reach.
+	// value is the number of pods, or the percentage, the change may reach.
 	Value *int32 `json:"value,omitempty"`
-	// periodSeconds is the period, at most 1800.
+	// periodSeconds is the period.
 	PeriodSeconds *int32 `json:"periodSeconds,omitempty"`
 }
 

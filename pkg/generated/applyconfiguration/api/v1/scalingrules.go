@@ -27,13 +27,12 @@ import (
 //
 // ScalingRules bound scaling in one direction.
 type ScalingRulesApplyConfiguration struct {
-	// stabilizationWindowSeconds is how far back the autoscaler looks for its recommendations,
-	// taking the safest, so that replicas do not flap: at most one hour.
+	// stabilizationWindowSeconds is how far back the autoscaler looks, so that replicas do not
+	// flap.
 	StabilizationWindowSeconds *int32 `json:"stabilizationWindowSeconds,omitempty"`
-	// selectPolicy chooses among policies: Max (the default, the largest change), Min, or
-	// Disabled (no scaling in this direction).
+	// selectPolicy picks among policies: Max (the default), Min, or Disabled.
 	SelectPolicy *v2.ScalingPolicySelect `json:"selectPolicy,omitempty"`
-	// policies each bound the change over a period: a number of pods, or a percentage of them.
+	// policies each bound the change over a period.
 	Policies []ScalingPolicyApplyConfiguration `json:"policies,omitempty"`
 }
 

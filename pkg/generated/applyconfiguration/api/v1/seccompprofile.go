@@ -30,7 +30,7 @@ import (
 type SeccompProfileApplyConfiguration struct {
 	// type is RuntimeDefault or Localhost.
 	Type *corev1.SeccompProfileType `json:"type,omitempty"`
-	// localhostProfile is the profile's path, relative to the kubelet's seccomp directory.
+	// localhostProfile is the profile's path in the kubelet's seccomp directory.
 	LocalhostProfile *string `json:"localhostProfile,omitempty"`
 }
 

@@ -29,8 +29,7 @@ import (
 type SecretVolumeSourceApplyConfiguration struct {
 	// secretName is the name of the Secret.
 	SecretName *apiv1.ObjectName `json:"secretName,omitempty"`
-	// items choose the keys and the files they become; empty means every key, as a file of
-	// its name.
+	// items choose the keys and their files; empty, every key, as a file of its name.
 	Items []KeyToPathApplyConfiguration `json:"items,omitempty"`
 	// defaultMode of the files, 0 to 0777 (octal); default 0644.
 	DefaultMode *int32 `json:"defaultMode,omitempty"`

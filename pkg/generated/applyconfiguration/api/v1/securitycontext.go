@@ -31,14 +31,13 @@ type SecurityContextApplyConfiguration struct {
 	RunAsUser *int64 `json:"runAsUser,omitempty"`
 	// runAsGroup is the primary group the container runs as.
 	RunAsGroup *int64 `json:"runAsGroup,omitempty"`
-	// allowPrivilegeEscalation lets a process gain more privileges than its parent (setuid
-	// binaries); the restricted standard wants false.
+	// allowPrivilegeEscalation lets a process gain privileges (setuid); the restricted standard
+	// wants false.
 	AllowPrivilegeEscalation *bool `json:"allowPrivilegeEscalation,omitempty"`
 	// readOnlyRootFilesystem mounts the image's filesystem read-only.
 	ReadOnlyRootFilesystem *bool `json:"readOnlyRootFilesystem,omitempty"`
-	// capabilities added to and dropped from the container runtime's default set; the
-	// restricted standard wants ALL dropped. NET_BIND_SERVICE is the one capability that can be
-	// added, as the restricted standard allows (baseline allows a few more, which no app needs).
+	// capabilities to add (NET_BIND_SERVICE alone, as the restricted standard allows) and drop
+	// (it wants ALL).
 	Capabilities *CapabilitiesApplyConfiguration `json:"capabilities,omitempty"`
 	// seccompProfile filters the container's system calls.
 	SeccompProfile *SeccompProfileApplyConfiguration `json:"seccompProfile,omitempty"`

@@ -27,11 +27,9 @@ import (
 //
 // ServiceSettings are the type and annotations of the app's Service.
 type ServiceSettingsApplyConfiguration struct {
-	// type of the Service: ClusterIP, NodePort (each port's nodePort, else one the cluster
-	// allocates) or LoadBalancer (a cloud's, or the cluster's, load balancer; it opens node
-	// ports too). Unset, NodePort when any port sets a nodePort, ClusterIP otherwise.
+	// type of the Service; unset, NodePort when any port sets a nodePort, ClusterIP otherwise.
 	Type *corev1.ServiceType `json:"type,omitempty"`
-	// annotations of the Service, which load balancer controllers read as their settings.
+	// annotations of the Service, which load balancers read as settings.
 	Annotations map[string]string `json:"annotations,omitempty"`
 }
 

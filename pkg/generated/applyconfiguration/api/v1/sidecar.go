@@ -21,12 +21,10 @@ package v1
 // SidecarApplyConfiguration represents a declarative configuration of the Sidecar type for use
 // with apply.
 //
-// Sidecar is a container that runs beside the app's for the pod's whole life: a Container
-// with probes. It has no ports of its own, so its probes name ports by number.
+// Sidecar is a Container with probes; having no ports, its probes give ports by number.
 type SidecarApplyConfiguration struct {
 	ContainerApplyConfiguration `json:""`
-	// readinessProbe tells when the sidecar is ready; the pod is ready when all its
-	// containers are.
+	// readinessProbe tells when the sidecar is ready, which the pod's readiness needs.
 	ReadinessProbe *ProbeApplyConfiguration `json:"readinessProbe,omitempty"`
 	// livenessProbe tells when the sidecar must be restarted.
 	LivenessProbe *ProbeApplyConfiguration `json:"livenessProbe,omitempty"`

@@ -27,7 +27,7 @@ import (
 //
 // TCPSocketAction opens a TCP connection to the container.
 type TCPSocketActionApplyConfiguration struct {
-	// port of the container, a number or the name of one of its ports.
+	// port of the container, by number or name.
 	Port *intstr.IntOrString `json:"port,omitempty"`
 }
 

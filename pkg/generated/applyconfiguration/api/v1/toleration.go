@@ -30,14 +30,13 @@ import (
 type TolerationApplyConfiguration struct {
 	// key of the taint; required (see tolerations).
 	Key *string `json:"key,omitempty"`
-	// operator is Equal (the taint's value is value; the default) or Exists (any value).
+	// operator is Equal (the default) or Exists (any value).
 	Operator *corev1.TolerationOperator `json:"operator,omitempty"`
 	// value of the taint, with operator Equal.
 	Value *apiv1.LabelValue `json:"value,omitempty"`
-	// effect of the taint tolerated: NoSchedule, PreferNoSchedule or NoExecute; empty means all.
+	// effect of the taint tolerated; empty, all.
 	Effect *corev1.TaintEffect `json:"effect,omitempty"`
-	// tolerationSeconds is how long a pod stays on a node once a NoExecute taint it tolerates
-	// appears; unset, forever.
+	// tolerationSeconds is how long a pod stays once a NoExecute taint appears; unset, forever.
 	TolerationSeconds *int64 `json:"tolerationSeconds,omitempty"`
 }
 

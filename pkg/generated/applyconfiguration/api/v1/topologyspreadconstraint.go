@@ -27,13 +27,11 @@ import (
 //
 // TopologySpreadConstraint spreads the app's pods over the domains of a topology key.
 type TopologySpreadConstraintApplyConfiguration struct {
-	// maxSkew is the most the number of the app's pods may differ between two domains.
+	// maxSkew is the most the app's pods may differ between two domains.
 	MaxSkew *int32 `json:"maxSkew,omitempty"`
-	// topologyKey is the node label whose values are the domains, such as
-	// topology.kubernetes.io/zone or kubernetes.io/hostname.
+	// topologyKey is the node label whose values are the domains.
 	TopologyKey *string `json:"topologyKey,omitempty"`
-	// whenUnsatisfiable is DoNotSchedule (a pod waits) or ScheduleAnyway (the skew is a
-	// preference).
+	// whenUnsatisfiable is DoNotSchedule (a pod waits) or ScheduleAnyway.
 	WhenUnsatisfiable *corev1.UnsatisfiableConstraintAction `json:"whenUnsatisfiable,omitempty"`
 	// minDomains is the fewest domains to spread over, with DoNotSchedule.
 	MinDomains *int32 `json:"minDomains,omitempty"`

@@ -25,9 +25,9 @@ package v1
 type VolumeMountApplyConfiguration struct {
 	// name of the volume, one of spec.volumes.
 	Name *string `json:"name,omitempty"`
-	// mountPath is the absolute path in the container, without ':'.
+	// mountPath is the absolute path in the container.
 	MountPath *string `json:"mountPath,omitempty"`
-	// subPath mounts this path of the volume rather than its root: relative, without '..'.
+	// subPath mounts this path of the volume rather than its root.
 	SubPath *string `json:"subPath,omitempty"`
 	// readOnly mounts the volume read-only.
 	ReadOnly *bool `json:"readOnly,omitempty"`

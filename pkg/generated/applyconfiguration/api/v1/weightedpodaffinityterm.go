@@ -21,7 +21,7 @@ package v1
 // WeightedPodAffinityTermApplyConfiguration represents a declarative configuration of the WeightedPodAffinityTerm type for use
 // with apply.
 //
-// WeightedPodAffinityTerm is a PodAffinityTerm with the weight the scheduler gives it.
+// WeightedPodAffinityTerm is a weighted PodAffinityTerm.
 type WeightedPodAffinityTermApplyConfiguration struct {
 	// weight of the term, from 1 to 100.
 	Weight *int32 `json:"weight,omitempty"`
