@@ -47,6 +47,12 @@ import (
 // +kubebuilder:validation:XValidation:rule="!has(self.initContainers) || self.initContainers.all(c, !((has(c.securityContext) && has(c.securityContext.runAsNonRoot)) ? c.securityContext.runAsNonRoot : (has(self.podSecurityContext) && has(self.podSecurityContext.runAsNonRoot) && self.podSecurityContext.runAsNonRoot)) || ((has(c.securityContext) && has(c.securityContext.runAsUser)) ? c.securityContext.runAsUser != 0 : (!has(self.podSecurityContext) || !has(self.podSecurityContext.runAsUser) || self.podSecurityContext.runAsUser != 0)))",message="a spec.initContainers[*].securityContext over spec.podSecurityContext (the container's fields override the pod's) gives runAsNonRoot true with runAsUser 0, and the kubelet would never start it: set runAsUser to a user other than 0 in either, or runAsNonRoot false",fieldPath=".initContainers"
 // +kubebuilder:validation:XValidation:rule="!has(self.sidecars) || self.sidecars.all(c, !((has(c.securityContext) && has(c.securityContext.runAsNonRoot)) ? c.securityContext.runAsNonRoot : (has(self.podSecurityContext) && has(self.podSecurityContext.runAsNonRoot) && self.podSecurityContext.runAsNonRoot)) || ((has(c.securityContext) && has(c.securityContext.runAsUser)) ? c.securityContext.runAsUser != 0 : (!has(self.podSecurityContext) || !has(self.podSecurityContext.runAsUser) || self.podSecurityContext.runAsUser != 0)))",message="a spec.sidecars[*].securityContext over spec.podSecurityContext (the container's fields override the pod's) gives runAsNonRoot true with runAsUser 0, and the kubelet would never start it: set runAsUser to a user other than 0 in either, or runAsNonRoot false",fieldPath=".sidecars"
 // +kubebuilder:validation:XValidation:rule="!has(self.autoscaling) || !oldSelf.hasValue() || !has(oldSelf.value().autoscaling) || self.?replica.orValue(1) == oldSelf.value().?replica.orValue(1)",message="spec.replica cannot change while spec.autoscaling is set: its autoscaler owns the replicas, and kubectl scale or another autoscaler would fight it; change spec.autoscaling's minReplicas and maxReplicas instead, or remove spec.autoscaling first",fieldPath=".replica",optionalOldSelf=true
+// +kubebuilder:validation:XValidation:rule="!has(self.statefulSet) || self.workload == 'StatefulSet'",message="spec.statefulSet goes with spec.workload StatefulSet: set the workload, or remove spec.statefulSet",fieldPath=".statefulSet"
+// +kubebuilder:validation:XValidation:rule="self.workload != 'StatefulSet' || !has(self.strategy)",message="spec.strategy is a Deployment's: a StatefulSet replaces its pods one at a time, from the highest ordinal; hold a rollout back with spec.statefulSet.partition",fieldPath=".strategy"
+// +kubebuilder:validation:XValidation:rule="!has(self.statefulSet) || !has(self.statefulSet.volumeClaimTemplates) || !has(self.volumes) || self.statefulSet.volumeClaimTemplates.all(c, !self.volumes.exists(v, v.name == c.name))",message="every spec.statefulSet.volumeClaimTemplates[*].name must differ from the names of spec.volumes: rename one",fieldPath=".statefulSet.volumeClaimTemplates"
+// +kubebuilder:validation:XValidation:rule="!has(self.statefulSet) || !has(self.statefulSet.volumeClaimTemplates) || !has(self.volumeMounts) || self.statefulSet.volumeClaimTemplates.all(c, !self.volumeMounts.exists(m, m.mountPath == c.mountPath))",message="every spec.statefulSet.volumeClaimTemplates[*].mountPath must differ from those of spec.volumeMounts: one path holds one volume",fieldPath=".statefulSet.volumeClaimTemplates"
+// +kubebuilder:validation:XValidation:rule="has(self.statefulSet) == has(oldSelf.statefulSet) || !has((has(self.statefulSet) ? self : oldSelf).statefulSet.volumeClaimTemplates)",message="spec.statefulSet.volumeClaimTemplates cannot change: a StatefulSet keeps the claims it was made with; create a new app to change them",fieldPath=".statefulSet.volumeClaimTemplates"
+// +kubebuilder:validation:XValidation:rule="has(self.statefulSet) == has(oldSelf.statefulSet) || (has(self.statefulSet) ? self : oldSelf).statefulSet.podManagementPolicy == 'OrderedReady'",message="spec.statefulSet.podManagementPolicy cannot change: a StatefulSet keeps the policy it was made with",fieldPath=".statefulSet.podManagementPolicy"
 type DemoApplicationSpec struct {
 	// image is the container image to run, for example nginx:1.27.
 	// +required
@@ -63,6 +69,21 @@ type DemoApplicationSpec struct {
 	// +kubebuilder:validation:Minimum=0
 	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Replicas",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:podCount"}
 	Replica *int32 `json:"replica,omitempty"`
+
+	// workload is the kind of object that runs the pods: Deployment (the default), or
+	// StatefulSet, whose pods keep their names, their per-pod Services and their volumes
+	// (spec.statefulSet). It cannot change: a StatefulSet app's data lives in its claims.
+	// +optional
+	// +kubebuilder:default=Deployment
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="spec.workload cannot change: create an app of the other workload beside this one, move the traffic and the data, then delete this one"
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="Workload",xDescriptors={"urn:alm:descriptor:com.tectonic.ui:select:Deployment","urn:alm:descriptor:com.tectonic.ui:select:StatefulSet"}
+	Workload Workload `json:"workload,omitempty"`
+
+	// statefulSet sets what a StatefulSet workload adds: per-pod volumes, pod management and
+	// a rollout partition.
+	// +optional
+	// +operator-sdk:csv:customresourcedefinitions:type=spec,displayName="StatefulSet"
+	StatefulSet *StatefulSetSettings `json:"statefulSet,omitempty"`
 
 	// ports are exposed by the application's Service, and are container ports too, numbered and
 	// named by their targetPort (else their own).
@@ -412,6 +433,7 @@ type DemoApplicationStatus struct {
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 // +operator-sdk:csv:customresourcedefinitions:displayName="Demo Application",resources={{Deployment,v1},{Event,v1},{HTTPRoute,v1},{HorizontalPodAutoscaler,v2},{Ingress,v1},{NetworkPolicy,v1},{PodDisruptionBudget,v1},{Service,v1}}
 // +kubebuilder:validation:XValidation:rule="oldSelf.hasValue() || (size(self.metadata.name) <= 63 && self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$'))",optionalOldSelf=true,message="metadata.name must be at most 63 characters, start with a letter and hold only lowercase letters, digits and '-': it names the app's Service and is the value of its pods' labels"
+// +kubebuilder:validation:XValidation:rule="oldSelf.hasValue() || self.spec.?workload.orValue('Deployment') != 'StatefulSet' || size(self.metadata.name) <= 52",optionalOldSelf=true,message="metadata.name must be at most 52 characters for a StatefulSet app: its pods' controller-revision-hash label adds 11 to the name"
 
 // DemoApplication runs a container image as a Deployment exposed by a Service.
 type DemoApplication struct {

@@ -114,6 +114,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &apiv1.ObjectFieldSelectorApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("OptionalObjectReference"):
 		return &apiv1.OptionalObjectReferenceApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("PersistentVolumeClaimRetentionPolicy"):
+		return &apiv1.PersistentVolumeClaimRetentionPolicyApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("PersistentVolumeClaimVolumeSource"):
 		return &apiv1.PersistentVolumeClaimVolumeSourceApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("PodAffinityTerm"):
@@ -152,6 +154,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &apiv1.SidecarApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("SleepAction"):
 		return &apiv1.SleepActionApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("StatefulSetSettings"):
+		return &apiv1.StatefulSetSettingsApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("TCPSocketAction"):
 		return &apiv1.TCPSocketActionApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("Toleration"):
@@ -160,6 +164,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &apiv1.TopologySpreadConstraintApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("Volume"):
 		return &apiv1.VolumeApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("VolumeClaimTemplate"):
+		return &apiv1.VolumeClaimTemplateApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("VolumeMount"):
 		return &apiv1.VolumeMountApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("WeightedPodAffinityTerm"):

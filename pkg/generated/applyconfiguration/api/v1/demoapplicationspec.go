@@ -34,6 +34,13 @@ type DemoApplicationSpecApplyConfiguration struct {
 	// replica is the number of pods, and the scale subresource: kubectl scale or an autoscaler
 	// may set it, except while spec.autoscaling is set.
 	Replica *int32 `json:"replica,omitempty"`
+	// workload is the kind of object that runs the pods: Deployment (the default), or
+	// StatefulSet, whose pods keep their names, their per-pod Services and their volumes
+	// (spec.statefulSet). It cannot change: a StatefulSet app's data lives in its claims.
+	Workload *apiv1.Workload `json:"workload,omitempty"`
+	// statefulSet sets what a StatefulSet workload adds: per-pod volumes, pod management and
+	// a rollout partition.
+	StatefulSet *StatefulSetSettingsApplyConfiguration `json:"statefulSet,omitempty"`
 	// ports are exposed by the application's Service, and are container ports too, numbered and
 	// named by their targetPort (else their own).
 	Ports []DemoApplicationPortApplyConfiguration `json:"ports,omitempty"`
@@ -158,6 +165,22 @@ func (b *DemoApplicationSpecApplyConfiguration) WithImage(value string) *DemoApp
 // If called multiple times, the Replica field is set to the value of the last call.
 func (b *DemoApplicationSpecApplyConfiguration) WithReplica(value int32) *DemoApplicationSpecApplyConfiguration {
 	b.Replica = &value
+	return b
+}
+
+// WithWorkload sets the Workload field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the Workload field is set to the value of the last call.
+func (b *DemoApplicationSpecApplyConfiguration) WithWorkload(value apiv1.Workload) *DemoApplicationSpecApplyConfiguration {
+	b.Workload = &value
+	return b
+}
+
+// WithStatefulSet sets the StatefulSet field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the StatefulSet field is set to the value of the last call.
+func (b *DemoApplicationSpecApplyConfiguration) WithStatefulSet(value *StatefulSetSettingsApplyConfiguration) *DemoApplicationSpecApplyConfiguration {
+	b.StatefulSet = value
 	return b
 }
 
