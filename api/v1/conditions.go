@@ -61,6 +61,8 @@ const (
 	ReasonReplicasUnavailable = "ReplicasUnavailable"
 	// ReasonDeploymentMissing: the Deployment does not exist (yet).
 	ReasonDeploymentMissing = "DeploymentMissing"
+	// ReasonStatefulSetMissing: the StatefulSet of a StatefulSet app does not exist (yet).
+	ReasonStatefulSetMissing = "StatefulSetMissing"
 	// ReasonRollingOut: the Deployment has not finished rolling out the current spec.
 	ReasonRollingOut = "RollingOut"
 	// ReasonRolloutComplete: every pod runs the current spec.
@@ -73,6 +75,12 @@ const (
 	// ReasonDeploymentFailed: the API server refused to let the operator read or write the
 	// Deployment.
 	ReasonDeploymentFailed = "DeploymentFailed"
+	// ReasonStatefulSetFailed: the API server refused to let the operator read or write the
+	// StatefulSet of a StatefulSet app.
+	ReasonStatefulSetFailed = "StatefulSetFailed"
+	// ReasonGoverningServiceFailed: the API server refused to let the operator read, write or
+	// delete the headless Service that gives a StatefulSet app's pods their DNS names.
+	ReasonGoverningServiceFailed = "GoverningServiceFailed"
 	// ReasonServiceFailed: the API server refused to let the operator read, write or delete
 	// the Service (a nodePort in use, a quota).
 	ReasonServiceFailed = "ServiceFailed"

@@ -431,11 +431,11 @@ type DemoApplicationStatus struct {
 // +kubebuilder:printcolumn:name="Status",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].reason`
 // +kubebuilder:printcolumn:name="URL",type=string,JSONPath=`.status.url`,priority=1
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
-// +operator-sdk:csv:customresourcedefinitions:displayName="Demo Application",resources={{Deployment,v1},{Event,v1},{HTTPRoute,v1},{HorizontalPodAutoscaler,v2},{Ingress,v1},{NetworkPolicy,v1},{PodDisruptionBudget,v1},{Service,v1}}
+// +operator-sdk:csv:customresourcedefinitions:displayName="Demo Application",resources={{Deployment,v1},{Event,v1},{HTTPRoute,v1},{HorizontalPodAutoscaler,v2},{Ingress,v1},{NetworkPolicy,v1},{PodDisruptionBudget,v1},{Service,v1},{StatefulSet,v1}}
 // +kubebuilder:validation:XValidation:rule="oldSelf.hasValue() || (size(self.metadata.name) <= 63 && self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$'))",optionalOldSelf=true,message="metadata.name must be at most 63 characters, start with a letter and hold only lowercase letters, digits and '-': it names the app's Service and is the value of its pods' labels"
 // +kubebuilder:validation:XValidation:rule="oldSelf.hasValue() || self.spec.?workload.orValue('Deployment') != 'StatefulSet' || size(self.metadata.name) <= 52",optionalOldSelf=true,message="metadata.name must be at most 52 characters for a StatefulSet app: its pods' controller-revision-hash label adds 11 to the name"
 
-// DemoApplication runs a container image as a Deployment exposed by a Service.
+// DemoApplication runs a container image as a Deployment, or a StatefulSet, exposed by a Service.
 type DemoApplication struct {
 	metav1.TypeMeta `json:",inline"`
 	// metadata is the standard object metadata.

@@ -43,7 +43,7 @@ var autoscalerKind = owned{
 	object: func() client.Object { return &autoscalingv2.HorizontalPodAutoscaler{} },
 	failed: paasv1.ReasonAutoscalerFailed,
 	build:  fromApp(newAutoscaler),
-	parent: &deploymentKind,
+	parent: workloadOf,
 	observe: func(r *Reconciler, _ context.Context, s *scope, obj client.Object) {
 		r.observeAutoscaler(s, obj.(*autoscalingv2.HorizontalPodAutoscaler))
 	},
@@ -62,7 +62,7 @@ func newAutoscaler(app *paasv1.DemoApplication) *autoscalingv2ac.HorizontalPodAu
 	}
 	spec := autoscalingv2ac.HorizontalPodAutoscalerSpec().
 		WithScaleTargetRef(autoscalingv2ac.CrossVersionObjectReference().
-			WithAPIVersion(appsv1.SchemeGroupVersion.String()).WithKind("Deployment").WithName(app.Name)).
+			WithAPIVersion(appsv1.SchemeGroupVersion.String()).WithKind(workloadOf(app).name).WithName(app.Name)).
 		WithMinReplicas(ptr.Deref(a.MinReplicas, 1)).
 		WithMaxReplicas(a.MaxReplicas)
 	for _, target := range []struct {

@@ -29,11 +29,11 @@ import (
 	"strings"
 	"sync"
 
-	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	appsv1ac "k8s.io/client-go/applyconfigurations/apps/v1"
+	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
+	metav1ac "k8s.io/client-go/applyconfigurations/meta/v1"
 	"k8s.io/utils/lru"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -169,12 +169,13 @@ func (r *Reconciler) configApps(kind string) handler.MapFunc {
 	}
 }
 
-// withConfigHash sets on desired's pod template the hash of what app's pods read of
-// ConfigMaps, and of Secrets with ConfigRolloutSecrets (without, the scope keeps the fields
-// that read them, for an Event), as settleConfigHash decides from the Deployment (live, nil
-// when there is none). A missing one they need is the pass's cause, stalling as the kubelet's
-// CreateContainerConfigError does.
-func (r *Reconciler) withConfigHash(ctx context.Context, s *scope, live *appsv1.Deployment, desired *appsv1ac.DeploymentApplyConfiguration) error {
+// withConfigHash sets on template the hash of what app's pods read of ConfigMaps, and of
+// Secrets with ConfigRolloutSecrets (without, the scope keeps the fields that read them, for
+// an Event), as settleConfigHash decides from was, what the live workload carries; on meta,
+// the workload's own metadata, the hash it records. A missing one they need is the pass's
+// cause, stalling as the kubelet's CreateContainerConfigError does.
+func (r *Reconciler) withConfigHash(ctx context.Context, s *scope, was configHashes,
+	meta *metav1ac.ObjectMetaApplyConfiguration, template *corev1ac.PodTemplateSpecApplyConfiguration) error {
 	refs := configRefs(&s.app.Spec)
 	if !r.ConfigRolloutSecrets {
 		refs, s.unrolledSecrets = splitSecretRefs(refs)
@@ -186,21 +187,34 @@ func (r *Reconciler) withConfigHash(ctx context.Context, s *scope, live *appsv1.
 	if len(missing) > 0 {
 		s.causes = append(s.causes, &cause{stalls: true, reason: paasv1.ReasonConfigNotFound, message: strings.Join(missing, "; ")})
 	}
-	var was configHashes
-	if live != nil && metav1.IsControlledBy(live, s.app) {
-		was.template = live.Spec.Template.Annotations[ConfigHashAnnotation]
-		if v, ok := live.Labels[ConfigMapsHashLabel]; ok {
-			was.configMaps = &v
-		}
-	}
 	set := settleConfigHash(hash, len(missing) > 0, len(s.unrolledSecrets) > 0, was)
-	if set.template != "" {
-		desired.Spec.Template.WithAnnotations(map[string]string{ConfigHashAnnotation: set.template})
-	}
+	withConfigHashAnnotation(template, set.template)
 	if set.configMaps != nil {
-		desired.WithLabels(map[string]string{ConfigMapsHashLabel: *set.configMaps})
+		meta.WithLabels(map[string]string{ConfigMapsHashLabel: *set.configMaps})
 	}
 	return nil
+}
+
+// withConfigHashAnnotation sets hash on template, when there is one.
+func withConfigHashAnnotation(template *corev1ac.PodTemplateSpecApplyConfiguration, hash string) {
+	if hash != "" {
+		template.WithAnnotations(map[string]string{ConfigHashAnnotation: hash})
+	}
+}
+
+// configHashesOf returns the config hashes live, the app's workload as the cache holds it
+// carries on its metadata and its pod template: none when it is not
+// the app's.
+func configHashesOf(app *paasv1.DemoApplication, live client.Object, template *corev1.PodTemplateSpec) configHashes {
+	var was configHashes
+	if !metav1.IsControlledBy(live, app) {
+		return was
+	}
+	was.template = template.Annotations[ConfigHashAnnotation]
+	if v, ok := live.GetLabels()[ConfigMapsHashLabel]; ok {
+		was.configMaps = &v
+	}
+	return was
 }
 
 // configHashes is what a Deployment carries of the config hash: the pod template's

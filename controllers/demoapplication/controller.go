@@ -83,6 +83,7 @@ type Reconciler struct {
 // only to who may update the owner's finalizers.
 // +kubebuilder:rbac:groups=paas.cmft.com,resources=demoapplications/finalizers,verbs=update
 // +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list;watch;create;patch
+// +kubebuilder:rbac:groups=apps,resources=statefulsets,verbs=get;list;watch;create;patch
 // Per-pod Services go to the pods of the app's ReplicaSets, read as metadata.
 // +kubebuilder:rbac:groups=apps,resources=replicasets,verbs=list;watch
 // +kubebuilder:rbac:groups="",resources=services,verbs=get;list;watch;create;patch;delete

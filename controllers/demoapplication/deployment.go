@@ -45,12 +45,17 @@ var deploymentKind = owned{
 	object: func() client.Object { return &appsv1.Deployment{} },
 	failed: paasv1.ReasonDeploymentFailed,
 	build: func(r *Reconciler, app *paasv1.DemoApplication) runtime.ApplyConfiguration {
+		if isStatefulSet(app) {
+			return nil
+		}
 		return newDeployment(app, r.ExtraEnv, r.PodLabels)
 	},
 	observed: func(s *scope) (bool, bool) { return s.workload != nil, s.workloadKnown },
 	reconcile: func(r *Reconciler, ctx context.Context, s *scope) {
-		r.reconcileDeployment(ctx, s)
-		r.observePods(ctx, s)
+		if !isStatefulSet(s.app) {
+			r.reconcileDeployment(ctx, s)
+			r.observePods(ctx, s)
+		}
 	},
 	extract: extractWith(appsv1ac.ExtractDeployment),
 	watch:   changed,
@@ -91,9 +96,7 @@ func newDeployment(app *paasv1.DemoApplication, extraEnv []corev1.EnvVar, keys w
 // no Deployment yet, in a namespace that enforces no Pod Security level: its pods carry
 // configHash (none when empty) and the defaults of this operator.
 func withInitialTemplate(app *paasv1.DemoApplication, d *appsv1ac.DeploymentApplyConfiguration, configHash string) {
-	if configHash != "" {
-		d.Spec.Template.WithAnnotations(map[string]string{ConfigHashAnnotation: configHash})
-	}
+	withConfigHashAnnotation(d.Spec.Template, configHash)
 	// With no live Deployment, withDefaults only marks the defaults: it cannot fail.
 	_, _ = withDefaults(app, nil, d)
 }
@@ -113,7 +116,14 @@ func (r *Reconciler) reconcileDeployment(ctx context.Context, s *scope) {
 		err = fmt.Errorf("getting Deployment %s: %w", klog.KObj(s.app), err)
 	}
 	if err == nil {
-		err = r.completeTemplate(ctx, s, live, desired)
+		var was configHashes
+		if live != nil {
+			was = configHashesOf(s.app, live, &live.Spec.Template)
+		}
+		err = r.completeTemplate(ctx, s, was, desired.ObjectMetaApplyConfiguration, desired.Spec.Template)
+	}
+	if err == nil {
+		s.defaultsBefore, err = withDefaults(s.app, live, desired)
 	}
 	if err == nil {
 		err = r.replaceStrategy(ctx, s.app, live)

@@ -45,7 +45,7 @@ var httpRouteKind = owned{
 	object: func() client.Object { return &gatewayv1.HTTPRoute{} },
 	failed: paasv1.ReasonHTTPRouteFailed,
 	build:  fromApp(newHTTPRoute),
-	parent: &serviceKind,
+	parent: serviceOf,
 	observe: func(_ *Reconciler, _ context.Context, s *scope, obj client.Object) {
 		if c := httpRouteCause(s.app, obj.(*gatewayv1.HTTPRoute)); c != nil {
 			s.causes = append(s.causes, c)

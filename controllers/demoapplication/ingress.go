@@ -50,7 +50,7 @@ var ingressKind = owned{
 	object: func() client.Object { return &networkingv1.Ingress{} },
 	failed: paasv1.ReasonIngressFailed,
 	build:  fromApp(newIngress),
-	parent: &serviceKind,
+	parent: serviceOf,
 	observe: func(r *Reconciler, ctx context.Context, s *scope, obj client.Object) {
 		r.observeIngress(ctx, s, obj.(*networkingv1.Ingress))
 	},

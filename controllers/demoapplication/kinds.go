@@ -53,6 +53,9 @@ import (
 type owned struct {
 	// name names the objects in messages: their API kind, "per-pod Service" for those.
 	name string
+	// suffix follows the app's name in the name of its object of the kind: none but for the
+	// governing Service of a StatefulSet.
+	suffix string
 	// object returns an empty object of the kind, typed.
 	object func() client.Object
 	// failed is the reason the step's failures take, in Degraded and in their Events.
@@ -63,10 +66,10 @@ type owned struct {
 	build func(r *Reconciler, app *paasv1.DemoApplication) runtime.ApplyConfiguration
 	// postponed, when set, reports whether the pass leaves out the object build returns.
 	postponed func(s *scope) bool
-	// parent is the app's object this one names, and would act on whichever held its name:
-	// while the pass cannot tell whether the app has its own, the object stays as it is; once
-	// it has none, the object goes.
-	parent *owned
+	// parent returns the app's object this one names, and would act on whichever held its
+	// name: while the pass cannot tell whether the app has its own, the object stays as it
+	// is; once it has none, the object goes.
+	parent func(app *paasv1.DemoApplication) *owned
 	// observed, set on a parent, reports whether the pass found the app's object of the kind,
 	// and whether it could tell.
 	observed func(s *scope) (exists, known bool)
@@ -99,7 +102,7 @@ var ownedKinds []*owned
 
 func init() {
 	ownedKinds = []*owned{
-		&deploymentKind, &serviceKind, &podServicesKind, &ingressKind, &httpRouteKind,
+		&deploymentKind, &governingServiceKind, &statefulSetKind, &serviceKind, &podServicesKind, &ingressKind, &httpRouteKind,
 		&autoscalerKind, &networkPolicyKind, &disruptionBudgetKind,
 	}
 }
@@ -126,9 +129,11 @@ func (r *Reconciler) reconcileChild(ctx context.Context, s *scope, o *owned) {
 		return
 	}
 	current := o.named(s.app)
+	var parent *owned
 	parentExists, parentKnown := true, true
 	if o.parent != nil {
-		parentExists, parentKnown = o.parent.observed(s)
+		parent = o.parent(s.app)
+		parentExists, parentKnown = parent.observed(s)
 	}
 	switch {
 	case desired == nil:
@@ -136,7 +141,7 @@ func (r *Reconciler) reconcileChild(ctx context.Context, s *scope, o *owned) {
 	case !parentKnown:
 		// Whether the parent is the app's is not known: the object stays as it is.
 	case !parentExists:
-		s.wait(o.parent.failed, fmt.Sprintf("the %s waits for a %s of the app's own", o.name, o.parent.name))
+		s.wait(parent.failed, fmt.Sprintf("the %s waits for a %s of the app's own", o.name, parent.name))
 		r.deleteStep(ctx, s, o.failed, current)
 	default:
 		if r.applyStep(ctx, s, o.failed, current, desired) != absent && o.observe != nil {
@@ -153,10 +158,10 @@ func (o *owned) desired(r *Reconciler, s *scope) runtime.ApplyConfiguration {
 	return o.build(r, s.app)
 }
 
-// named returns an empty object of o named like app, as every object of the app is.
+// named returns an empty object of o named like app, and o's suffix.
 func (o *owned) named(app *paasv1.DemoApplication) client.Object {
 	obj := o.object()
-	obj.SetName(app.Name)
+	obj.SetName(app.Name + o.suffix)
 	obj.SetNamespace(app.Namespace)
 	return obj
 }
@@ -311,8 +316,11 @@ func NewObjects(app *paasv1.DemoApplication, configHash string) []client.Object 
 		if desired == nil {
 			continue
 		}
-		if d, ok := desired.(*appsv1ac.DeploymentApplyConfiguration); ok {
+		switch d := desired.(type) {
+		case *appsv1ac.DeploymentApplyConfiguration:
 			withInitialTemplate(app, d, configHash)
+		case *appsv1ac.StatefulSetApplyConfiguration:
+			withConfigHashAnnotation(d.Spec.Template, configHash)
 		}
 		obj := o.object()
 		convert(desired, obj)

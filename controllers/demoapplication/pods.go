@@ -46,10 +46,11 @@ func (r *Reconciler) observePods(ctx context.Context, s *scope) {
 	if w == nil {
 		return
 	}
+	step := w.failed
 	key := client.ObjectKeyFromObject(s.app)
 	versions, err := r.podVersions(ctx, s.app)
 	if err != nil {
-		s.fail(paasv1.ReasonDeploymentFailed, err)
+		s.fail(step, err)
 		return
 	}
 	if w.ready >= w.replicas && !r.podsRead.due(key, versions) {
@@ -60,14 +61,14 @@ func (r *Reconciler) observePods(ctx context.Context, s *scope) {
 	err = r.APIReader.List(ctx, pods, client.InNamespace(s.app.Namespace), client.MatchingLabels{wellknown.LabelApplication: s.app.Name},
 		&client.ListOptions{Raw: &metav1.ListOptions{ResourceVersion: "0"}})
 	if err != nil {
-		s.fail(paasv1.ReasonDeploymentFailed, fmt.Errorf("listing the Deployment's pods: %w", err))
+		s.fail(step, fmt.Errorf("listing the %s's pods: %w", w.kind, err))
 		return
 	}
 	view := &podsView{deadlineExceeded: w.stalled != "", now: time.Now()}
 	for i := range pods.Items {
 		runs, err := r.runs(ctx, w, &pods.Items[i])
 		if err != nil {
-			s.fail(paasv1.ReasonDeploymentFailed, err)
+			s.fail(step, err)
 			return
 		}
 		if runs {
@@ -76,7 +77,7 @@ func (r *Reconciler) observePods(ctx context.Context, s *scope) {
 	}
 	if pod := view.eventsFor(); pod != nil {
 		if view.events, err = r.podEvents(ctx, pod); err != nil {
-			s.fail(paasv1.ReasonDeploymentFailed, err)
+			s.fail(step, err)
 			return
 		}
 	}

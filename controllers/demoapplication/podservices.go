@@ -40,8 +40,10 @@ import (
 	"github.com/cmft/demo-operator/controllers/wellknown"
 )
 
-// The per-pod Services: one per pod of the app's Deployment that carries the pod labeler's
-// pod-name label, each its pod's, so that the garbage collector deletes it with the pod.
+// The per-pod Services: for a Deployment app, one per pod that carries the pod labeler's
+// pod-name label, each its pod's, so that the garbage collector deletes it with the pod; for
+// a StatefulSet app, one per ordinal its pods are to have (<app>-0, <app>-1...), each the
+// app's, so that it outlives its pod's restarts and rollouts, as its pod's name does.
 
 // podServicesKind are the app's per-pod Services, in ownedKinds: Services, which the app does
 // not control (their pods do), watched through their pods, their ReplicaSets and themselves.
@@ -82,14 +84,37 @@ func podServicesEnabled(app *paasv1.DemoApplication) bool {
 	return app.Spec.PodServices != nil && app.Spec.PodServices.Enabled
 }
 
-// newPodService returns the Service that routes to pod alone: it selects the app's pods
-// and, among them, the one whose pod-name label (keys.Label) holds pod's name. The pod
-// is its controller, so the garbage collector deletes it with the pod.
+// newPodService returns the Service that routes to pod alone (podServiceFor). The pod is its
+// controller, so the garbage collector deletes it with the pod.
 func newPodService(app *paasv1.DemoApplication, pod metav1.Object, keys wellknown.PodLabelKeys) *corev1ac.ServiceApplyConfiguration {
+	return podServiceFor(app, pod.GetName(), keys).
+		WithOwnerReferences(metav1ac.OwnerReference().
+			WithAPIVersion("v1").
+			WithKind("Pod").
+			WithName(pod.GetName()).
+			WithUID(pod.GetUID()).
+			WithController(true).
+			// Not blocking: a pod's foreground deletion need not wait for its Service, and
+			// blocking it would take update on pods/finalizers in every namespace, which
+			// OwnerReferencesPermissionEnforcement requires for it.
+			WithBlockOwnerDeletion(false))
+}
+
+// newOrdinalService returns the Service that routes to the pod of a StatefulSet app named
+// name, whichever pod holds that name. The app is its controller: it stays through the pod's
+// restarts, and goes when the app scales below the pod.
+func newOrdinalService(app *paasv1.DemoApplication, name string, keys wellknown.PodLabelKeys) *corev1ac.ServiceApplyConfiguration {
+	return podServiceFor(app, name, keys).WithOwnerReferences(ownerReference(app))
+}
+
+// podServiceFor returns, without its owner, the Service of app that routes to the pod named
+// name alone: it selects the app's pods and, among them, the one whose pod-name label
+// (keys.Label) holds that name.
+func podServiceFor(app *paasv1.DemoApplication, name string, keys wellknown.PodLabelKeys) *corev1ac.ServiceApplyConfiguration {
 	labels := labelsFor(app)
-	labels[wellknown.LabelPodService] = pod.GetName()
+	labels[wellknown.LabelPodService] = name
 	selector := selectorFor(app)
-	selector[keys.Label] = pod.GetName()
+	selector[keys.Label] = name
 
 	serviceType := corev1.ServiceTypeClusterIP
 	var names []string
@@ -106,27 +131,17 @@ func newPodService(app *paasv1.DemoApplication, pod metav1.Object, keys wellknow
 			spec.WithPorts(servicePort(p))
 		}
 	}
-	return corev1ac.Service(pod.GetName(), app.Namespace).
+	return corev1ac.Service(name, app.Namespace).
 		WithLabels(labels).
-		WithOwnerReferences(metav1ac.OwnerReference().
-			WithAPIVersion("v1").
-			WithKind("Pod").
-			WithName(pod.GetName()).
-			WithUID(pod.GetUID()).
-			WithController(true).
-			// Not blocking: a pod's foreground deletion need not wait for its Service, and
-			// blocking it would take update on pods/finalizers in every namespace, which
-			// OwnerReferencesPermissionEnforcement requires for it.
-			WithBlockOwnerDeletion(false)).
 		WithSpec(spec)
 }
 
-// isPodService reports whether svc is a per-pod Service the operator created: one that
-// the pod of its name controls.
-func isPodService(svc *corev1.Service) bool {
+// isPodService reports whether svc is a per-pod Service the operator created for app: one
+// that the pod of its name controls, or app.
+func isPodService(app *paasv1.DemoApplication, svc *corev1.Service) bool {
 	owner := metav1.GetControllerOf(svc)
-	return owner != nil && owner.APIVersion == "v1" && owner.Kind == "Pod" && owner.Name == svc.Name &&
-		svc.Labels[wellknown.LabelPodService] == svc.Name
+	return owner != nil && svc.Labels[wellknown.LabelPodService] == svc.Name &&
+		(owner.APIVersion == "v1" && owner.Kind == "Pod" && owner.Name == svc.Name || metav1.IsControlledBy(svc, app))
 }
 
 // reconcilePodServices keeps, while app asks for per-pod Services, one for each of its pods
@@ -139,7 +154,7 @@ func (r *Reconciler) reconcilePodServices(ctx context.Context, s *scope) {
 		// Which pods are the app's is not known: its per-pod Services stay as they are.
 		return
 	}
-	wanted, err := r.labelledPods(ctx, s)
+	wanted, err := r.wantedPodServices(ctx, s)
 	if err != nil {
 		s.fail(step, err)
 		return
@@ -152,7 +167,7 @@ func (r *Reconciler) reconcilePodServices(ctx context.Context, s *scope) {
 	}
 	for i := range existing.Items {
 		svc := &existing.Items[i]
-		if pod := wanted[svc.Name]; (pod != nil && metav1.IsControlledBy(svc, pod)) || !isPodService(svc) {
+		if want, ok := wanted[svc.Name]; (ok && metav1.IsControlledBy(svc, want.owner)) || !isPodService(app, svc) {
 			continue
 		}
 		// The pod's Service, if it came back under the same name, is made after this
@@ -165,13 +180,13 @@ func (r *Reconciler) reconcilePodServices(ctx context.Context, s *scope) {
 
 	var ready int32
 	for _, name := range slices.Sorted(maps.Keys(wanted)) {
-		pod := wanted[name]
+		want := wanted[name]
 		if msgs := validation.IsDNS1035Label(name); len(msgs) > 0 {
 			s.misnamedPods = append(s.misnamedPods, misnamedPod{name: name, problems: msgs})
 			continue
 		}
 		current := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: app.Namespace}}
-		done, err := r.apply(ctx, pod, current, newPodService(app, pod, r.PodLabels))
+		done, err := r.apply(ctx, want.owner, current, want.service)
 		s.note(current, done)
 		if err != nil {
 			s.fail(step, err)
@@ -182,14 +197,40 @@ func (r *Reconciler) reconcilePodServices(ctx context.Context, s *scope) {
 	s.podServices = &ready
 }
 
-// labelledPods returns, by name, app's pods that carry their pod-name label and are not
-// being deleted: the pods that get a Service of their own. None when app does not ask.
-func (r *Reconciler) labelledPods(ctx context.Context, s *scope) (map[string]*metav1.PartialObjectMetadata, error) {
+// podService is a per-pod Service the app wants, and its controller.
+type podService struct {
+	owner   client.Object
+	service *corev1ac.ServiceApplyConfiguration
+}
+
+// wantedPodServices returns, by name, the per-pod Services app wants: none when it does not
+// ask; one per ordinal of its StatefulSet's desired pods; or one per labelled pod of its
+// Deployment (labelledPods).
+func (r *Reconciler) wantedPodServices(ctx context.Context, s *scope) (map[string]podService, error) {
 	app := s.app
-	wanted := map[string]*metav1.PartialObjectMetadata{}
+	wanted := map[string]podService{}
 	if !podServicesEnabled(app) || s.workload == nil {
 		return wanted, nil
 	}
+	if isStatefulSet(app) {
+		for i := range s.workload.desired {
+			name := fmt.Sprintf("%s-%d", app.Name, i)
+			wanted[name] = podService{owner: app, service: newOrdinalService(app, name, r.PodLabels)}
+		}
+		return wanted, nil
+	}
+	pods, err := r.labelledPods(ctx, s)
+	for name, pod := range pods {
+		wanted[name] = podService{owner: pod, service: newPodService(app, pod, r.PodLabels)}
+	}
+	return wanted, err
+}
+
+// labelledPods returns, by name, the pods of app's Deployment that carry their pod-name
+// label and are not being deleted: the pods that get a Service of their own.
+func (r *Reconciler) labelledPods(ctx context.Context, s *scope) (map[string]*metav1.PartialObjectMetadata, error) {
+	app := s.app
+	wanted := map[string]*metav1.PartialObjectMetadata{}
 	pods := &metav1.PartialObjectMetadataList{}
 	pods.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("PodList"))
 	// The pod cache keeps, of the app's selector, the label naming the app: it is enough.

@@ -66,7 +66,25 @@ func TestNewPodService(t *testing.T) {
 		g.Expect(s.OwnerReferences).To(Equal([]metav1.OwnerReference{
 			{APIVersion: "v1", Kind: "Pod", Name: pod.Name, UID: "pod-uid", Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(false)},
 		}), "not blocking the pod's deletion, which would take update on pods/finalizers")
-		g.Expect(isPodService(s)).To(BeTrue())
+		g.Expect(isPodService(app, s)).To(BeTrue())
+	})
+
+	t.Run("of a StatefulSet app, selects the pod of an ordinal, owned by the app", func(t *testing.T) {
+		g := NewWithT(t)
+		app := twoPorts()
+		app.UID = "app-uid"
+		app.Spec.Workload = paasv1.WorkloadStatefulSet
+		s := converted[*corev1.Service](newOrdinalService(app, "web-1", wellknown.DefaultPodLabelKeys))
+		g.Expect(s.Name).To(Equal("web-1"))
+		g.Expect(s.Spec.Selector).To(Equal(map[string]string{
+			wellknown.LabelName: "web", wellknown.LabelApplication: "web", wellknown.DefaultPodLabelKeys.Label: "web-1",
+		}))
+		g.Expect(s.Labels).To(HaveKeyWithValue(wellknown.LabelPodService, "web-1"))
+		g.Expect(metav1.IsControlledBy(s, app)).To(BeTrue(), "the app's, so that it outlives the pod's restarts")
+		g.Expect(isPodService(app, s)).To(BeTrue())
+		other := twoPorts()
+		other.UID = "other-uid"
+		g.Expect(isPodService(other, s)).To(BeFalse(), "another app's")
 	})
 
 	t.Run("exposes every port as ClusterIP, never copying a nodePort", func(t *testing.T) {
@@ -92,6 +110,6 @@ func TestNewPodService(t *testing.T) {
 	t.Run("a Service someone else controls is not a per-pod Service", func(t *testing.T) {
 		s := converted[*corev1.Service](newPodService(twoPorts(), pod, wellknown.DefaultPodLabelKeys))
 		s.OwnerReferences[0].Kind = "ReplicaSet"
-		NewWithT(t).Expect(isPodService(s)).To(BeFalse())
+		NewWithT(t).Expect(isPodService(twoPorts(), s)).To(BeFalse())
 	})
 }

@@ -20,10 +20,8 @@ import (
 	"cmp"
 	"context"
 
-	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
-	appsv1ac "k8s.io/client-go/applyconfigurations/apps/v1"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
 	metav1ac "k8s.io/client-go/applyconfigurations/meta/v1"
 	"k8s.io/utils/ptr"
@@ -73,22 +71,19 @@ func podTemplate(app *paasv1.DemoApplication, extraEnv []corev1.EnvVar, keys wel
 	return t
 }
 
-// completeTemplate completes desired's pod template, in order, from what the cluster holds:
-// the security defaults of the Pod Security level the namespace enforces, the hash of the
-// ConfigMaps and Secrets the pods read, and the defaults of the template live (the app's
-// Deployment as the cache holds it, nil when none) was built with, which the app keeps until
-// its next rollout.
-func (r *Reconciler) completeTemplate(ctx context.Context, s *scope, live *appsv1.Deployment, desired *appsv1ac.DeploymentApplyConfiguration) error {
+// completeTemplate completes template, the pod template of the app's workload as the spec
+// alone makes it, and meta, the workload's own metadata, from what the cluster holds: the
+// security defaults of the Pod Security level the namespace enforces, then the hash of the
+// ConfigMaps and Secrets the pods read, settled against was, the hashes the live workload
+// carries.
+func (r *Reconciler) completeTemplate(ctx context.Context, s *scope, was configHashes,
+	meta *metav1ac.ObjectMetaApplyConfiguration, template *corev1ac.PodTemplateSpecApplyConfiguration) error {
 	level, err := r.enforcedPodSecurity(ctx, s.app.Namespace)
-	withPodSecurityDefaults(desired, level)
+	withPodSecurityDefaults(template.Spec, level)
 	if err != nil {
 		return err
 	}
-	if err := r.withConfigHash(ctx, s, live, desired); err != nil {
-		return err
-	}
-	s.defaultsBefore, err = withDefaults(s.app, live, desired)
-	return err
+	return r.withConfigHash(ctx, s, was, meta, template)
 }
 
 // withPodMetadata sets the pods' labels and annotations: the user's first, so that the
@@ -123,6 +118,7 @@ func withAppContainer(t *corev1ac.PodTemplateSpecApplyConfiguration, app *paasv1
 	container.WithEnvFrom(converted[[]*corev1ac.EnvFromSourceApplyConfiguration](spec.EnvFrom)...).
 		WithEnv(converted[[]*corev1ac.EnvVarApplyConfiguration](mergeEnv(converted[[]corev1.EnvVar](spec.Env), in.extraEnv))...).
 		WithVolumeMounts(converted[[]*corev1ac.VolumeMountApplyConfiguration](spec.VolumeMounts)...).
+		WithVolumeMounts(claimMounts(app)...).
 		WithReadinessProbe(converted[*corev1ac.ProbeApplyConfiguration](spec.ReadinessProbe)).
 		WithLivenessProbe(converted[*corev1ac.ProbeApplyConfiguration](spec.LivenessProbe)).
 		WithStartupProbe(converted[*corev1ac.ProbeApplyConfiguration](spec.StartupProbe)).
@@ -263,17 +259,16 @@ func mergeEnv(env, extra []corev1.EnvVar) []corev1.EnvVar {
 // security contexts.
 const podSecurityRestricted = "restricted"
 
-// withPodSecurityDefaults fills in d's pod template the security-context fields the app leaves
+// withPodSecurityDefaults fills in the security-context fields of pod that the app leaves
 // unset with the values of the Pod Security level its namespace enforces, so that its pods are
-// admitted there, as Knative's secure-pod-defaults does; it returns d. Only restricted asks for
-// any: whatever the CRD accepts meets baseline with nothing set. A value the app sets is kept,
-// even one the level refuses: the ReplicaSet then reports Pod Security's refusal. An image
+// admitted there, as Knative's secure-pod-defaults does. Only restricted asks for any:
+// whatever the CRD accepts meets baseline with nothing set. A value the app sets is kept,
+// even one the level refuses: the workload then reports Pod Security's refusal. An image
 // that runs as root fails to start under runAsNonRoot, in the kubelet's words.
-func withPodSecurityDefaults(d *appsv1ac.DeploymentApplyConfiguration, enforced string) *appsv1ac.DeploymentApplyConfiguration {
+func withPodSecurityDefaults(pod *corev1ac.PodSpecApplyConfiguration, enforced string) {
 	if enforced != podSecurityRestricted {
-		return d
+		return
 	}
-	pod := d.Spec.Template.Spec
 	if pod.SecurityContext == nil {
 		pod.SecurityContext = corev1ac.PodSecurityContext()
 	}
@@ -288,7 +283,6 @@ func withPodSecurityDefaults(d *appsv1ac.DeploymentApplyConfiguration, enforced 
 	if unconfined && podSC.SeccompProfile == nil {
 		podSC.WithSeccompProfile(corev1ac.SeccompProfile().WithType(corev1.SeccompProfileTypeRuntimeDefault))
 	}
-	return d
 }
 
 // withRestrictedContainer fills in container's security context as withPodSecurityDefaults

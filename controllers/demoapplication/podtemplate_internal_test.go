@@ -31,7 +31,9 @@ import (
 
 func TestWithPodSecurityDefaults(t *testing.T) {
 	podSpec := func(app *paasv1.DemoApplication, enforced string) corev1.PodSpec {
-		return converted[*appsv1.Deployment](withPodSecurityDefaults(newDeployment(app, nil, wellknown.DefaultPodLabelKeys), enforced)).Spec.Template.Spec
+		d := newDeployment(app, nil, wellknown.DefaultPodLabelKeys)
+		withPodSecurityDefaults(d.Spec.Template.Spec, enforced)
+		return converted[*appsv1.Deployment](d).Spec.Template.Spec
 	}
 	restricted := &corev1.SecurityContext{
 		AllowPrivilegeEscalation: ptr.To(false),

@@ -47,6 +47,10 @@ var serviceKind = owned{
 	watch:     changed,
 }
 
+// serviceOf returns the entry of ownedKinds of app's Service, which an Ingress and an
+// HTTPRoute name.
+func serviceOf(*paasv1.DemoApplication) *owned { return &serviceKind }
+
 // newService returns the Service that exposes app's ports, or nil when app declares none
 // (a Service must have a port). It is of the type spec.service gives, else a NodePort
 // Service when any port asks for a nodePort.

@@ -56,20 +56,25 @@ func setStatus(s *scope) {
 	app.Status.ObservedGeneration = app.Generation
 }
 
-// deploymentMissing returns the condition of type t when the app has no Deployment: none
+// workloadMissing returns the condition of type t when the app has no workload: none
 // exists, or one of its name is someone else's.
-func deploymentMissing(t string, s *scope) metav1.Condition {
-	if held := s.conflictOf(paasv1.ReasonDeploymentFailed); held != nil {
+func workloadMissing(t string, s *scope) metav1.Condition {
+	kind := workloadOf(s.app)
+	if held := s.conflictOf(kind.failed); held != nil {
 		return metav1.Condition{Type: t, Status: metav1.ConditionFalse, Reason: paasv1.ReasonResourceConflict, Message: held.Error()}
 	}
-	return metav1.Condition{Type: t, Status: metav1.ConditionFalse, Reason: paasv1.ReasonDeploymentMissing, Message: "The Deployment does not exist"}
+	reason := paasv1.ReasonDeploymentMissing
+	if isStatefulSet(s.app) {
+		reason = paasv1.ReasonStatefulSetMissing
+	}
+	return metav1.Condition{Type: t, Status: metav1.ConditionFalse, Reason: reason, Message: "The " + kind.name + " does not exist"}
 }
 
-// setAvailableCondition mirrors the Deployment's own Available condition.
+// setAvailableCondition mirrors the workload's own word that enough pods are available.
 func setAvailableCondition(s *scope) {
-	c := deploymentMissing(paasv1.ConditionAvailable, s)
+	c := workloadMissing(paasv1.ConditionAvailable, s)
 	if w := s.workload; w != nil {
-		c.Reason, c.Message = paasv1.ReasonReplicasUnavailable, "Waiting for the Deployment's pods to become available"
+		c.Reason, c.Message = paasv1.ReasonReplicasUnavailable, "Waiting for the "+workloadOf(s.app).name+"'s pods to become available"
 		if w.availableMessage != "" {
 			c.Status, c.Reason, c.Message = metav1.ConditionTrue, paasv1.ReasonMinimumReplicasAvailable, w.availableMessage
 		}
@@ -77,10 +82,10 @@ func setAvailableCondition(s *scope) {
 	setCondition(s.app, c)
 }
 
-// setProgressingCondition is True until the Deployment runs the current spec on every
+// setProgressingCondition is True until the workload runs the current spec on every
 // desired pod, and False once the rollout completed or stalled.
 func setProgressingCondition(s *scope) {
-	c := deploymentMissing(paasv1.ConditionProgressing, s)
+	c := workloadMissing(paasv1.ConditionProgressing, s)
 	switch w := s.workload; {
 	case w == nil:
 	case w.stalled != "":
@@ -88,7 +93,7 @@ func setProgressingCondition(s *scope) {
 	case w.rolledOut():
 		c.Reason, c.Message = paasv1.ReasonRolloutComplete, "Every pod runs the current spec"
 	default:
-		c.Status, c.Reason, c.Message = metav1.ConditionTrue, paasv1.ReasonRollingOut, "The Deployment is rolling out the current spec"
+		c.Status, c.Reason, c.Message = metav1.ConditionTrue, paasv1.ReasonRollingOut, "The "+workloadOf(s.app).name+" is rolling out the current spec"
 	}
 	setCondition(s.app, c)
 }
@@ -100,7 +105,7 @@ func setProgressingCondition(s *scope) {
 // show the spec in place.
 func setDegradedCondition(s *scope) {
 	c := metav1.Condition{Type: paasv1.ConditionDegraded, Status: metav1.ConditionFalse,
-		Reason: paasv1.ReasonAsExpected, Message: "The Deployment and Service match the spec"}
+		Reason: paasv1.ReasonAsExpected, Message: "The " + workloadOf(s.app).name + " and Service match the spec"}
 	for _, f := range s.failures {
 		if !f.persistent {
 			continue
@@ -166,7 +171,7 @@ func reconciling(s *scope) *metav1.Condition {
 	case len(s.failures) > 0:
 		c.Reason, c.Message = paasv1.ReasonRetrying, s.failures[0].err.Error()
 	case !s.workloadKnown || available == nil || progressing == nil:
-		c.Reason, c.Message = paasv1.ReasonRetrying, "The Deployment could not be read"
+		c.Reason, c.Message = paasv1.ReasonRetrying, "The "+workloadOf(s.app).name+" could not be read"
 	case s.firstCause(false) != nil:
 		c.Reason, c.Message = s.firstCause(false).reason, s.firstCause(false).message
 	case progressing.Status == metav1.ConditionTrue || progressing.Reason != paasv1.ReasonRolloutComplete:

@@ -27,6 +27,8 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	paasv1 "github.com/cmft/demo-operator/api/v1"
 )
 
 // The workload is the object that runs the app's pods. What the steps after it (the pods'
@@ -35,8 +37,10 @@ import (
 
 // workload is what a pass observed of the object that runs the app's pods.
 type workload struct {
-	// object is the object as applied.
-	object client.Object
+	// object is the object as applied; kind its kind, and failed the reason of its step's
+	// failures.
+	object       client.Object
+	kind, failed string
 	// desired is how many pods it is to run; replicas, updated, ready and available are how
 	// many it runs, of them of the current template, ready, and available.
 	desired, replicas, updated, ready, available int32
@@ -55,7 +59,8 @@ type workload struct {
 // observeDeployment returns what the status and the later steps read of d.
 func observeDeployment(d *appsv1.Deployment) *workload {
 	w := &workload{
-		object:   d,
+		object: d,
+		kind:   "Deployment", failed: paasv1.ReasonDeploymentFailed,
 		desired:  ptr.Deref(d.Spec.Replicas, 1),
 		replicas: d.Status.Replicas, updated: d.Status.UpdatedReplicas,
 		ready: d.Status.ReadyReplicas, available: d.Status.AvailableReplicas,
@@ -79,10 +84,13 @@ func (w *workload) rolledOut() bool {
 	return w.observed && w.updated == w.desired && w.replicas == w.desired && w.available == w.desired
 }
 
-// runs reports whether pod is one of w's: for a Deployment, controlled by a ReplicaSet that
-// the Deployment controls. The app's label, which whoever may create a pod can set, does not
-// make a pod the app's.
+// runs reports whether pod is one of w's: for a StatefulSet, controlled by it; for a
+// Deployment, controlled by a ReplicaSet that the Deployment controls. The app's label, which
+// whoever may create a pod can set, does not make a pod the app's.
 func (r *Reconciler) runs(ctx context.Context, w *workload, pod metav1.Object) (bool, error) {
+	if _, ok := w.object.(*appsv1.StatefulSet); ok {
+		return metav1.IsControlledBy(pod, w.object), nil
+	}
 	ref := metav1.GetControllerOfNoCopy(pod)
 	if ref == nil || ref.APIVersion != appsv1.SchemeGroupVersion.String() || ref.Kind != "ReplicaSet" {
 		return false, nil

@@ -27,7 +27,7 @@ import (
 // DemoApplicationApplyConfiguration represents a declarative configuration of the DemoApplication type for use
 // with apply.
 //
-// DemoApplication runs a container image as a Deployment exposed by a Service.
+// DemoApplication runs a container image as a Deployment, or a StatefulSet, exposed by a Service.
 type DemoApplicationApplyConfiguration struct {
 	metav1.TypeMetaApplyConfiguration `json:""`
 	// metadata is the standard object metadata.
