@@ -110,6 +110,10 @@ const (
 	// ReasonUnschedulable: a pod cannot be scheduled on any node; the message is the
 	// scheduler's (resources, node selectors, taints).
 	ReasonUnschedulable = "Unschedulable"
+	// ReasonVolumeClaimPending: a pod waits for a PersistentVolumeClaim to be bound (a
+	// StorageClass that does not exist, no volume to bind, a provisioner that fails); the
+	// message is the claim's, from its Events.
+	ReasonVolumeClaimPending = "VolumeClaimPending"
 	// ReasonImagePullBackOff: a pod's image cannot be pulled (no such image, no access to
 	// the registry); the message is the kubelet's.
 	ReasonImagePullBackOff = "ImagePullBackOff"

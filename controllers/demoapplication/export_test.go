@@ -33,4 +33,7 @@ var (
 	Convert             = convert
 	ProtocolOf          = protocolOf
 	NewDisruptionBudget = newDisruptionBudget
+	NewStatefulSet      = newStatefulSet
+	NewGoverningService = newGoverningService
+	NewOrdinalService   = newOrdinalService
 )

@@ -31,12 +31,12 @@ import (
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 )
 
-// podCauses are the reasons of a pod's cause, in the order a user meets them: a pod that is not
-// scheduled mounts no volume, a pod whose volumes are not mounted pulls no image, a container
+// podCauses are the reasons of a pod's cause, in the order a user meets them: a pod waits for
+// its claims to be bound before it is scheduled, a pod that is not scheduled mounts no volume, a pod whose volumes are not mounted pulls no image, a container
 // whose image is missing never crashes, and one that crashes is not probed for long. An
 // eviction, which its ReplicaSet makes up for, comes last.
 var podCauses = []string{
-	paasv1.ReasonUnschedulable, paasv1.ReasonVolumeMountFailed, paasv1.ReasonImagePullBackOff, paasv1.ReasonCreateContainerError,
+	paasv1.ReasonVolumeClaimPending, paasv1.ReasonUnschedulable, paasv1.ReasonVolumeMountFailed, paasv1.ReasonImagePullBackOff, paasv1.ReasonCreateContainerError,
 	paasv1.ReasonOOMKilled, paasv1.ReasonCrashLoopBackOff, paasv1.ReasonReadinessProbeFailed, paasv1.ReasonEvicted,
 }
 
@@ -71,8 +71,8 @@ const (
 	oomKilled = "OOMKilled"
 )
 
-// podsView is what a pass read of the app's pods: the pods the app's Deployment runs, the
-// Events of the one pod eventsFor names, whether the Deployment's rollout is past its
+// podsView is what a pass read of the app's pods: the pods the app's workload runs, the
+// Events eventsFor asks for, whether the Deployment's rollout is past its
 // deadline, and when.
 type podsView struct {
 	pods             []corev1.Pod
@@ -87,11 +87,14 @@ type finding struct {
 	pod *corev1.Pod
 	// cause is what the status alone says; nil when it says nothing yet.
 	cause *cause
-	// ask is the reason the pod's Events may show (ReasonVolumeMountFailed,
-	// ReasonReadinessProbeFailed) for container, from since on; "" when they tell nothing more.
+	// ask is the reason the pod's Events, or its claims' (ReasonVolumeClaimPending), may show
+	// (ReasonVolumeMountFailed, ReasonReadinessProbeFailed) for container, from since on; ""
+	// when they tell nothing more.
 	ask       string
 	container string
 	since     time.Time
+	// claims are the PersistentVolumeClaims the pod waits for, of ReasonVolumeClaimPending.
+	claims []string
 }
 
 func (f *finding) rank() int {
@@ -118,11 +121,12 @@ func (v *podsView) findings() []finding {
 
 // eventsFor returns the pod whose Events may tell what keeps the app's pods from running,
 // nil when none need reading: only the first pod's, so that a pass reads at most one list.
-func (v *podsView) eventsFor() *corev1.Pod {
+// claims is set when what tells is the Events of the pod's claims instead.
+func (v *podsView) eventsFor() (pod *corev1.Pod, claims bool) {
 	if fs := v.findings(); len(fs) > 0 && fs[0].ask != "" {
-		return fs[0].pod
+		return fs[0].pod, fs[0].ask == paasv1.ReasonVolumeClaimPending
 	}
-	return nil
+	return nil, false
 }
 
 // podsCause returns what keeps pods from running, the first a user meets of all the pods
@@ -178,6 +182,10 @@ func (v *podsView) findingOf(pod *corev1.Pod) finding {
 	for _, c := range pod.Status.Conditions {
 		if c.Type == corev1.PodScheduled && c.Status == corev1.ConditionFalse && c.Reason == corev1.PodReasonUnschedulable {
 			f.cause = &cause{stalls: true, reason: paasv1.ReasonUnschedulable, message: fmt.Sprintf("Pod %s: %s", pod.Name, c.Message)}
+			// The scheduler says a claim is unbound; the claim's Events say why.
+			if f.claims = podClaims(pod); len(f.claims) > 0 {
+				f.ask = paasv1.ReasonVolumeClaimPending
+			}
 			return f
 		}
 	}
@@ -214,6 +222,17 @@ func (v *podsView) findingOf(pod *corev1.Pod) finding {
 		}
 	}
 	return f
+}
+
+// podClaims returns the names of the PersistentVolumeClaims pod's volumes mount.
+func podClaims(pod *corev1.Pod) []string {
+	var claims []string
+	for _, v := range pod.Spec.Volumes {
+		if v.PersistentVolumeClaim != nil {
+			claims = append(claims, v.PersistentVolumeClaim.ClaimName)
+		}
+	}
+	return claims
 }
 
 // pendingInitContainers returns the statuses of pod's init containers but those that ran to
@@ -257,13 +276,19 @@ func notReady(pod *corev1.Pod) string {
 	return "not ready"
 }
 
-// fromEvents returns the cause f's pod's Events show, as f asks, in the kubelet's or the
-// attach controller's words: the latest of them. Nil when they show none.
+// fromEvents returns the cause f's pod's Events, or its claims', show, as f asks, in the
+// words of the kubelet, the attach controller or the volume binder: the latest of them. Nil
+// when they show none.
 func (v *podsView) fromEvents(f *finding) *cause {
 	var latest *corev1.Event
 	for i := range v.events {
 		e := &v.events[i]
-		if e.InvolvedObject.Name != f.pod.Name || (e.InvolvedObject.UID != "" && f.pod.UID != "" && e.InvolvedObject.UID != f.pod.UID) {
+		if f.ask == paasv1.ReasonVolumeClaimPending {
+			if e.InvolvedObject.Kind != "PersistentVolumeClaim" || !slices.Contains(f.claims, e.InvolvedObject.Name) ||
+				e.Type != corev1.EventTypeWarning || e.Reason != "ProvisioningFailed" && e.Reason != "FailedBinding" {
+				continue
+			}
+		} else if e.InvolvedObject.Name != f.pod.Name || (e.InvolvedObject.UID != "" && f.pod.UID != "" && e.InvolvedObject.UID != f.pod.UID) {
 			continue
 		}
 		switch f.ask {
@@ -285,6 +310,8 @@ func (v *podsView) fromEvents(f *finding) *cause {
 	switch {
 	case latest == nil:
 		return nil
+	case f.ask == paasv1.ReasonVolumeClaimPending:
+		return &cause{stalls: true, reason: f.ask, message: fmt.Sprintf("Pod %s, claim %s: %s", f.pod.Name, latest.InvolvedObject.Name, latest.Message)}
 	case f.ask == paasv1.ReasonVolumeMountFailed:
 		return &cause{stalls: true, reason: f.ask, message: fmt.Sprintf("Pod %s: %s", f.pod.Name, latest.Message)}
 	default:

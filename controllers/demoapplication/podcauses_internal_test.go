@@ -253,7 +253,8 @@ func TestEventsForOnePod(t *testing.T) {
 	probing := podWith("web-1", corev1.PodRunning, runningFor(time.Minute, 0, nil))
 	creating2 := podWith("web-2", corev1.PodPending, waiting("ContainerCreating", ""))
 	view := &podsView{pods: []corev1.Pod{probing, creating2}, now: now}
-	g.Expect(view.eventsFor()).To(HaveField("Name", "web-2"), "a volume is mounted before a probe runs")
+	pod, _ := view.eventsFor()
+	g.Expect(pod).To(HaveField("Name", "web-2"), "a volume is mounted before a probe runs")
 	_, recheck := view.podsCause()
 	g.Expect(recheck).To(BeTrue(), "the kubelet may yet say it in an Event")
 	view.pods, view.events = []corev1.Pod{notReadyPod()}, []corev1.Event{probeFailed}
@@ -263,9 +264,11 @@ func TestEventsForOnePod(t *testing.T) {
 	view.events = nil
 	view.pods = []corev1.Pod{probing, creating2}
 	view.pods = append(view.pods, podWith("web-0", corev1.PodPending, pullBackOff))
-	g.Expect(view.eventsFor()).To(HaveField("Name", "web-2"))
+	pod, _ = view.eventsFor()
+	g.Expect(pod).To(HaveField("Name", "web-2"))
 	view.pods = []corev1.Pod{probing, podWith("web-0", corev1.PodPending, pullBackOff)}
-	g.Expect(view.eventsFor()).To(BeNil(), "an image pull fails before a probe runs")
+	pod, _ = view.eventsFor()
+	g.Expect(pod).To(BeNil(), "an image pull fails before a probe runs")
 	_, recheck = view.podsCause()
 	g.Expect(recheck).To(BeFalse())
 }
@@ -333,4 +336,34 @@ func TestCompletedInitContainerIsNoCause(t *testing.T) {
 	c := podsCause([]corev1.Pod{pod})
 	g.Expect(c).NotTo(BeNil())
 	g.Expect(c.reason).To(Equal(paasv1.ReasonCrashLoopBackOff))
+}
+
+// TestClaimPendingCause: a pod the scheduler holds back for an unbound claim takes its cause
+// from the claim's Events, the volume binder's words; without them, the scheduler's.
+func TestClaimPendingCause(t *testing.T) {
+	g := NewWithT(t)
+	pod := pendingPod("db-0")
+	pod.Spec.Volumes = []corev1.Volume{{Name: "data", VolumeSource: corev1.VolumeSource{
+		PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{ClaimName: "data-db-0"}}}}
+	pod.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodScheduled, Status: corev1.ConditionFalse, Reason: corev1.PodReasonUnschedulable,
+		Message: "0/1 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."}}
+	view := &podsView{pods: []corev1.Pod{pod}, now: now}
+
+	got, claims := view.eventsFor()
+	g.Expect(got).To(HaveField("Name", "db-0"))
+	g.Expect(claims).To(BeTrue(), "the claims' Events say why")
+	c, _ := view.podsCause()
+	g.Expect(c.reason).To(Equal(paasv1.ReasonUnschedulable), "until they say it, the scheduler's words")
+
+	claimEvent := func(claim, reason, message string) corev1.Event {
+		return corev1.Event{InvolvedObject: corev1.ObjectReference{Kind: "PersistentVolumeClaim", Name: claim},
+			Type: corev1.EventTypeWarning, Reason: reason, Message: message, LastTimestamp: metav1.NewTime(now.Add(-time.Second))}
+	}
+	view.events = []corev1.Event{
+		claimEvent("data-db-1", "ProvisioningFailed", "another pod's claim"),
+		claimEvent("data-db-0", "ProvisioningFailed", `storageclass.storage.k8s.io "fast" not found`),
+	}
+	c, _ = view.podsCause()
+	g.Expect(c).To(Equal(&cause{stalls: true, reason: paasv1.ReasonVolumeClaimPending,
+		message: `Pod db-0, claim data-db-0: storageclass.storage.k8s.io "fast" not found`}))
 }

@@ -75,8 +75,13 @@ func (r *Reconciler) observePods(ctx context.Context, s *scope) {
 			view.pods = append(view.pods, pods.Items[i])
 		}
 	}
-	if pod := view.eventsFor(); pod != nil {
-		if view.events, err = r.podEvents(ctx, pod); err != nil {
+	if pod, claims := view.eventsFor(); pod != nil {
+		if claims {
+			view.events, err = r.claimEvents(ctx, pod.Namespace)
+		} else {
+			view.events, err = r.podEvents(ctx, pod)
+		}
+		if err != nil {
 			s.fail(step, err)
 			return
 		}
@@ -122,6 +127,18 @@ func (r *Reconciler) podEvents(ctx context.Context, pod *corev1.Pod) ([]corev1.E
 		client.MatchingFields{"involvedObject.uid": string(pod.UID)}, &client.ListOptions{Raw: &metav1.ListOptions{ResourceVersion: "0"}})
 	if err != nil {
 		return nil, fmt.Errorf("listing the Events of pod %s: %w", klog.KObj(pod), err)
+	}
+	return events.Items, nil
+}
+
+// claimEvents returns the Events of the PersistentVolumeClaims of namespace, where the volume
+// binder alone says why a claim stays unbound: read as podEvents are.
+func (r *Reconciler) claimEvents(ctx context.Context, namespace string) ([]corev1.Event, error) {
+	events := &corev1.EventList{}
+	err := r.APIReader.List(ctx, events, client.InNamespace(namespace),
+		client.MatchingFields{"involvedObject.kind": "PersistentVolumeClaim"}, &client.ListOptions{Raw: &metav1.ListOptions{ResourceVersion: "0"}})
+	if err != nil {
+		return nil, fmt.Errorf("listing the Events of the claims of namespace %s: %w", namespace, err)
 	}
 	return events.Items, nil
 }

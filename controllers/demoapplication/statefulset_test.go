@@ -27,6 +27,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
 	"github.com/cmft/demo-operator/controllers/wellknown"
@@ -169,6 +170,43 @@ func TestStatefulSetOfSomeoneElse(t *testing.T) {
 	g.Expect(gone(ns, "db-0", &corev1.Service{})()).To(BeTrue(), "no per-pod Service routes to pods that are not the app's")
 	current := get(g, ns, "db", &appsv1.StatefulSet{})
 	g.Expect(current.ResourceVersion).To(Equal(theirs.ResourceVersion), "left untouched")
+}
+
+// TestClaimPendingReachesStatus: a pod held back by a claim that cannot be bound makes the
+// app Degraded, in the words of the claim's Events: a StorageClass that does not exist.
+func TestClaimPendingReachesStatus(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	ns := testenv.NewNamespace(t, k8sClient, "test-")
+	g := NewWithT(t)
+	app := statefulApp(ns, "db")
+	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
+	var st *appsv1.StatefulSet
+	g.Eventually(func(g Gomega) { st = get(g, ns, "db", &appsv1.StatefulSet{}) }, waitFor, pollEvery).Should(Succeed())
+
+	// The StatefulSet controller's pod, with its claim's volume, and the scheduler's verdict.
+	pod := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "db-0", Labels: st.Spec.Template.Labels},
+		Spec:       st.Spec.Template.Spec,
+	}
+	pod.Spec.Volumes = append(pod.Spec.Volumes, corev1.Volume{Name: "data", VolumeSource: corev1.VolumeSource{
+		PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{ClaimName: "data-db-0"}}})
+	g.Expect(controllerutil.SetControllerReference(st, pod, k8sClient.Scheme())).To(Succeed())
+	g.Expect(k8sClient.Create(ctx, pod)).To(Succeed())
+	setPodStatus(g, pod, corev1.PodStatus{Phase: corev1.PodPending, Conditions: []corev1.PodCondition{{
+		Type: corev1.PodScheduled, Status: corev1.ConditionFalse, Reason: corev1.PodReasonUnschedulable,
+		Message: "0/1 nodes are available: pod has unbound immediate PersistentVolumeClaims."}}})
+	eventually(g, app, paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonUnschedulable)
+
+	now := metav1.Now()
+	g.Expect(k8sClient.Create(ctx, &corev1.Event{
+		ObjectMeta:     metav1.ObjectMeta{Namespace: ns, GenerateName: "data-db-0."},
+		InvolvedObject: corev1.ObjectReference{Kind: "PersistentVolumeClaim", APIVersion: "v1", Namespace: ns, Name: "data-db-0"},
+		Reason:         "ProvisioningFailed", Message: `storageclass.storage.k8s.io "fast" not found`, Type: corev1.EventTypeWarning,
+		Source: corev1.EventSource{Component: "persistentvolume-controller"}, FirstTimestamp: now, LastTimestamp: now, Count: 1,
+	})).To(Succeed())
+	c := eventually(g, app, paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonVolumeClaimPending)
+	g.Expect(c.Message).To(Equal(`Pod db-0, claim data-db-0: storageclass.storage.k8s.io "fast" not found`))
 }
 
 // markStatefulSetAvailable plays the StatefulSet controller, which envtest does not run:

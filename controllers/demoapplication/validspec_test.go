@@ -263,6 +263,9 @@ func applyDryRun(ctx context.Context, app *paasv1.DemoApplication) error {
 	}
 	keys := wellknown.DefaultPodLabelKeys
 	objects := []runtime.ApplyConfiguration{demoapplication.NewDeployment(app, nil, keys)}
+	if app.Spec.Workload == paasv1.WorkloadStatefulSet {
+		objects = []runtime.ApplyConfiguration{demoapplication.NewStatefulSet(app, nil, keys), demoapplication.NewGoverningService(app)}
+	}
 	if svc := demoapplication.NewService(app); svc != nil {
 		objects = append(objects, svc)
 	}
@@ -281,7 +284,9 @@ func applyDryRun(ctx context.Context, app *paasv1.DemoApplication) error {
 	if budget := demoapplication.NewDisruptionBudget(app); budget != nil {
 		objects = append(objects, budget)
 	}
-	if demoapplication.PodServicesEnabled(app) {
+	if demoapplication.PodServicesEnabled(app) && app.Spec.Workload == paasv1.WorkloadStatefulSet {
+		objects = append(objects, demoapplication.NewOrdinalService(app, app.Name+"-0", keys))
+	} else if demoapplication.PodServicesEnabled(app) {
 		// The name the ReplicaSet controller gives a pod: its generateName cut to leave room
 		// for the random suffix.
 		base := app.Name + "-5d4f8c7b9f-"
@@ -330,6 +335,8 @@ func dryRunApply(ctx context.Context, cs kubernetes.Interface, gateways gatewayc
 	switch d := desired.(type) {
 	case *appsv1ac.DeploymentApplyConfiguration:
 		return cs.AppsV1().Deployments(*d.Namespace).Apply(ctx, d, opts)
+	case *appsv1ac.StatefulSetApplyConfiguration:
+		return cs.AppsV1().StatefulSets(*d.Namespace).Apply(ctx, d, opts)
 	case *corev1ac.ServiceApplyConfiguration:
 		return cs.CoreV1().Services(*d.Namespace).Apply(ctx, d, opts)
 	case *networkingv1ac.IngressApplyConfiguration:
@@ -626,6 +633,7 @@ func (g specGen) app(namespace string, i int) *paasv1.DemoApplication {
 	g.networkPolicy(&app.Spec)
 	g.lifecycle(&app.Spec)
 	g.exposure(&app.Spec)
+	g.workload(app)
 	if g.set(0.3) {
 		ps := &paasv1.PodServices{
 			Enabled: g.chance(0.8) && (len(app.Spec.Ports) > 0 || g.crossing()),
@@ -639,6 +647,75 @@ func (g specGen) app(namespace string, i int) *paasv1.DemoApplication {
 		app.Spec.PodServices = ps
 	}
 	return app
+}
+
+// workload makes app a StatefulSet app now and then, its settings at and past their edges:
+// a claim named like a volume or mounted at a volume's path, a size of 0, a class that is no
+// name, ReadWriteOncePod with another mode, a strategy, a name too long for its pods' labels.
+func (g specGen) workload(app *paasv1.DemoApplication) {
+	if !g.set(0.3) {
+		return
+	}
+	spec := &app.Spec
+	spec.Workload = paasv1.Workload(g.pick("Deployment", "StatefulSet", "StatefulSet", edge, "DaemonSet"))
+	if spec.Workload != paasv1.WorkloadStatefulSet {
+		return
+	}
+	if !g.crossing() {
+		spec.Strategy = nil
+		if len(app.Name) > 52 {
+			app.Name = strings.TrimRight(app.Name[:52], "-")
+		}
+	}
+	if !g.set(0.8) {
+		return
+	}
+	settings := &paasv1.StatefulSetSettings{
+		PodManagementPolicy: appsv1.PodManagementPolicyType(g.pick("", "OrderedReady", "Parallel", edge, "Random")),
+	}
+	if g.chance(0.5) {
+		settings.Partition = ptr.To(int32(g.pickN(0, 1, 3, edgeN, -1)))
+	}
+	if g.chance(0.3) {
+		retention := []appsv1.PersistentVolumeClaimRetentionPolicyType{"", "Retain", "Delete"}
+		settings.PersistentVolumeClaimRetentionPolicy = &paasv1.PersistentVolumeClaimRetentionPolicy{
+			WhenDeleted: retention[g.r.IntN(3)], WhenScaled: retention[g.r.IntN(3)]}
+	}
+	for i := range g.count(3) {
+		c := paasv1.VolumeClaimTemplate{
+			Name:      g.pick(fmt.Sprintf("data%d", i), edge, "Data", strings.Repeat("d", 64)),
+			MountPath: g.pick(fmt.Sprintf("/data/%d", i), edge, "relative", "/a:b"),
+			Size:      resource.MustParse(g.pick("1Gi", "500Mi", "1", edge, "0", "-1Gi")),
+		}
+		// Named like a volume, or mounted at a volume's path (volumes').
+		if g.crossing() && g.chance(0.2) {
+			c.Name = "vol0"
+		}
+		if g.crossing() && g.chance(0.2) {
+			c.MountPath = "/mnt/0"
+		}
+		if g.chance(0.5) {
+			c.StorageClassName = ptr.To(g.pick("", "fast", "ssd.example.com", edge, "Fast_SSD"))
+		}
+		if g.chance(0.5) {
+			modes := [][]corev1.PersistentVolumeAccessMode{{"ReadWriteOnce"}, {"ReadWriteOncePod"}, {"ReadWriteOnce", "ReadOnlyMany"}}
+			if g.crossing() {
+				modes = append(modes, []corev1.PersistentVolumeAccessMode{"ReadWriteOncePod", "ReadWriteOnce"})
+			}
+			if g.edges {
+				modes = append(modes, []corev1.PersistentVolumeAccessMode{"Sometimes"})
+			}
+			c.AccessModes = modes[g.r.IntN(len(modes))]
+		}
+		// Claims are keyed by name and mounted each at its own path: the same twice is an edge.
+		if !g.crossing() && slices.ContainsFunc(settings.VolumeClaimTemplates, func(o paasv1.VolumeClaimTemplate) bool {
+			return o.Name == c.Name || o.MountPath == c.MountPath
+		}) {
+			continue
+		}
+		settings.VolumeClaimTemplates = append(settings.VolumeClaimTemplates, c)
+	}
+	spec.StatefulSet = settings
 }
 
 func (g specGen) portName() string {
