@@ -24,6 +24,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	appsv1ac "k8s.io/client-go/applyconfigurations/apps/v1"
 	metav1ac "k8s.io/client-go/applyconfigurations/meta/v1"
@@ -129,7 +130,12 @@ func (r *Reconciler) reconcileDeployment(ctx context.Context, s *scope) {
 		err = r.replaceStrategy(ctx, s.app, live)
 	}
 	if err == nil && s.app.Spec.Autoscaling != nil {
-		err = r.handOverReplicas(ctx, s.app, live, desired)
+		if live == nil {
+			// A new workload starts at the autoscaler's minimum, handed over on the next pass.
+			desired.Spec.WithReplicas(ptr.Deref(s.app.Spec.Autoscaling.MinReplicas, 1))
+		} else {
+			err = r.handOverReplicas(ctx, s.app, live, live.Spec.Replicas)
+		}
 	}
 	if err == nil {
 		done, err = r.apply(ctx, s.app, current, desired)
@@ -168,33 +174,42 @@ func (r *Reconciler) replaceStrategy(ctx context.Context, app *paasv1.DemoApplic
 	return nil
 }
 
-// handOverReplicas keeps the Deployment's replicas as they are when autoscaling takes them:
-// an apply that stops declaring a field the operator alone owns removes it, and the
-// Deployment would fall back to one pod until the autoscaler scales it again. Another
-// manager first applies the same value, and holds it until the autoscaler writes its own.
-// A Deployment yet to be created starts at the autoscaler's minimum (desired declares it),
-// which the next pass hands over.
-func (r *Reconciler) handOverReplicas(ctx context.Context, app *paasv1.DemoApplication, d *appsv1.Deployment,
-	desired *appsv1ac.DeploymentApplyConfiguration) error {
-	if d == nil {
-		desired.Spec.WithReplicas(ptr.Deref(app.Spec.Autoscaling.MinReplicas, 1))
+// handOverReplicas keeps the replicas of live, the app's workload as the cache holds it, as
+// they are when autoscaling takes them: an apply that stops declaring a field the operator
+// alone owns removes it, and the workload would fall back to one pod until the autoscaler
+// scales it again. Another manager first applies the same value, and holds it until the
+// autoscaler writes its own.
+func (r *Reconciler) handOverReplicas(ctx context.Context, app *paasv1.DemoApplication, live client.Object, replicas *int32) error {
+	if !metav1.IsControlledBy(live, app) {
 		return nil
 	}
-	if !metav1.IsControlledBy(d, app) {
-		return nil
-	}
-	owned, err := appsv1ac.ExtractDeployment(d, wellknown.FieldManager)
+	owned, err := ownedFields(live)
 	if err != nil {
-		return fmt.Errorf("reading the fields of Deployment %s the operator owns: %w", klog.KObj(d), err)
+		return fmt.Errorf("reading the fields of %s %s the operator owns: %w", r.kindOf(live), klog.KObj(live), err)
 	}
-	if owned.Spec == nil || owned.Spec.Replicas == nil {
+	var fields struct {
+		Spec struct {
+			Replicas *int32 `json:"replicas"`
+		} `json:"spec"`
+	}
+	convert(owned, &fields)
+	if fields.Spec.Replicas == nil {
 		return nil
 	}
-	handover := appsv1ac.Deployment(d.Name, d.Namespace).
-		WithUID(d.UID).
-		WithSpec(appsv1ac.DeploymentSpec().WithReplicas(ptr.Deref(d.Spec.Replicas, 1)))
-	if err := r.Apply(ctx, handover, client.FieldOwner(ReplicasHandoverManager)); err != nil {
-		return fmt.Errorf("handing the replicas of Deployment %s to its autoscaler: %w", klog.KObj(d), err)
+	gvk, err := r.GroupVersionKindFor(live)
+	if err != nil {
+		return err
+	}
+	handover := &unstructured.Unstructured{}
+	handover.SetGroupVersionKind(gvk)
+	handover.SetName(live.GetName())
+	handover.SetNamespace(live.GetNamespace())
+	handover.SetUID(live.GetUID())
+	if err := unstructured.SetNestedField(handover.Object, int64(ptr.Deref(replicas, 1)), "spec", "replicas"); err != nil {
+		return err
+	}
+	if err := r.Apply(ctx, client.ApplyConfigurationFromUnstructured(handover), client.FieldOwner(ReplicasHandoverManager)); err != nil {
+		return fmt.Errorf("handing the replicas of %s %s to its autoscaler: %w", gvk.Kind, klog.KObj(live), err)
 	}
 	return nil
 }

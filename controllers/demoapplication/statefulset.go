@@ -200,7 +200,12 @@ func (r *Reconciler) reconcileStatefulSet(ctx context.Context, s *scope) {
 		err = r.completeTemplate(ctx, s, was, desired.ObjectMetaApplyConfiguration, desired.Spec.Template)
 	}
 	if err == nil && s.app.Spec.Autoscaling != nil {
-		err = r.handOverStatefulSetReplicas(ctx, s.app, live, desired)
+		if live == nil {
+			// A new workload starts at the autoscaler's minimum, handed over on the next pass.
+			desired.Spec.WithReplicas(ptr.Deref(s.app.Spec.Autoscaling.MinReplicas, 1))
+		} else {
+			err = r.handOverReplicas(ctx, s.app, live, live.Spec.Replicas)
+		}
 	}
 	if err == nil {
 		done, err = r.apply(ctx, s.app, current, desired)
@@ -211,34 +216,6 @@ func (r *Reconciler) reconcileStatefulSet(ctx context.Context, s *scope) {
 		s.workload = observeStatefulSet(current)
 	}
 	s.workloadKnown = known(done, f)
-}
-
-// handOverStatefulSetReplicas is handOverReplicas for a StatefulSet: the autoscaler's
-// replicas start at its minimum, and replicas the operator applied before autoscaling came
-// are handed to ReplicasHandoverManager, so that the apply that leaves them out keeps them.
-func (r *Reconciler) handOverStatefulSetReplicas(ctx context.Context, app *paasv1.DemoApplication, live *appsv1.StatefulSet,
-	desired *appsv1ac.StatefulSetApplyConfiguration) error {
-	if live == nil {
-		desired.Spec.WithReplicas(ptr.Deref(app.Spec.Autoscaling.MinReplicas, 1))
-		return nil
-	}
-	if !metav1.IsControlledBy(live, app) {
-		return nil
-	}
-	owned, err := appsv1ac.ExtractStatefulSet(live, wellknown.FieldManager)
-	if err != nil {
-		return fmt.Errorf("reading the fields of StatefulSet %s the operator owns: %w", klog.KObj(live), err)
-	}
-	if owned.Spec == nil || owned.Spec.Replicas == nil {
-		return nil
-	}
-	handover := appsv1ac.StatefulSet(live.Name, live.Namespace).
-		WithUID(live.UID).
-		WithSpec(appsv1ac.StatefulSetSpec().WithReplicas(ptr.Deref(live.Spec.Replicas, 1)))
-	if err := r.Apply(ctx, handover, client.FieldOwner(ReplicasHandoverManager)); err != nil {
-		return fmt.Errorf("handing the replicas of StatefulSet %s to its autoscaler: %w", klog.KObj(live), err)
-	}
-	return nil
 }
 
 // observeStatefulSet returns what the status and the later steps read of st. It has rolled

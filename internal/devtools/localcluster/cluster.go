@@ -78,13 +78,16 @@ const (
 var Components = []string{Etcd, APIServer, ControllerManager, Scheduler, Kwok}
 
 // controllers are the kube-controller-manager loops the operator's behaviour depends on:
-// Deployments and ReplicaSets make pods, the garbage collector removes owned objects,
+// Deployments and ReplicaSets make pods, and StatefulSets with their claims, which the
+// binder binds to PersistentVolumes and the protection loops let go once unused; the
+// garbage collector removes owned objects,
 // endpoints follow Services, namespaces get their default ServiceAccount and finish
 // deleting, and node-lifecycle lifts the not-ready taint from kwok's nodes once they report
 // Ready. OLM unpacks bundles with Jobs. The eviction API lets a pod go only as far as the
 // disruption controller has counted its PodDisruptionBudget's healthy pods.
 var controllers = []string{
-	"deployment-controller", "replicaset-controller", "job-controller", "garbage-collector-controller", "disruption-controller",
+	"deployment-controller", "replicaset-controller", "statefulset-controller", "persistentvolume-binder-controller",
+	"pvc-protection-controller", "pv-protection-controller", "job-controller", "garbage-collector-controller", "disruption-controller",
 	"endpoints-controller", "endpointslice-controller", "serviceaccount-controller",
 	"serviceaccount-token-controller", "namespace-controller", "node-lifecycle-controller",
 	"root-ca-certificate-publisher-controller",

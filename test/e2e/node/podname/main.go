@@ -28,6 +28,8 @@ limitations under the License.
 //     200, for a readiness probe; unset, /ready answers 200 at once.
 //   - SERVE_FILE (a path): /file answers with the file's content, read anew on each request,
 //     so that a mounted ConfigMap's update is seen.
+//   - RECORD_START (a path): it appends a line, its name, to the file at each start, so that
+//     a volume that outlives the pod keeps one line per run of it.
 //
 // /env/NAME answers the value of its environment variable NAME, as the container started
 // with it: what a pod's env holds, seen from outside.
@@ -66,6 +68,9 @@ func main() {
 		}
 	}
 	ready := time.Now().Add(readyAfter)
+	if file := os.Getenv("RECORD_START"); file != "" {
+		record(file, name)
+	}
 
 	mux := http.NewServeMux()
 	mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, name) })
@@ -102,6 +107,20 @@ func failing() bool {
 		log.Fatalf("FAIL_ONCE: %v", err)
 	}
 	return true
+}
+
+// record appends name, on a line, to file.
+func record(file, name string) {
+	f, err := os.OpenFile(file, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		log.Fatalf("RECORD_START: %v", err)
+	}
+	if _, err := fmt.Fprintln(f, name); err != nil {
+		log.Fatalf("RECORD_START: %v", err)
+	}
+	if err := f.Close(); err != nil {
+		log.Fatalf("RECORD_START: %v", err)
+	}
 }
 
 // allocated holds the memory allocate touched, so that it stays charged to the container.
