@@ -18,6 +18,7 @@ package chart_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -53,7 +54,8 @@ func TestApplicationPolicy(t *testing.T) {
 			allowedImageRegistries: [registry.example.com], allowedServiceAccounts: [default, web],
 			allowedTolerations: [dedicated], allowedPriorityClasses: [high], allowedNodeSelectors: [example.com/pool],
 			ingressHostSuffixes: {team-a: [a.example.com]}, defaultIngressHostSuffixes: [.shared.example.com],
-			allowedIngressClasses: [public], allowedIngressAnnotations: [nginx.ingress.kubernetes.io/rewrite-target, example.com/*]}}`,
+			allowedIngressClasses: [public], allowedIngressAnnotations: [nginx.ingress.kubernetes.io/rewrite-target, example.com/*],
+			allowedStorageClasses: [standard]}}`,
 	} {
 		rel, err := renderRelease(t, loadChart(t), name, values(t, vals))
 		NewWithT(t).Expect(err).NotTo(HaveOccurred())
@@ -156,6 +158,44 @@ func TestApplicationPolicy(t *testing.T) {
 		a.Name = "allowed"
 		g.ExpectWithOffset(1, c.admin.Create(ctx, a, client.DryRunAll)).To(Succeed())
 	}
+	// A StatefulSet app: its per-pod Services are of spec.podServices.type and its replicas
+	// spec.replica, as a Deployment app's; its claims' classes are the platform's to allow.
+	stateful := func(mutate func(*paasv1.DemoApplication)) func(*paasv1.DemoApplication) {
+		return func(a *paasv1.DemoApplication) {
+			a.Spec.Workload = paasv1.WorkloadStatefulSet
+			a.Spec.StatefulSet = &paasv1.StatefulSetSettings{VolumeClaimTemplates: []paasv1.VolumeClaimTemplate{
+				{Name: "data", MountPath: "/data", Size: resource.MustParse("1Gi")}}}
+			mutate(a)
+		}
+	}
+	storageClass := func(names ...string) func(*paasv1.DemoApplication) {
+		return func(a *paasv1.DemoApplication) {
+			for i, name := range names {
+				a.Spec.StatefulSet.VolumeClaimTemplates = append(a.Spec.StatefulSet.VolumeClaimTemplates, paasv1.VolumeClaimTemplate{
+					Name: fmt.Sprintf("claim-%d", i), MountPath: fmt.Sprintf("/claim-%d", i), Size: resource.MustParse("1Gi"), StorageClassName: ptr.To(name)})
+			}
+		}
+	}
+	t.Run("a StatefulSet app held as a Deployment app", func(t *testing.T) {
+		g := NewWithT(t)
+		refused(g, app("strict", stateful(podServices(corev1.ServiceTypeNodePort))), "spec.podServices.type: NodePort is not allowed on this cluster")
+		refused(g, app("strict", stateful(podServices(corev1.ServiceTypeLoadBalancer))), "spec.podServices.type: LoadBalancer is not allowed on this cluster")
+		refused(g, app("strict", stateful(func(a *paasv1.DemoApplication) { a.Spec.Replica = ptr.To[int32](6) })),
+			"spec.replica: 6 is more than the 5 replicas this cluster allows an application")
+		allowed(g, app("strict", stateful(podServices(corev1.ServiceTypeClusterIP))))
+	})
+	t.Run("storage classes not allowed", func(t *testing.T) {
+		g := NewWithT(t)
+		refused(g, app("team-a", stateful(storageClass("standard", "fast"))),
+			"spec.statefulSet.volumeClaimTemplates[].storageClassName: fast is not a StorageClass applications may claim volumes of on this cluster "+
+				"(the platform's applicationPolicy.allowedStorageClasses): standard")
+		refused(g, app("team-a", stateful(storageClass(""))),
+			`spec.statefulSet.volumeClaimTemplates[].storageClassName: "" is not a StorageClass applications may claim volumes of`)
+		allowed(g, app("team-a", stateful(storageClass("standard"))))
+		// The cluster's default class, and any where the platform lists none.
+		allowed(g, app("team-a", stateful(storageClass())))
+		allowed(g, app("strict", stateful(storageClass("fast", ""))))
+	})
 	t.Run("load balancers, when node ports are denied", func(t *testing.T) {
 		g := NewWithT(t)
 		refused(g, app("team-a", podServices(corev1.ServiceTypeLoadBalancer)),

@@ -28,6 +28,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
@@ -50,8 +51,9 @@ type fieldClass struct {
 }
 
 // fieldClasses recognise, by name, every field that picks what an app's pods run (an
-// image), where they run (a ServiceAccount, node labels, tolerations, a priority), or how
-// they are reached (a host, an ingress class, a node port, a Service type). Left out on
+// image), where they run (a ServiceAccount, node labels, tolerations, a priority), where
+// their data lives (a storage class), or how they are reached (a host, an ingress class, a
+// node port, a Service type). Left out on
 // purpose: topologyKey (it spreads the app's own pods, it selects no node) and
 // httpRoute.parentRefs (which Gateways take the route is theirs to admit, by allowedRoutes).
 var fieldClasses = []fieldClass{
@@ -63,6 +65,7 @@ var fieldClasses = []fieldClass{
 	{name: "toleration", matches: keyUnder("tolerations"), forbidden: "example.com/gpu"},
 	{name: "priority class", matches: named("priorityClassName"), forbidden: "urgent"},
 	{name: "ingress class", matches: named("className", "ingressClassName"), forbidden: "internal"},
+	{name: "storage class", matches: named("storageClassName"), forbidden: "fast"},
 	{name: "node port", matches: named("nodePort"), forbidden: int64(30500)},
 	{name: "Service type", matches: enumHas("LoadBalancer", "NodePort"), forbidden: "LoadBalancer"},
 }
@@ -71,7 +74,7 @@ var fieldClasses = []fieldClass{
 const walkValues = `{watchNamespaces: [walk], applicationPolicy: {nodePortRange: {min: 30100, max: 30199}, denyLoadBalancers: true,
 	allowedImageRegistries: [registry.example.com], allowedServiceAccounts: [default, web], allowedTolerations: [dedicated],
 	allowedPriorityClasses: [high], allowedNodeSelectors: [example.com/pool], defaultIngressHostSuffixes: [example.com],
-	allowedIngressClasses: [public]}}`
+	allowedIngressClasses: [public], allowedStorageClasses: [standard]}}`
 
 // compliantApps are apps walkValues' policy admits that set, between them, every field of
 // fieldClasses to an allowed value (an Ingress and an HTTPRoute cannot go together).
@@ -95,7 +98,11 @@ func compliantApps() []*paasv1.DemoApplication {
 
 	route := builder.DemoApplication("walk", "route", builder.Image("registry.example.com/web:1"))
 	route.Spec.HTTPRoute = &paasv1.HTTPRoute{ParentRefs: []paasv1.GatewayReference{{Name: "gateway"}}, Hostnames: []string{"shop.example.com"}}
-	return []*paasv1.DemoApplication{ingress, route}
+	stateful := builder.DemoApplication("walk", "stateful", builder.Image("registry.example.com/web:1"))
+	stateful.Spec.Workload = paasv1.WorkloadStatefulSet
+	stateful.Spec.StatefulSet = &paasv1.StatefulSetSettings{VolumeClaimTemplates: []paasv1.VolumeClaimTemplate{
+		{Name: "data", MountPath: "/data", Size: resource.MustParse("1Gi"), StorageClassName: ptr.To("standard")}}}
+	return []*paasv1.DemoApplication{ingress, route, stateful}
 }
 
 // TestApplicationPolicyCoversTheSchema walks the CRD's schema, in each version it serves, for

@@ -83,47 +83,27 @@ func free(pattern, why string) leaf    { return leaf{pattern: pattern, kind: fre
 // grows one must say whether it is pinned (and config/restraint must then refuse any other
 // value) or the app's (naming the spec field it copies).
 var leaves = map[string][]leaf{
-	"Deployment": append(objectMeta(),
-		heldByAPI(".spec.selector.*"),
-		heldByAPI(".spec.template.metadata.labels.app.kubernetes.io/name"),
-		heldByAPI(".spec.template.metadata.labels.paas.cmft.com/demoapplication"),
-		free(".metadata.annotations.paas.cmft.com/defaults", "which defaults the pod template has: another value makes the operator rebuild it"),
-		free(".metadata.labels.paas.cmft.com/configmaps-hash", "the ConfigMaps' hash of the template's config hash: another rolls the pods once at most"),
-		free(".spec.template.metadata.annotations.paas.cmft.com/config-hash", "a hash of what the pods read: another value rolls them once"),
-		free(".spec.template.metadata.annotations.padok.fr/add-pod-name-label",
-			"the pods' opt-in to their per-pod Services: another value only takes those away"),
-		tenant(".spec.template.metadata.labels.*", "spec.podLabels"),
-		tenant(".spec.template.metadata.annotations.*", "spec.podAnnotations"),
-		tenant(".spec.replicas", "spec.replica"),
-		tenant(".spec.revisionHistoryLimit", "spec.revisionHistoryLimit"),
+	"Deployment": append(workload(),
 		tenant(".spec.strategy*", "spec.strategy"),
-		pinned(".spec.template.spec.containers[].name", "miner"),
-		tenant(".spec.template.spec.containers[].image", "spec.image"),
-		tenant(".spec.template.spec.containers[].securityContext*", "spec.securityContext"),
-		tenant(".spec.template.spec.containers[].*", "spec"),
-		tenant(".spec.template.spec.initContainers[].securityContext*", "spec.sidecars"),
-		tenant(".spec.template.spec.initContainers[].*", "spec.initContainers"),
-		tenant(".spec.template.spec.volumes*", "spec.volumes"),
-		tenant(".spec.template.spec.serviceAccountName", "spec.serviceAccountName"),
-		tenant(".spec.template.spec.serviceAccount", "spec.serviceAccountName"),
-		tenant(".spec.template.spec.nodeSelector*", "spec.nodeSelector"),
-		tenant(".spec.template.spec.tolerations*", "spec.tolerations"),
-		pinned(".spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[].podAffinityTerm.labelSelector.*"),
-		pinned(".spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[].labelSelector.*"),
-		tenant(".spec.template.spec.affinity*", "spec.affinity"),
-		pinned(".spec.template.spec.topologySpreadConstraints[].labelSelector.*"),
-		tenant(".spec.template.spec.topologySpreadConstraints*", "spec.topologySpreadConstraints"),
-		tenant(".spec.template.spec.imagePullSecrets*", "spec.imagePullSecrets"),
-		tenant(".spec.template.spec.automountServiceAccountToken", "spec.automountServiceAccountToken"),
-		tenant(".spec.minReadySeconds", "spec.minReadySeconds"),
-		tenant(".spec.template.spec.priorityClassName", "spec.priorityClassName"),
-		tenant(".spec.template.spec.terminationGracePeriodSeconds", "spec.terminationGracePeriodSeconds"),
-		tenant(".spec.template.spec.securityContext*", "spec.podSecurityContext"),
+	),
+	// The selector, the claim templates, the governing Service and the pod management a
+	// StatefulSet keeps as it was made: the API server refuses a change of them, and
+	// config/restraint holds them on a create (TestStatefulSets).
+	"StatefulSet": append(workload(),
+		heldByAPI(".spec.serviceName"),
+		tenant(".spec.volumeClaimTemplates*", "spec.statefulSet.volumeClaimTemplates"),
+		tenant(".spec.podManagementPolicy", "spec.statefulSet.podManagementPolicy"),
+		tenant(".spec.persistentVolumeClaimRetentionPolicy*", "spec.statefulSet.persistentVolumeClaimRetentionPolicy"),
+		tenant(".spec.updateStrategy.rollingUpdate.partition", "spec.statefulSet.partition"),
+		// OnDelete, the other type, goes without the rollingUpdate the operator writes beside it.
+		heldByAPI(".spec.updateStrategy.type"),
 	),
 	"Service": append(objectMeta(),
 		pinned(".metadata.labels.paas.cmft.com/pod-service"),
 		tenant(".metadata.annotations.*", "spec.service.annotations"),
 		pinned(".spec.selector.*"),
+		// A governing Service's None: a Service's cluster IP cannot change.
+		heldByAPI(".spec.clusterIP"),
 		tenant(".spec.type", "spec.service.type"),
 		tenant(".spec.ports*", "spec.ports"),
 	),
@@ -147,7 +127,7 @@ var leaves = map[string][]leaf{
 	),
 	"HorizontalPodAutoscaler": append(objectMeta(),
 		pinned(".spec.scaleTargetRef.apiVersion", "apps/v1beta2"),
-		pinned(".spec.scaleTargetRef.kind", "StatefulSet"),
+		pinned(".spec.scaleTargetRef.kind", "ReplicaSet"),
 		pinned(".spec.scaleTargetRef.name"),
 		tenant(".spec.minReplicas", "spec.autoscaling.minReplicas"),
 		tenant(".spec.maxReplicas", "spec.autoscaling.maxReplicas"),
@@ -166,6 +146,47 @@ var leaves = map[string][]leaf{
 		tenant(".spec.ingress[].from*", "spec.networkPolicy.from"),
 		tenant(".spec.ingress[].ports*", "spec.ports"),
 	),
+}
+
+// workload is what a Deployment and a StatefulSet carry alike: their name, labels and
+// controller, and their pods, replicas and history.
+func workload() []leaf {
+	return append(objectMeta(),
+		heldByAPI(".spec.selector.*"),
+		heldByAPI(".spec.template.metadata.labels.app.kubernetes.io/name"),
+		heldByAPI(".spec.template.metadata.labels.paas.cmft.com/demoapplication"),
+		free(".metadata.annotations.paas.cmft.com/defaults", "which defaults the pod template has: another value makes the operator rebuild it"),
+		free(".metadata.labels.paas.cmft.com/configmaps-hash", "the ConfigMaps' hash of the template's config hash: another rolls the pods once at most"),
+		free(".spec.template.metadata.annotations.paas.cmft.com/config-hash", "a hash of what the pods read: another value rolls them once"),
+		free(".spec.template.metadata.annotations.padok.fr/add-pod-name-label",
+			"the pods' opt-in to their per-pod Services: another value only takes those away"),
+		tenant(".spec.template.metadata.labels.*", "spec.podLabels"),
+		tenant(".spec.template.metadata.annotations.*", "spec.podAnnotations"),
+		tenant(".spec.replicas", "spec.replica"),
+		tenant(".spec.revisionHistoryLimit", "spec.revisionHistoryLimit"),
+		pinned(".spec.template.spec.containers[].name", "miner"),
+		tenant(".spec.template.spec.containers[].image", "spec.image"),
+		tenant(".spec.template.spec.containers[].securityContext*", "spec.securityContext"),
+		tenant(".spec.template.spec.containers[].*", "spec"),
+		tenant(".spec.template.spec.initContainers[].securityContext*", "spec.sidecars"),
+		tenant(".spec.template.spec.initContainers[].*", "spec.initContainers"),
+		tenant(".spec.template.spec.volumes*", "spec.volumes"),
+		tenant(".spec.template.spec.serviceAccountName", "spec.serviceAccountName"),
+		tenant(".spec.template.spec.serviceAccount", "spec.serviceAccountName"),
+		tenant(".spec.template.spec.nodeSelector*", "spec.nodeSelector"),
+		tenant(".spec.template.spec.tolerations*", "spec.tolerations"),
+		pinned(".spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[].podAffinityTerm.labelSelector.*"),
+		pinned(".spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[].labelSelector.*"),
+		tenant(".spec.template.spec.affinity*", "spec.affinity"),
+		pinned(".spec.template.spec.topologySpreadConstraints[].labelSelector.*"),
+		tenant(".spec.template.spec.topologySpreadConstraints*", "spec.topologySpreadConstraints"),
+		tenant(".spec.template.spec.imagePullSecrets*", "spec.imagePullSecrets"),
+		tenant(".spec.template.spec.automountServiceAccountToken", "spec.automountServiceAccountToken"),
+		tenant(".spec.minReadySeconds", "spec.minReadySeconds"),
+		tenant(".spec.template.spec.priorityClassName", "spec.priorityClassName"),
+		tenant(".spec.template.spec.terminationGracePeriodSeconds", "spec.terminationGracePeriodSeconds"),
+		tenant(".spec.template.spec.securityContext*", "spec.podSecurityContext"),
+	)
 }
 
 // objectMeta is what every object the operator writes carries: its name, labels and controller.
@@ -209,12 +230,12 @@ func TestEveryLeafIsHeld(t *testing.T) {
 	ns := testenv.NewNamespace(t, admin, "leaves-")
 	w := newWeb(t, ns)
 	// Past OwnerReferencesPermissionEnforcement, which refuses a change of owners to a writer that
-	// may not delete the object (the operator never deletes Deployments), where it runs.
-	grant(t, rbacv1.PolicyRule{APIGroups: []string{"apps"}, Resources: []string{"deployments"}, Verbs: []string{"delete"}})
+	// may not delete the object (the operator never deletes Deployments nor StatefulSets), where it runs.
+	grant(t, rbacv1.PolicyRule{APIGroups: []string{"apps"}, Resources: []string{"deployments", "statefulsets"}, Verbs: []string{"delete"}})
 	schema := crdSchema(t)
 	counts := map[string]int{}
 	var held int
-	for _, obj := range []client.Object{w.deployment, w.service, w.podService, w.ingress, w.autoscaler, w.budget, w.policy, w.route} {
+	for _, obj := range w.objects() {
 		u := &unstructured.Unstructured{}
 		var err error
 		u.Object, err = runtime.DefaultUnstructuredConverter.ToUnstructured(obj)

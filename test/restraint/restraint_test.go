@@ -16,7 +16,7 @@ limitations under the License.
 
 // Package restraint proves the operator's self-restraint (config/restraint, the chart's
 // restraint.enabled): on a real kube-apiserver, the operator's own identity, which its RBAC
-// lets patch any pod and write any Deployment, Service, Ingress, HTTPRoute,
+// lets patch any pod and write any Deployment, StatefulSet, Service, Ingress, HTTPRoute,
 // HorizontalPodAutoscaler or NetworkPolicy, is
 // refused every write but the ones the operator makes. The operator runs here, restrained, and
 // builds a DemoApplication's objects with its real builders: each attack is one of them, or
@@ -347,18 +347,54 @@ type web struct {
 	// route is the HTTPRoute of the app web-route, of routeSpec.
 	route  *gatewayv1.HTTPRoute
 	budget *policyv1.PodDisruptionBudget
+	// db is the app of webSpec run as a StatefulSet (statefulSetSpec).
+	db *statefulApp
 }
 
-// newWeb creates a DemoApplication of webSpec in namespace ns and a pod of its Deployment, and
-// waits for the operator to build its objects.
+// statefulApp is the operator's work for a StatefulSet app: what only such an app has.
+type statefulApp struct {
+	app         *paasv1.DemoApplication
+	statefulSet *appsv1.StatefulSet
+	// governing is the headless Service <app>-headless; podService the per-pod Service of
+	// its first ordinal, <app>-0, which the app controls.
+	governing, podService *corev1.Service
+	autoscaler            *autoscalingv2.HorizontalPodAutoscaler
+}
+
+// statefulSetSpec is what turns webSpec's app into a StatefulSet app, with a claim of each
+// pod's own and every setting of spec.statefulSet (webSpec's strategy is a Deployment's).
+const statefulSetSpec = `
+workload: StatefulSet
+statefulSet:
+  volumeClaimTemplates:
+  - {name: state, mountPath: /var/lib/db, size: 1Gi, storageClassName: "", accessModes: [ReadWriteOnce]}
+  persistentVolumeClaimRetentionPolicy: {whenDeleted: Delete, whenScaled: Retain}
+  podManagementPolicy: Parallel
+  partition: 1
+`
+
+// objects returns every object the operator wrote for the apps of w.
+func (w *web) objects() []client.Object {
+	return []client.Object{w.deployment, w.service, w.podService, w.ingress, w.autoscaler, w.budget, w.policy, w.route,
+		w.db.statefulSet, w.db.governing, w.db.podService, w.db.autoscaler}
+}
+
+// newWeb creates a DemoApplication of webSpec in namespace ns and a pod of its Deployment, the
+// same app run as a StatefulSet, db, and waits for the operator to build their objects.
 func newWeb(t testing.TB, ns string) *web {
 	g := NewWithT(t)
 	ctx := context.Background()
 	w := &web{app: &paasv1.DemoApplication{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "web"}},
 		deployment: &appsv1.Deployment{}, service: &corev1.Service{}, podService: &corev1.Service{},
 		ingress: &networkingv1.Ingress{}, autoscaler: &autoscalingv2.HorizontalPodAutoscaler{}, budget: &policyv1.PodDisruptionBudget{},
-		policy: &networkingv1.NetworkPolicy{}, route: &gatewayv1.HTTPRoute{}}
+		policy: &networkingv1.NetworkPolicy{}, route: &gatewayv1.HTTPRoute{},
+		db: &statefulApp{app: &paasv1.DemoApplication{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "db"}},
+			statefulSet: &appsv1.StatefulSet{}, governing: &corev1.Service{}, podService: &corev1.Service{},
+			autoscaler: &autoscalingv2.HorizontalPodAutoscaler{}}}
 	g.Expect(yaml.UnmarshalStrict([]byte(webSpec), &w.app.Spec)).To(Succeed())
+	g.Expect(yaml.UnmarshalStrict([]byte(webSpec), &w.db.app.Spec)).To(Succeed())
+	w.db.app.Spec.Strategy = nil
+	g.Expect(yaml.Unmarshal([]byte(statefulSetSpec), &w.db.app.Spec)).To(Succeed())
 	// The pods' priority class, without which the API server admits none of them.
 	high := &schedulingv1.PriorityClass{ObjectMeta: metav1.ObjectMeta{Name: "web-high"}, Value: 1000}
 	if err := admin.Create(ctx, high); !apierrors.IsAlreadyExists(err) {
@@ -371,8 +407,14 @@ func newWeb(t testing.TB, ns string) *web {
 	routed := &paasv1.DemoApplication{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "web-route"}}
 	g.Expect(yaml.UnmarshalStrict([]byte(routeSpec), &routed.Spec)).To(Succeed())
 	g.Expect(admin.Create(ctx, routed)).To(Succeed())
+	g.Expect(admin.Create(ctx, w.db.app)).To(Succeed())
 	key := client.ObjectKeyFromObject(w.app)
 	g.Eventually(func(g Gomega) {
+		db := client.ObjectKeyFromObject(w.db.app)
+		g.Expect(admin.Get(ctx, db, w.db.statefulSet)).To(Succeed())
+		g.Expect(admin.Get(ctx, client.ObjectKey{Namespace: ns, Name: db.Name + "-headless"}, w.db.governing)).To(Succeed())
+		g.Expect(admin.Get(ctx, client.ObjectKey{Namespace: ns, Name: db.Name + "-0"}, w.db.podService)).To(Succeed())
+		g.Expect(admin.Get(ctx, db, w.db.autoscaler)).To(Succeed())
 		g.Expect(admin.Get(ctx, key, w.deployment)).To(Succeed())
 		g.Expect(admin.Get(ctx, key, w.service)).To(Succeed())
 		g.Expect(admin.Get(ctx, key, w.ingress)).To(Succeed())
@@ -395,10 +437,12 @@ func newWeb(t testing.TB, ns string) *web {
 	g.Expect(admin.Create(ctx, pod)).To(Succeed())
 	g.Eventually(func(g Gomega) {
 		g.Expect(admin.Get(ctx, client.ObjectKeyFromObject(pod), w.podService)).To(Succeed())
-		g.Expect(admin.Get(ctx, key, w.app)).To(Succeed())
 		// Nothing the operator wrote was refused.
-		for _, c := range w.app.Status.Conditions {
-			g.Expect(c.Reason).NotTo(HaveSuffix("Failed"), "%s: %s", c.Type, c.Message)
+		for _, app := range []*paasv1.DemoApplication{w.app, w.db.app} {
+			g.Expect(admin.Get(ctx, client.ObjectKeyFromObject(app), app)).To(Succeed())
+			for _, c := range app.Status.Conditions {
+				g.Expect(c.Reason).NotTo(HaveSuffix("Failed"), "%s %s: %s", app.Name, c.Type, c.Message)
+			}
 		}
 	}, 15*time.Second).Should(Succeed())
 	return w
@@ -464,11 +508,12 @@ func TestOperatorsOwnWrites(t *testing.T) {
 	g := NewWithT(t)
 	ctx := context.Background()
 	w := newWeb(t, testenv.NewNamespace(t, admin, "own-"))
-	for _, obj := range []client.Object{w.deployment, w.service, w.podService, w.ingress, w.autoscaler, w.budget, w.policy, w.route} {
-		g.Expect(write(obj.DeepCopyObject().(client.Object), asOperator)).To(Succeed(), "%T", obj)
+	for _, obj := range w.objects() {
+		g.Expect(write(obj.DeepCopyObject().(client.Object), asOperator)).To(Succeed(), "%T %s", obj, obj.GetName())
 	}
 	// The replicas handover.
 	g.Expect(write(w.deployment.DeepCopy(), client.FieldOwner(wellknown.FieldManager+"-replicas-handover"))).To(Succeed())
+	g.Expect(write(w.db.statefulSet.DeepCopy(), client.FieldOwner(wellknown.FieldManager+"-replicas-handover"))).To(Succeed())
 	// Created, as for another app.
 	other := testenv.NewNamespace(t, admin, "own-")
 	g.Expect(operator.Create(ctx, renamed(w.deployment, other, "api"), client.DryRunAll, asOperator)).To(Succeed())
@@ -623,7 +668,7 @@ func TestAttacks(t *testing.T) {
 			a := w.autoscaler.DeepCopy()
 			a.Spec.ScaleTargetRef.Name = theirs.Name
 			return a
-		}, "a HorizontalPodAutoscaler that scales the Deployment of its own name"},
+		}, "a HorizontalPodAutoscaler that scales the Deployment or the StatefulSet of its own name"},
 		"an Ingress routing to another Service": {func() client.Object {
 			i := w.ingress.DeepCopy()
 			i.Spec.Rules[0].HTTP.Paths[0].Backend.Service.Name = "theirs"
@@ -899,7 +944,7 @@ func TestAttacks(t *testing.T) {
 			a := forCreate(w.autoscaler, "", theirs.Name)
 			a.Spec.ScaleTargetRef.Name = "web"
 			return a
-		}, "a HorizontalPodAutoscaler that scales the Deployment of its own name"},
+		}, "a HorizontalPodAutoscaler that scales the Deployment or the StatefulSet of its own name"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			refused(NewWithT(t), operator.Create(ctx, attack.object(), asOperator), attack.msg)
