@@ -159,12 +159,16 @@ func volumeClaimTemplate(c paasv1.VolumeClaimTemplate) *corev1ac.PersistentVolum
 	spec := corev1ac.PersistentVolumeClaimSpec().
 		WithAccessModes(modes...).
 		WithResources(corev1ac.VolumeResourceRequirements().
-			WithRequests(corev1.ResourceList{corev1.ResourceStorage: c.Size}))
+			WithRequests(corev1.ResourceList{corev1.ResourceStorage: c.Size})).
+		WithVolumeMode(corev1.PersistentVolumeFilesystem)
 	if c.StorageClassName != nil {
 		spec.WithStorageClassName(*c.StorageClassName)
 	}
+	// The templates are one atomic list, which the operator owns whole: it declares the
+	// defaults the API server fills in (volumeMode, the status's phase), or every apply would
+	// find the stored list otherwise than asked.
 	claim := &corev1ac.PersistentVolumeClaimApplyConfiguration{}
-	return claim.WithName(c.Name).WithSpec(spec)
+	return claim.WithName(c.Name).WithSpec(spec).WithStatus(corev1ac.PersistentVolumeClaimStatus().WithPhase(corev1.ClaimPending))
 }
 
 // claimMounts returns the mounts of the volumes app's pods claim, none but for a StatefulSet

@@ -47,6 +47,7 @@ var (
 		"get paas.cmft.com/demoapplications", "list paas.cmft.com/demoapplications", "watch paas.cmft.com/demoapplications",
 		"patch paas.cmft.com/demoapplications/status", "update paas.cmft.com/demoapplications/finalizers",
 		"get apps/deployments", "list apps/deployments", "watch apps/deployments", "create apps/deployments", "patch apps/deployments",
+		"get apps/statefulsets", "list apps/statefulsets", "watch apps/statefulsets", "create apps/statefulsets", "patch apps/statefulsets",
 		"list apps/replicasets", "watch apps/replicasets",
 		"get services", "list services", "watch services", "create services", "patch services", "delete services",
 		"get networking.k8s.io/ingresses", "list networking.k8s.io/ingresses", "watch networking.k8s.io/ingresses",

@@ -39,7 +39,8 @@ const strictPlatform = `applicationPolicy: {denyNodePorts: true, denyLoadBalance
 
 // TestSamplesApplyTwice applies config/samples as written in two namespaces, under the chart's
 // optional policies and with its manager running, as two teams copying the same sample would:
-// every copy is admitted, and each app gets its Deployment and Service with nothing failing,
+// every copy is admitted, and each app gets its workload (a Deployment, or a StatefulSet) and
+// Service with nothing failing,
 // so no sample holds a cluster-wide name (a node port) that the second copy would collide on.
 func TestSamplesApplyTwice(t *testing.T) {
 	c := startCluster(t)
@@ -64,8 +65,12 @@ func TestSamplesApplyTwice(t *testing.T) {
 	for _, ns := range teams {
 		for _, sample := range samples {
 			key := client.ObjectKey{Namespace: ns, Name: (&unstructured.Unstructured{Object: sample}).GetName()}
+			var workload client.Object = &appsv1.Deployment{}
+			if kind, _, _ := unstructured.NestedString(sample, "spec", "workload"); kind == string(paasv1.WorkloadStatefulSet) {
+				workload = &appsv1.StatefulSet{}
+			}
 			g.Eventually(func(g Gomega) {
-				g.Expect(c.admin.Get(ctx, key, &appsv1.Deployment{})).To(Succeed())
+				g.Expect(c.admin.Get(ctx, key, workload)).To(Succeed())
 				g.Expect(c.admin.Get(ctx, key, &corev1.Service{})).To(Succeed())
 				app := &paasv1.DemoApplication{}
 				g.Expect(c.admin.Get(ctx, key, app)).To(Succeed())
