@@ -18,6 +18,7 @@ package demoapplication_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	. "github.com/onsi/gomega"
@@ -27,9 +28,11 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	paasv1 "github.com/cmft/demo-operator/api/v1"
+	"github.com/cmft/demo-operator/controllers/demoapplication"
 	"github.com/cmft/demo-operator/controllers/wellknown"
 	"github.com/cmft/demo-operator/internal/test/builder"
 	"github.com/cmft/demo-operator/internal/test/testenv"
@@ -172,6 +175,36 @@ func TestStatefulSetOfSomeoneElse(t *testing.T) {
 	g.Expect(current.ResourceVersion).To(Equal(theirs.ResourceVersion), "left untouched")
 }
 
+// TestStatefulSetTemplateIsCompleted: a StatefulSet's pod template is completed as a
+// Deployment's: the security defaults of a restricted namespace, so that PodSecurity admits its
+// pods, and the hash of the ConfigMaps they read, so that a change of one rolls them.
+func TestStatefulSetTemplateIsCompleted(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	ns := testenv.NewNamespace(t, k8sClient, "test-", testenv.NamespaceLabels(map[string]string{"pod-security.kubernetes.io/enforce": "restricted"}))
+	g := NewWithT(t)
+	config := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "db-config"}, Data: map[string]string{"MODE": "a"}}
+	g.Expect(k8sClient.Create(ctx, config)).To(Succeed())
+	app := statefulApp(ns, "db")
+	app.Spec.EnvFrom = []paasv1.EnvFromSource{{ConfigMapRef: &paasv1.OptionalObjectReference{Name: "db-config"}}}
+	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
+
+	var hash string
+	g.Eventually(func(g Gomega) {
+		st := get(g, ns, "db", &appsv1.StatefulSet{})
+		hash = st.Spec.Template.Annotations[demoapplication.ConfigHashAnnotation]
+		g.Expect(hash).NotTo(BeEmpty())
+		// The StatefulSet controller's pod, as PodSecurity admission would judge it.
+		g.Expect(k8sClient.Create(ctx, statefulSetPod(g, st, 0), client.DryRunAll)).To(Succeed())
+	}, waitFor, pollEvery).Should(Succeed())
+
+	config.Data["MODE"] = "b"
+	g.Expect(k8sClient.Update(ctx, config)).To(Succeed())
+	g.Eventually(func(g Gomega) string {
+		return get(g, ns, "db", &appsv1.StatefulSet{}).Spec.Template.Annotations[demoapplication.ConfigHashAnnotation]
+	}, waitFor, pollEvery).ShouldNot(Equal(hash))
+}
+
 // TestClaimPendingReachesStatus: a pod held back by a claim that cannot be bound makes the
 // app Degraded, in the words of the claim's Events: a StorageClass that does not exist.
 func TestClaimPendingReachesStatus(t *testing.T) {
@@ -184,14 +217,8 @@ func TestClaimPendingReachesStatus(t *testing.T) {
 	var st *appsv1.StatefulSet
 	g.Eventually(func(g Gomega) { st = get(g, ns, "db", &appsv1.StatefulSet{}) }, waitFor, pollEvery).Should(Succeed())
 
-	// The StatefulSet controller's pod, with its claim's volume, and the scheduler's verdict.
-	pod := &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "db-0", Labels: st.Spec.Template.Labels},
-		Spec:       st.Spec.Template.Spec,
-	}
-	pod.Spec.Volumes = append(pod.Spec.Volumes, corev1.Volume{Name: "data", VolumeSource: corev1.VolumeSource{
-		PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{ClaimName: "data-db-0"}}})
-	g.Expect(controllerutil.SetControllerReference(st, pod, k8sClient.Scheme())).To(Succeed())
+	// The StatefulSet controller's pod, and the scheduler's verdict.
+	pod := statefulSetPod(g, st, 0)
 	g.Expect(k8sClient.Create(ctx, pod)).To(Succeed())
 	setPodStatus(g, pod, corev1.PodStatus{Phase: corev1.PodPending, Conditions: []corev1.PodCondition{{
 		Type: corev1.PodScheduled, Status: corev1.ConditionFalse, Reason: corev1.PodReasonUnschedulable,
@@ -207,6 +234,22 @@ func TestClaimPendingReachesStatus(t *testing.T) {
 	})).To(Succeed())
 	c := eventually(g, app, paasv1.ConditionDegraded, metav1.ConditionTrue, paasv1.ReasonVolumeClaimPending)
 	g.Expect(c.Message).To(Equal(`Pod db-0, claim data-db-0: storageclass.storage.k8s.io "fast" not found`))
+}
+
+// statefulSetPod plays the StatefulSet controller, which envtest does not run: the pod of
+// ordinal of st, its template's with a volume of each claim, controlled by st.
+func statefulSetPod(g Gomega, st *appsv1.StatefulSet, ordinal int) *corev1.Pod {
+	name := fmt.Sprintf("%s-%d", st.Name, ordinal)
+	pod := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Namespace: st.Namespace, Name: name, Labels: st.Spec.Template.Labels},
+		Spec:       *st.Spec.Template.Spec.DeepCopy(),
+	}
+	for _, claim := range st.Spec.VolumeClaimTemplates {
+		pod.Spec.Volumes = append(pod.Spec.Volumes, corev1.Volume{Name: claim.Name, VolumeSource: corev1.VolumeSource{
+			PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{ClaimName: claim.Name + "-" + name}}})
+	}
+	g.Expect(controllerutil.SetControllerReference(st, pod, k8sClient.Scheme())).To(Succeed())
+	return pod
 }
 
 // markStatefulSetAvailable plays the StatefulSet controller, which envtest does not run:
