@@ -38,10 +38,10 @@ import (
 	"github.com/cmft/demo-operator/internal/test/testenv"
 )
 
-// statefulApp is an app of three pods run by a StatefulSet, each claiming a volume, with
+// statefulApp is the app db of three pods run by a StatefulSet, each claiming a volume, with
 // per-pod Services.
-func statefulApp(namespace, name string) *paasv1.DemoApplication {
-	app := builder.DemoApplication(namespace, name, builder.Replicas(3))
+func statefulApp(namespace string) *paasv1.DemoApplication {
+	app := builder.DemoApplication(namespace, "db", builder.Replicas(3))
 	app.Spec.Workload = paasv1.WorkloadStatefulSet
 	app.Spec.PodServices = &paasv1.PodServices{Enabled: true}
 	app.Spec.StatefulSet = &paasv1.StatefulSetSettings{
@@ -59,7 +59,7 @@ func TestStatefulSet(t *testing.T) {
 	ctx := context.Background()
 	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)
-	app := statefulApp(ns, "db")
+	app := statefulApp(ns)
 	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
 
 	t.Run("runs the pods from a StatefulSet governed by a headless Service, never a Deployment", func(t *testing.T) {
@@ -165,7 +165,7 @@ func TestStatefulSetOfSomeoneElse(t *testing.T) {
 		},
 	}
 	g.Expect(k8sClient.Create(ctx, theirs)).To(Succeed())
-	app := statefulApp(ns, "db")
+	app := statefulApp(ns)
 	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
 
 	c := eventually(g, app, paasv1.ConditionAvailable, metav1.ConditionFalse, paasv1.ReasonResourceConflict)
@@ -185,7 +185,7 @@ func TestStatefulSetTemplateIsCompleted(t *testing.T) {
 	g := NewWithT(t)
 	config := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "db-config"}, Data: map[string]string{"MODE": "a"}}
 	g.Expect(k8sClient.Create(ctx, config)).To(Succeed())
-	app := statefulApp(ns, "db")
+	app := statefulApp(ns)
 	app.Spec.EnvFrom = []paasv1.EnvFromSource{{ConfigMapRef: &paasv1.OptionalObjectReference{Name: "db-config"}}}
 	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
 
@@ -212,7 +212,7 @@ func TestClaimPendingReachesStatus(t *testing.T) {
 	ctx := context.Background()
 	ns := testenv.NewNamespace(t, k8sClient, "test-")
 	g := NewWithT(t)
-	app := statefulApp(ns, "db")
+	app := statefulApp(ns)
 	g.Expect(k8sClient.Create(ctx, app)).To(Succeed())
 	var st *appsv1.StatefulSet
 	g.Eventually(func(g Gomega) { st = get(g, ns, "db", &appsv1.StatefulSet{}) }, waitFor, pollEvery).Should(Succeed())
