@@ -87,7 +87,7 @@ var Components = []string{Etcd, APIServer, ControllerManager, Scheduler, Kwok}
 // disruption controller has counted its PodDisruptionBudget's healthy pods.
 var controllers = []string{
 	"deployment-controller", "replicaset-controller", "statefulset-controller", "persistentvolume-binder-controller",
-	"pvc-protection-controller", "pv-protection-controller", "job-controller", "garbage-collector-controller", "disruption-controller",
+	"persistentvolumeclaim-protection-controller", "persistentvolume-protection-controller", "job-controller", "garbage-collector-controller", "disruption-controller",
 	"endpoints-controller", "endpointslice-controller", "serviceaccount-controller",
 	"serviceaccount-token-controller", "namespace-controller", "node-lifecycle-controller",
 	"root-ca-certificate-publisher-controller",
