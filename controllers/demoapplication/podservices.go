@@ -45,8 +45,9 @@ import (
 // a StatefulSet app, one per ordinal its pods are to have (<app>-0, <app>-1...), each the
 // app's, so that it outlives its pod's restarts and rollouts, as its pod's name does.
 
-// podServicesKind are the app's per-pod Services, in ownedKinds: Services, which the app does
-// not control (their pods do), watched through their pods, their ReplicaSets and themselves.
+// podServicesKind are the app's per-pod Services, in ownedKinds: Services, which a Deployment
+// app does not control (their pods do) and a StatefulSet app does, watched through their
+// pods, their ReplicaSets and themselves.
 var podServicesKind = owned{
 	name:      "per-pod Service",
 	object:    func() client.Object { return &corev1.Service{} },
